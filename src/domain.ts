@@ -1,0 +1,161 @@
+/**
+ * The domain vocabulary of retrace, in one place. The names are the names of PRODUCT.md:
+ * Frame, Region, Point, Action, Anchor, Path, Goal, Verdict.
+ */
+
+/** A position in pixels. Window-relative unless a name says otherwise. */
+export interface Point {
+  readonly x: number;
+  readonly y: number;
+}
+
+/** An axis-aligned rectangle in pixels. */
+export interface Region {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/**
+ * An image in memory: RGBA, 4 bytes a pixel, rows top to bottom, no padding.
+ * Every vision function takes and returns frames; only `src/desktop` makes them from the screen.
+ */
+export interface Frame {
+  readonly width: number;
+  readonly height: number;
+  readonly data: Uint8Array;
+}
+
+/** Where an action points: a window-relative position, or a text found on screen by OCR. */
+export type Target = Point | { readonly text: string };
+
+export const isTextTarget = (target: Target): target is { readonly text: string } =>
+  'text' in target;
+
+export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
+
+/**
+ * One thing done to the application. Text fields may hold `${env.X}` / `${secret.X}`
+ * placeholders: they are resolved only when the action is performed, so a path file,
+ * a report or a prompt never holds a secret.
+ */
+export type Action =
+  | { readonly kind: 'click' | 'double-click' | 'right-click'; readonly target: Target }
+  | { readonly kind: 'type'; readonly text: string; readonly into?: Target }
+  | { readonly kind: 'key'; readonly combo: string }
+  | {
+      readonly kind: 'scroll';
+      readonly direction: ScrollDirection;
+      readonly amount: number;
+      readonly target?: Target;
+    }
+  | { readonly kind: 'drag'; readonly from: Target; readonly to: Target }
+  | { readonly kind: 'wait'; readonly ms: number }
+  | { readonly kind: 'wait-for'; readonly text: string; readonly timeoutMs?: number };
+
+export type ActionKind = Action['kind'];
+
+/** How a replayed action found its target, from the cheapest rung of the ladder to the dearest. */
+export type ResolvedBy = 'recorded' | 'template' | 'ocr' | 'model';
+
+/** How a goal reached its verdict. */
+export type Mode = 'learned' | 'replayed' | 'healed' | 'relearned' | 'scripted';
+
+/** The verdict of one goal. failed = product mismatch; broken = infrastructure fault. */
+export type Status = 'passed' | 'failed' | 'broken' | 'skipped';
+
+/** Why a learning loop stopped. */
+export type StopReason = 'goal_achieved' | 'max_steps' | 'budget' | 'no_progress' | 'error';
+
+/** What a failure was about; maps to Allure categories. */
+export type FailureCategory =
+  | 'target-not-found'
+  | 'effect-not-verified'
+  | 'expectation-failed'
+  | 'infrastructure';
+
+/**
+ * The anchor of a target: what was under the pointer when the action was recorded.
+ * `image` and `box` describe a small crop around `point`; all window-relative.
+ */
+export interface Anchor {
+  readonly point: Point;
+  readonly box: Region;
+  /** Asset file name of the crop, inside `<goal>.assets/`. */
+  readonly image: string;
+  /** OCR text under the point, if any (masked for secret-typing actions). */
+  readonly text?: string;
+}
+
+/** A region that changed after an action, with what it looked like once the screen settled. */
+export interface Effect {
+  readonly region: Region;
+  /** Asset file name of the post image. */
+  readonly image: string;
+}
+
+/** One recorded action of a path. */
+export interface RecordedAction {
+  readonly action: Action;
+  readonly anchor?: Anchor;
+  /** Fingerprint of the window before the action. */
+  readonly before: string;
+  /** Fingerprint of the window after the action settled. */
+  readonly after: string;
+  readonly effects: readonly Effect[];
+  /** Regions that changed on their own while recording; left out of verification. */
+  readonly dynamic: readonly Region[];
+  readonly settleMs: number;
+  /** True when the action typed a secret: its images and OCR text are masked. */
+  readonly secret?: boolean;
+}
+
+/** Where a path came from: the goal text, or the hand-written steps. */
+export interface PathSource {
+  readonly kind: 'goal' | 'steps';
+  /** sha256 of the canonical source text; a different hash makes the path stale. */
+  readonly hash: string;
+  readonly text: string;
+}
+
+/** A recorded path: the recipe that reaches a goal. Stored as `<goal>.path.json`. */
+export interface Path {
+  readonly version: number;
+  readonly spec: string;
+  readonly goal: string;
+  readonly source: PathSource;
+  readonly planner: 'rules' | 'claude' | 'scripted';
+  readonly model?: string;
+  /** Window size when recorded. */
+  readonly window: { readonly width: number; readonly height: number };
+  readonly actions: readonly RecordedAction[];
+}
+
+/** Per-action result, as in `reports/summary.json`. */
+export interface ActionReport {
+  readonly kind: ActionKind;
+  readonly ms: number;
+  readonly settleMs: number;
+  readonly verifyMs: number;
+  readonly verified: boolean;
+  readonly resolvedBy: ResolvedBy;
+  /** A short human description, secrets masked. */
+  readonly description?: string;
+}
+
+/** The verdict of one goal run, as in `reports/summary.json`. */
+export interface Verdict {
+  readonly spec: string;
+  readonly goal: string;
+  readonly status: Status;
+  readonly mode: Mode;
+  readonly modelCalls: number;
+  readonly durationMs: number;
+  readonly actions: readonly ActionReport[];
+  readonly category?: FailureCategory;
+  readonly message?: string;
+  /** Index of the action where the goal failed, if an action failed. */
+  readonly failedAction?: number;
+  readonly stopReason?: StopReason;
+}

@@ -1,0 +1,65 @@
+/** A loaded, validated spec. Strings keep their `${env.X}` / `${secret.X}` placeholders. */
+import type { Action, Region } from '../domain.ts';
+
+export type TextMatch = 'contains' | 'exact' | 'regex' | 'fuzzy';
+
+export type Expectation =
+  | {
+      readonly kind: 'text';
+      readonly text: string;
+      readonly match: TextMatch;
+      readonly region?: Region;
+      readonly timeoutMs?: number;
+      readonly line: number;
+    }
+  | {
+      readonly kind: 'absent';
+      readonly text: string;
+      readonly region?: Region;
+      readonly timeoutMs?: number;
+      readonly line: number;
+    }
+  | {
+      readonly kind: 'screenshot';
+      readonly name: string;
+      readonly region?: Region;
+      readonly mask: readonly Region[];
+      readonly threshold?: number;
+      readonly maxDiffPixels?: number;
+      readonly maxDiffPixelRatio?: number;
+      readonly line: number;
+    }
+  | { readonly kind: 'window'; readonly title: string; readonly line: number };
+
+export interface GoalSpec {
+  readonly id: string;
+  /** Free-form goal text (for a planner), when no steps are given. */
+  readonly goal?: string;
+  /** Hand-written path. */
+  readonly steps?: readonly Action[];
+  readonly expect: readonly Expectation[];
+  /** 1-based line of the goal in its file. */
+  readonly line: number;
+}
+
+export interface AppSpec {
+  readonly launch: string;
+  readonly window: string;
+  readonly size?: readonly [number, number];
+  readonly restart: 'goal' | 'spec';
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  readonly setup?: string;
+  readonly teardown?: string;
+  readonly windowTimeoutMs?: number;
+}
+
+export interface Spec {
+  /** Absolute file path. */
+  readonly file: string;
+  /** Path relative to the project root (or the file name, for a spec outside the root). */
+  readonly id: string;
+  readonly name: string;
+  readonly app: AppSpec;
+  readonly goals: readonly GoalSpec[];
+}
