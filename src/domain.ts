@@ -91,8 +91,11 @@ export interface Anchor {
 /** A region that changed after an action, with what it looked like once the screen settled. */
 export interface Effect {
   readonly region: Region;
-  /** Asset file name of the post image. */
-  readonly image: string;
+  /**
+   * Asset file name of the post image. Absent when the action typed a secret: then only
+   * "this region changed" is verified, so no image of the secret is ever stored.
+   */
+  readonly image?: string;
 }
 
 /** One recorded action of a path. */
