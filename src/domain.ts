@@ -68,8 +68,9 @@ export type Status = 'passed' | 'failed' | 'broken' | 'skipped';
 /** Why a learning loop stopped. */
 export type StopReason = 'goal_achieved' | 'max_steps' | 'budget' | 'no_progress' | 'error';
 
-/** What a failure was about; maps to Allure categories. */
+/** What a failure was about; maps to Allure categories. `no-path`: nothing learned and learning is off. */
 export type FailureCategory =
+  | 'no-path'
   | 'target-not-found'
   | 'effect-not-verified'
   | 'expectation-failed'

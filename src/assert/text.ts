@@ -1,0 +1,64 @@
+/** `text:` and `absent:` assertions: OCR of the window (or a region of it), polled until they hold. */
+import type { Region } from '../domain.ts';
+import { readText } from '../vision/ocr/find-text.ts';
+import { matchText } from '../vision/text-match.ts';
+import type { TextMatch } from '../spec/types.ts';
+import type { Stage } from '../brain/stage.ts';
+import type { AssertionResult } from './types.ts';
+import { pollAssertion } from './poll.ts';
+
+/** How long a text assertion waits for the text, unless `timeoutMs` says otherwise. */
+export const DEFAULT_TEXT_TIMEOUT_MS = 5000;
+
+const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/** Everything readable in the window (or region): the page read plus label-by-label reads. */
+async function readWindow(stage: Stage, region: Region | undefined): Promise<string> {
+  const { frame } = await stage.shoot();
+  return stage.guard(readText(stage.reader, frame, region));
+}
+
+export interface TextCheck {
+  readonly text: string;
+  readonly match: TextMatch;
+  readonly region?: Region;
+  readonly timeoutMs?: number;
+  /** Shown in reports instead of `text` (secret-free). */
+  readonly display: string;
+  /** Masks secrets in what OCR read before it reaches a message. */
+  readonly mask: (text: string) => string;
+}
+
+export async function assertText(stage: Stage, check: TextCheck): Promise<AssertionResult> {
+  const started = performance.now();
+  const last = await pollAssertion(async () => {
+    const read = await readWindow(stage, check.region);
+    return { ok: matchText(read, check.text, check.match).ok, read };
+  }, check.timeoutMs ?? DEFAULT_TEXT_TIMEOUT_MS);
+  const read = check.mask(oneLine(last.read));
+  return {
+    kind: 'text',
+    description: `text ${check.match === 'contains' ? '' : `(${check.match}) `}"${check.display}"`,
+    ok: last.ok,
+    message: last.ok ? `found "${check.display}"` : `expected ${check.match} "${check.display}", but the screen shows: "${read}"`,
+    read,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+export async function assertAbsent(stage: Stage, check: Omit<TextCheck, 'match'>): Promise<AssertionResult> {
+  const started = performance.now();
+  const last = await pollAssertion(async () => {
+    const read = await readWindow(stage, check.region);
+    return { ok: !matchText(read, check.text, 'contains').ok, read };
+  }, check.timeoutMs ?? DEFAULT_TEXT_TIMEOUT_MS);
+  const read = check.mask(oneLine(last.read));
+  return {
+    kind: 'absent',
+    description: `absent "${check.display}"`,
+    ok: last.ok,
+    message: last.ok ? `"${check.display}" is not shown` : `"${check.display}" should not be shown, but the screen shows: "${read}"`,
+    read,
+    ms: Math.round(performance.now() - started),
+  };
+}

@@ -1,0 +1,24 @@
+/** Results of `expect:` assertions. A failed assertion is a result; the goal runner turns it into a GoalFailure. */
+
+export interface DiffImages {
+  readonly expected: Uint8Array;
+  readonly actual: Uint8Array;
+  readonly diff: Uint8Array;
+}
+
+export interface AssertionResult {
+  readonly kind: 'text' | 'absent' | 'screenshot' | 'window';
+  /** e.g. `text "84"`, secret-free. */
+  readonly description: string;
+  readonly ok: boolean;
+  readonly message: string;
+  /** What OCR read, or the focused window's title. */
+  readonly read?: string;
+  /** For screenshot assertions: whether this run wrote the baseline. */
+  readonly baseline?: 'matched' | 'new' | 'updated';
+  /** Expected/actual/diff PNGs of a failed screenshot assertion. */
+  readonly images?: DiffImages;
+  readonly ms: number;
+}
+
+export type UpdateBaselines = 'missing' | 'changed' | 'all' | 'none';

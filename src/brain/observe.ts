@@ -1,0 +1,64 @@
+/**
+ * Turns what the screen looked like before and after an action into the recorded evidence of a
+ * path: the target's anchor and the regions the action changed. Shared by the recorder (learning,
+ * scripted steps) and the replayer (which records a proposal when it heals).
+ */
+import type { Anchor, Effect, Frame, Point, Region } from '../domain.ts';
+import { crop, encodePng, clampRegion, containsPoint, inflateRegion } from '../vision/frame.ts';
+import { changedRegions } from '../vision/changes.ts';
+import { segmentControls } from '../vision/segment.ts';
+import { assetName } from '../paths/store.ts';
+
+/** Images collected while observing, keyed by asset name. */
+export type AssetSink = Map<string, Uint8Array>;
+
+const ANCHOR_FALLBACK = { width: 56, height: 36 };
+/** A control larger than this is a panel, not a button: anchor on a fixed crop instead. */
+const MAX_CONTROL = { width: 320, height: 120 };
+/** Effects are padded so their image carries a little context and survives 1-px jitter. */
+const EFFECT_PADDING = 3;
+
+const store = (sink: AssetSink, frame: Frame): string => {
+  const png = encodePng(frame);
+  const name = assetName(png);
+  sink.set(name, png);
+  return name;
+};
+
+/** The box an anchor crops: the control under the point, or a fixed crop centred on it. */
+export function anchorBox(frame: Frame, point: Point): Region {
+  const control = segmentControls(frame)
+    .filter((r) => containsPoint(r, point) && r.width <= MAX_CONTROL.width && r.height <= MAX_CONTROL.height)
+    .sort((a, b) => a.width * a.height - b.width * b.height)[0];
+  const box = control
+    ? inflateRegion(control, 2)
+    : {
+        x: point.x - ANCHOR_FALLBACK.width / 2,
+        y: point.y - ANCHOR_FALLBACK.height / 2,
+        ...ANCHOR_FALLBACK,
+      };
+  return clampRegion(box, frame.width, frame.height);
+}
+
+export function makeAnchor(frame: Frame, point: Point, text: string | undefined, sink: AssetSink): Anchor {
+  const box = anchorBox(frame, point);
+  const image = store(sink, crop(frame, box));
+  return text === undefined ? { point, box, image } : { point, box, image, text };
+}
+
+/**
+ * The regions `before` → `after` changed, outside `dynamic`, each with its post image
+ * (none for an action that typed a secret).
+ */
+export function makeEffects(
+  before: Frame,
+  after: Frame,
+  dynamic: readonly Region[],
+  secret: boolean,
+  sink: AssetSink,
+): Effect[] {
+  return changedRegions(before, after, { ignore: dynamic }).map((changed) => {
+    const region = clampRegion(inflateRegion(changed, EFFECT_PADDING), after.width, after.height);
+    return secret ? { region } : { region, image: store(sink, crop(after, region)) };
+  });
+}

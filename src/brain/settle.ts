@@ -1,0 +1,34 @@
+/** Settling the application's window, with the options every caller shares. */
+import type { Frame, Region } from '../domain.ts';
+import { waitForStable } from '../vision/settle.ts';
+import type { Stage, Shot } from './stage.ts';
+
+export interface SettleOptions {
+  /** Give up waiting for two equal frames after this long. @default 3000 */
+  readonly timeoutMs: number;
+  /** Regions that change on their own (a clock), ignored when comparing frames. */
+  readonly ignore: readonly Region[];
+}
+
+export interface Settled extends Shot {
+  readonly settleMs: number;
+  readonly stable: boolean;
+}
+
+/**
+ * Waits until the window is stable. With `changeFrom`, first waits (up to `reactMs`) for the
+ * screen to differ from that frame, so a slow application is not declared stable before it reacts.
+ */
+export async function settle(
+  stage: Stage,
+  options: SettleOptions,
+  expect?: { readonly changeFrom: Frame; readonly reactMs: number },
+): Promise<Settled> {
+  const window = (await stage.window()).region;
+  const result = await waitForStable(stage.grabber(window), {
+    timeoutMs: options.timeoutMs,
+    ignore: options.ignore,
+    ...(expect ? { expectChangeFrom: expect.changeFrom, reactMs: expect.reactMs } : {}),
+  });
+  return { frame: result.frame, window, settleMs: result.settleMs, stable: result.stable };
+}

@@ -1,0 +1,68 @@
+/** `retrace run`: validate every input, then run the goals through vitest, then report. */
+import { randomUUID } from 'node:crypto';
+import { join, relative } from 'node:path';
+import { rmSync } from 'node:fs';
+import type { ParsedArgs } from '../flags.ts';
+import { parseShard } from '../flags.ts';
+import { loadConfig } from '../../spec/config.ts';
+import { resolveOptions } from '../../spec/options.ts';
+import type { CliOptions } from '../../spec/options.ts';
+import { collectSpecFiles } from '../../spec/collect.ts';
+import { preflight } from '../../runner/preflight.ts';
+import type { RunContext } from '../../runner/context.ts';
+import { printRunResult, exitCodeOf } from '../result.ts';
+import { describeForDisplay } from '../../spec/interpolate.ts';
+
+/** The CLI flags that are also config-file options, in the config's vocabulary. */
+export function cliOptions(flags: ParsedArgs['flags']): CliOptions {
+  const pick = <T>(name: string): T | undefined => flags[name] as T | undefined;
+  const options: Record<string, unknown> = {
+    learn: pick<string>('learn'),
+    planner: pick<string>('planner'),
+    relearn: pick<boolean>('relearn'),
+    healWithModel: pick<boolean>('heal-with-model'),
+    updateBaselines: pick<string>('update-baselines'),
+    workers: pick<number>('workers'),
+    paths: pick<string>('paths'),
+    reports: pick<string>('reports'),
+  };
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as CliOptions;
+}
+
+export default async function run(args: ParsedArgs): Promise<number> {
+  const root = process.cwd();
+  const { flags } = args;
+  if (typeof flags.shard === 'string') parseShard(flags.shard);
+  const config = loadConfig(root, { env: process.env });
+  const options = resolveOptions({ root, cli: cliOptions(flags), config, env: process.env });
+  const files = collectSpecFiles(root, args.positionals.length > 0 ? args.positionals : ['specs']);
+  const goals = (flags.goal as readonly string[] | undefined) ?? [];
+  const { specs } = preflight(root, files, options, goals, process.env);
+  const runnable = specs.filter((s) => goals.length === 0 || s.goals.some((g) => goals.includes(g.id)));
+
+  const { runEngine } = await import('../../runner/engine.ts');
+  // Allure results are per run; the history that outlives runs is in reports/history/.
+  rmSync(join(options.reports, 'allure-results'), { recursive: true, force: true });
+  const quiet = flags.quiet === true;
+  const context: RunContext = {
+    root,
+    options,
+    baselinesDir: join(root, 'fixtures', 'baselines'),
+    runId: randomUUID(),
+    ownDisplays: options.workers > 1 || !process.env.DISPLAY,
+    keepOpen: flags['keep-open'] === true,
+    verbosity: quiet ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
+    tty: Boolean(process.stderr.isTTY) && !process.env.CI,
+    goals,
+  };
+  const result = await runEngine({
+    files: runnable.map((s) => s.file),
+    apps: [...new Set(runnable.map((s) => describeForDisplay(s.app.launch)))],
+    context,
+    bail: flags.bail === true,
+    retry: (flags.retry as number | undefined) ?? 0,
+    ...(typeof flags.shard === 'string' ? { shard: flags.shard } : {}),
+  });
+  printRunResult(result, relative(root, options.reports) || '.', quiet);
+  return exitCodeOf(result.summary);
+}

@@ -1,0 +1,163 @@
+/**
+ * One declarative table of commands and their flags, and the parser that reads argv against
+ * it. A wrong flag is invalid input (exit 2) with a message that says what was expected.
+ */
+import { InvalidInputError } from '../errors.ts';
+import { closest } from '../spec/suggest.ts';
+
+export type FlagType = 'boolean' | 'string' | 'number' | 'list';
+
+export interface FlagSpec {
+  readonly type: FlagType;
+  readonly description: string;
+  /** Allowed values of a string flag. */
+  readonly choices?: readonly string[];
+  /** Shown in help. */
+  readonly defaultText?: string;
+}
+
+export interface CommandSpec {
+  readonly summary: string;
+  /** e.g. "[files or folders…]" */
+  readonly args: string;
+  readonly flags: Readonly<Record<string, FlagSpec>>;
+}
+
+const DIRS: Record<string, FlagSpec> = {
+  paths: { type: 'string', description: 'directory of path files', defaultText: 'paths/' },
+  reports: { type: 'string', description: 'directory of reports', defaultText: 'reports/' },
+};
+
+export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
+  run: {
+    summary: 'learn or replay the goals of specs, verify them and report',
+    args: '[files or folders…] (default: specs/)',
+    flags: {
+      learn: { type: 'string', choices: ['auto', 'off', 'force'], description: 'learn goals without a (fresh) path; off fails them; force relearns all', defaultText: 'auto' },
+      planner: { type: 'string', choices: ['auto', 'claude', 'rules'], description: 'who learns: Claude (needs ANTHROPIC_API_KEY) or the offline rules planner', defaultText: 'auto' },
+      relearn: { type: 'boolean', description: 'learn a goal again when its replay fails for good' },
+      'heal-with-model': { type: 'boolean', description: 'let replay ask the model to find a lost target' },
+      'update-baselines': { type: 'string', choices: ['missing', 'changed', 'all', 'none'], description: 'which screenshot baselines may be written', defaultText: 'missing; none when CI=true' },
+      goal: { type: 'list', description: 'run only this goal id (repeatable)' },
+      bail: { type: 'boolean', description: 'stop at the first failure' },
+      workers: { type: 'number', description: 'parallel workers, each on its own virtual display', defaultText: '1' },
+      shard: { type: 'string', description: 'run shard i of n (split by spec file), e.g. 1/3' },
+      retry: { type: 'number', description: 'retry a failed goal up to N times (a goal that passes on retry is flagged flaky)', defaultText: '0' },
+      'keep-open': { type: 'boolean', description: 'leave the app and its display running after a failed goal' },
+      quiet: { type: 'boolean', description: 'print only failures and the result' },
+      verbose: { type: 'boolean', description: 'print every step' },
+      ...DIRS,
+    },
+  },
+  validate: {
+    summary: 'check specs, the config file and path files; run nothing',
+    args: '[files or folders…] (default: specs/)',
+    flags: { ...DIRS },
+  },
+  report: {
+    summary: 'build the Allure HTML report and the flaky-path report',
+    args: '',
+    flags: { ...DIRS },
+  },
+  paths: {
+    summary: 'list paths with their statistics; accept or reject a healed proposal',
+    args: '[accept|reject <spec>#<goal>]',
+    flags: { json: { type: 'boolean', description: 'print JSON' }, ...DIRS },
+  },
+  merge: {
+    summary: 'merge the reports of shards (history, Allure results, summaries) into --reports',
+    args: '<report dirs…>',
+    flags: { ...DIRS },
+  },
+  init: {
+    summary: 'scaffold specs/example.yaml, paths/, fixtures/ and a vitest config',
+    args: '',
+    flags: {},
+  },
+  doctor: {
+    summary: 'check the display, input, focus, OCR data, app launch and the API key',
+    args: '',
+    flags: {},
+  },
+};
+
+export type FlagValue = boolean | string | number | readonly string[];
+
+export interface ParsedArgs {
+  readonly command: string;
+  readonly positionals: readonly string[];
+  readonly flags: Readonly<Record<string, FlagValue>>;
+}
+
+const usage = (detail: string): InvalidInputError => new InvalidInputError({ file: 'command line' }, detail);
+
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const [command, ...rest] = argv;
+  if (command === undefined) throw usage('no command given; try "retrace run" or "retrace --help"');
+  const spec = COMMANDS[command];
+  if (!spec) {
+    const hint = closest(command, Object.keys(COMMANDS));
+    throw usage(`unknown command "${command}"${hint ? ` (did you mean "${hint}"?)` : ''}; commands: ${Object.keys(COMMANDS).join(', ')}`);
+  }
+  const flags: Record<string, FlagValue> = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] as string;
+    if (!arg.startsWith('--') || arg === '--') {
+      if (arg !== '--') positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    const flag = spec.flags[name];
+    if (!flag) {
+      const hint = closest(name, Object.keys(spec.flags));
+      throw usage(`unknown flag --${name} for "retrace ${command}"${hint ? ` (did you mean --${hint}?)` : ''}`);
+    }
+    if (flag.type === 'boolean') {
+      if (eq !== -1) throw usage(`--${name} takes no value`);
+      flags[name] = true;
+      continue;
+    }
+    const value = eq !== -1 ? arg.slice(eq + 1) : rest[++i];
+    if (value === undefined || (eq === -1 && value.startsWith('--'))) throw usage(`--${name} needs a value`);
+    if (flag.choices && !flag.choices.includes(value)) {
+      throw usage(`--${name} must be one of ${flag.choices.join(', ')} (got "${value}")`);
+    }
+    if (flag.type === 'number') {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 0) throw usage(`--${name} must be a whole number (got "${value}")`);
+      flags[name] = n;
+    } else if (flag.type === 'list') {
+      flags[name] = [...((flags[name] as readonly string[] | undefined) ?? []), value];
+    } else {
+      flags[name] = value;
+    }
+  }
+  return { command, positionals, flags };
+}
+
+/** `--shard i/n` as numbers, checked. */
+export function parseShard(value: string): { index: number; count: number } {
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index < 1 || index > count) {
+    throw usage(`--shard must be i/n with 1 ≤ i ≤ n (got "${value}")`);
+  }
+  return { index, count };
+}
+
+export function helpText(): string {
+  const lines = ['retrace — learn, replay and verify GUI goals', '', 'Usage: retrace <command> [options]', ''];
+  for (const [name, spec] of Object.entries(COMMANDS)) {
+    lines.push(`  retrace ${name} ${spec.args}`.trimEnd(), `      ${spec.summary}`);
+    for (const [flag, f] of Object.entries(spec.flags)) {
+      const type = f.choices ? f.choices.join('|') : f.type;
+      lines.push(`      --${flag.padEnd(18)} [${type}] ${f.description}${f.defaultText ? ` (default: ${f.defaultText})` : ''}`);
+    }
+    lines.push('');
+  }
+  lines.push('Exit codes: 0 all goals passed; 1 a goal failed; 2 invalid input (nothing written); 3 broken (infrastructure).');
+  return lines.join('\n');
+}

@@ -1,0 +1,36 @@
+/** The end of a run as the user sees it: a table of goals, totals, and the exit code. */
+import type { Summary } from '../report/summary.ts';
+import type { RunResult } from '../runner/reporter.ts';
+
+/** 0 all passed; 3 when anything broke (the run itself is in doubt); 1 when a goal failed. */
+export function exitCodeOf(summary: Summary): number {
+  if (summary.totals.broken > 0) return 3;
+  if (summary.totals.failed > 0) return 1;
+  if (summary.goals.length === 0) return 1;
+  return 0;
+}
+
+const pad = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+
+export function printRunResult(result: RunResult, reportsDir: string, quiet: boolean): void {
+  const { summary } = result;
+  const out: string[] = [];
+  if (!quiet) {
+    out.push('', `${pad('goal', 40)} ${pad('status', 8)} ${pad('mode', 10)} ${pad('actions', 9)} ${pad('model', 6)} time`);
+    for (const g of summary.goals) {
+      const verified = g.actions.filter((a) => a.verified).length;
+      out.push(
+        `${pad(`${g.spec}#${g.goal}`, 40)} ${pad(g.status, 8)} ${pad(g.mode, 10)} ${pad(`${verified}/${g.actions.length}`, 9)} ${pad(String(g.modelCalls), 6)} ${(g.durationMs / 1000).toFixed(1)} s`,
+      );
+    }
+  }
+  const t = summary.totals;
+  out.push(
+    '',
+    `${t.passed} passed, ${t.failed} failed, ${t.broken} broken, ${t.skipped} skipped — ${t.modelCalls} model calls, ${(t.durationMs / 1000).toFixed(1)} s`,
+  );
+  for (const b of result.newBaselines) out.push(`new baseline (not a comparison): ${b}`);
+  for (const f of result.flaky) out.push(`flaky: ${f.spec}#${f.goal} passed only after healing or a retry`);
+  out.push(`reports: ${reportsDir}/summary.json, ${reportsDir}/allure-results (retrace report builds the HTML)`);
+  process.stdout.write(`${out.join('\n')}\n`);
+}

@@ -1,0 +1,207 @@
+/**
+ * Path statistics, computed from the run history (`reports/history/runs.jsonl`). Pure: records
+ * in, one PathStats per spec#goal out, ranked for the flaky-path report.
+ *
+ * Which runs count
+ * - Success rates and flips use the runs with a verdict about the path: passed and failed.
+ *   A broken run (an infrastructure fault: no display, the app did not start) and a skipped
+ *   one say nothing about the path; they are counted in `broken`/`runs` but not in the rates.
+ * - A healed run passed, so it counts as a pass (and in `heals`).
+ *
+ * Flakiness, over the recent window of n verdict runs with success rate p and f flips
+ * (adjacent runs with different outcomes, at most n - 1):
+ *
+ *     flakiness = 0.5 * (1 - p) + 0.5 * f / (n - 1)      when the window has passes AND failures
+ *     flakiness = 0                                       otherwise
+ *
+ * Both halves lie in [0, 1]: a low success rate and frequent flipping each add up to 0.5.
+ * A path alternating pass/fail scores 0.75; one failure among 19 passes about 0.08; ten
+ * failures followed by ten passes (a regression, then the fix) 0.28.
+ *
+ * A path whose recent runs all fail is `failing`, not flaky: its outcome is predictable and the
+ * test report already shows it. It scores 0 and ranks after every flaky path (a flaky path
+ * always scores > 0) but before the stable ones, which need no attention.
+ */
+
+import type { FailureCategory, Status } from '../domain.ts';
+import type { HistoryRecord } from '../report/history.ts';
+
+/** How a path behaves over its recent window. */
+export type PathState =
+  /** every recent verdict run passed */
+  | 'stable'
+  /** recent runs both passed and failed */
+  | 'flaky'
+  /** every recent verdict run failed: broken, not flaky */
+  | 'failing'
+  /** no passed or failed run yet (only broken or skipped ones) */
+  | 'unknown';
+
+export interface LastFailure {
+  readonly ts: string;
+  readonly status: Extract<Status, 'failed' | 'broken'>;
+  readonly reason?: string;
+  readonly failedAction?: number;
+  readonly category?: FailureCategory;
+}
+
+export interface PathStats {
+  /** `<spec>#<goal>`: the identity of a path. */
+  readonly key: string;
+  readonly spec: string;
+  readonly goal: string;
+  /** Every run in the history, whatever its status. */
+  readonly runs: number;
+  readonly passes: number;
+  readonly failures: number;
+  /** Runs that ended broken (infrastructure faults). */
+  readonly broken: number;
+  readonly skipped: number;
+  /** Passing runs that needed healing. */
+  readonly heals: number;
+  /** passes / (passes + failures) over all runs; 0 when there is none. */
+  readonly successRate: number;
+  /** The same over the last `recentWindow` verdict runs. */
+  readonly recentSuccessRate: number;
+  /** How many verdict runs the recent window holds (≤ recentWindow). */
+  readonly recentRuns: number;
+  /** Pass/fail changes between consecutive runs of the recent window. */
+  readonly flips: number;
+  /** Mean and 95th percentile (nearest rank) of the duration of non-skipped runs. */
+  readonly meanMs: number;
+  readonly p95Ms: number;
+  /** Failed or broken runs per failing action index. */
+  readonly failureHistogram: Readonly<Record<number, number>>;
+  /** The action index that failed most often (the lowest index on a tie). */
+  readonly worstAction?: number;
+  readonly lastFailure?: LastFailure;
+  /** ISO time of the latest run. */
+  readonly lastRun: string;
+  readonly state: PathState;
+  /** 0..1, see the formula at the top of this file. */
+  readonly flakiness: number;
+}
+
+export interface PathStatsOptions {
+  /** How many of the latest verdict runs make the "recent" window. @default 20 */
+  readonly recentWindow?: number;
+}
+
+export const DEFAULT_RECENT_WINDOW = 20;
+
+export const pathKey = (spec: string, goal: string): string => `${spec}#${goal}`;
+
+const isVerdictRun = (r: HistoryRecord): boolean => r.status === 'passed' || r.status === 'failed';
+
+/** Nearest-rank percentile of a sorted list; 0 for an empty one. */
+function percentile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.max(1, Math.ceil(q * sorted.length));
+  return sorted[rank - 1] ?? 0;
+}
+
+const round = (value: number, digits = 4): number => Number(value.toFixed(digits));
+
+/** Statistics for one path; `runs` must be in time order. */
+function statsOf(spec: string, goal: string, runs: readonly HistoryRecord[], window: number): PathStats {
+  const verdictRuns = runs.filter(isVerdictRun);
+  const recent = verdictRuns.slice(-window);
+  const passesOf = (list: readonly HistoryRecord[]): number => list.filter((r) => r.status === 'passed').length;
+  const passes = passesOf(verdictRuns);
+  const recentPasses = passesOf(recent);
+  let flips = 0;
+  for (let i = 1; i < recent.length; i++) {
+    if (recent[i]?.status !== recent[i - 1]?.status) flips++;
+  }
+  const recentSuccessRate = recent.length === 0 ? 0 : recentPasses / recent.length;
+  const state: PathState =
+    recent.length === 0
+      ? 'unknown'
+      : recentPasses === recent.length
+        ? 'stable'
+        : recentPasses === 0
+          ? 'failing'
+          : 'flaky';
+  const flakiness =
+    state === 'flaky'
+      ? 0.5 * (1 - recentSuccessRate) + 0.5 * (recent.length > 1 ? flips / (recent.length - 1) : 0)
+      : 0;
+
+  const durations = runs.filter((r) => r.status !== 'skipped').map((r) => r.durationMs).sort((a, b) => a - b);
+  const histogram: Record<number, number> = {};
+  let lastFailure: LastFailure | undefined;
+  for (const r of runs) {
+    if (r.status !== 'failed' && r.status !== 'broken') continue;
+    if (r.failedAction !== undefined) histogram[r.failedAction] = (histogram[r.failedAction] ?? 0) + 1;
+    lastFailure = {
+      ts: r.ts,
+      status: r.status,
+      ...(r.reason !== undefined && { reason: r.reason }),
+      ...(r.failedAction !== undefined && { failedAction: r.failedAction }),
+      ...(r.category !== undefined && { category: r.category }),
+    };
+  }
+  let worstAction: number | undefined;
+  for (const [index, count] of Object.entries(histogram)) {
+    if (worstAction === undefined || count > (histogram[worstAction] ?? 0)) worstAction = Number(index);
+  }
+
+  return {
+    key: pathKey(spec, goal),
+    spec,
+    goal,
+    runs: runs.length,
+    passes,
+    failures: verdictRuns.length - passes,
+    broken: runs.filter((r) => r.status === 'broken').length,
+    skipped: runs.filter((r) => r.status === 'skipped').length,
+    heals: runs.filter((r) => r.status === 'passed' && (r.healed || r.mode === 'healed')).length,
+    successRate: verdictRuns.length === 0 ? 0 : round(passes / verdictRuns.length),
+    recentSuccessRate: round(recentSuccessRate),
+    recentRuns: recent.length,
+    flips,
+    meanMs: durations.length === 0 ? 0 : Math.round(durations.reduce((a, b) => a + b, 0) / durations.length),
+    p95Ms: percentile(durations, 0.95),
+    failureHistogram: histogram,
+    ...(worstAction !== undefined && { worstAction }),
+    ...(lastFailure !== undefined && { lastFailure }),
+    lastRun: runs[runs.length - 1]?.ts ?? '',
+    state,
+    flakiness: round(flakiness),
+  };
+}
+
+/**
+ * One PathStats per spec#goal, ranked: flakiness (highest first), then failing before stable
+ * before unknown, then recent success rate (lowest first), then key. Records may come in any order
+ * (merged shards interleave); they are put in time order first.
+ */
+export function computePathStats(records: readonly HistoryRecord[], options: PathStatsOptions = {}): PathStats[] {
+  const window = Math.max(1, Math.floor(options.recentWindow ?? DEFAULT_RECENT_WINDOW));
+  const byKey = new Map<string, HistoryRecord[]>();
+  // A stable sort by time keeps file order for equal timestamps.
+  const ordered = records
+    .map((record, index) => ({ record, index, time: Date.parse(record.ts) }))
+    .sort((a, b) => a.time - b.time || a.index - b.index)
+    .map(({ record }) => record);
+  for (const record of ordered) {
+    const key = pathKey(record.spec, record.goal);
+    const list = byKey.get(key);
+    if (list) list.push(record);
+    else byKey.set(key, [record]);
+  }
+  const stats = [...byKey.values()].map((runs) => {
+    const first = runs[0] as HistoryRecord;
+    return statsOf(first.spec, first.goal, runs, window);
+  });
+  return stats.sort(
+    (a, b) =>
+      b.flakiness - a.flakiness ||
+      STATE_RANK[a.state] - STATE_RANK[b.state] ||
+      a.recentSuccessRate - b.recentSuccessRate ||
+      a.key.localeCompare(b.key),
+  );
+}
+
+/** After the flaky paths (flakiness > 0): failing ones, then stable, then those with no verdict yet. */
+const STATE_RANK: Readonly<Record<PathState, number>> = { flaky: 0, failing: 1, stable: 2, unknown: 3 };

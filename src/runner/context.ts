@@ -1,0 +1,31 @@
+/**
+ * What the main process hands every worker: the resolved options of the run. Vitest carries it
+ * across the process boundary with `provide`/`inject`, so it is plain JSON.
+ */
+import type { ResolvedOptions } from '../spec/defaults.ts';
+
+export type Verbosity = 'quiet' | 'normal' | 'verbose';
+
+export interface RunContext {
+  /** Absolute project root; spec ids and default directories are relative to it. */
+  readonly root: string;
+  readonly options: ResolvedOptions;
+  /** Absolute `fixtures/baselines`. */
+  readonly baselinesDir: string;
+  readonly runId: string;
+  /** Each worker starts its own virtual display instead of sharing `$DISPLAY`. */
+  readonly ownDisplays: boolean;
+  /** Leave the app and its display running after a failed goal. */
+  readonly keepOpen: boolean;
+  readonly verbosity: Verbosity;
+  /** Progress goes to a terminal: one line updated in place. */
+  readonly tty: boolean;
+  /** Goal ids to run (`--goal`); empty means all. */
+  readonly goals: readonly string[];
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    retrace: RunContext;
+  }
+}

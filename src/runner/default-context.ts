@@ -1,0 +1,23 @@
+/** The run context of a plain `npx vitest` run, where no CLI flags exist: config file + environment. */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { loadConfig } from '../spec/config.ts';
+import { resolveOptions } from '../spec/options.ts';
+import type { RunContext } from './context.ts';
+
+export function defaultRunContext(root: string = process.cwd()): RunContext {
+  const config = loadConfig(root, { env: process.env });
+  const options = resolveOptions({ root, config, env: process.env });
+  return {
+    root,
+    options,
+    baselinesDir: join(root, 'fixtures', 'baselines'),
+    runId: randomUUID(),
+    // vitest may run several workers; each gets its own virtual display so they never share a mouse.
+    ownDisplays: true,
+    keepOpen: false,
+    verbosity: 'normal',
+    tty: false,
+    goals: [],
+  };
+}

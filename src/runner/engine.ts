@@ -1,0 +1,64 @@
+/**
+ * The engine behind `retrace run`: vitest, driven programmatically, with the spec plugin and the
+ * reporters. There is one engine; `npx vitest` with the plugin runs the same suites.
+ */
+import { startVitest } from 'vitest/node';
+import { join } from 'node:path';
+import type { RunContext } from './context.ts';
+import { retrace } from './plugin.ts';
+import { RetraceReporter, type RunResult } from './reporter.ts';
+import { InfrastructureError } from '../errors.ts';
+import { postProcessAllureResults, outcomesFromVerdicts, retraceEnvironment } from '../report/allure-post.ts';
+
+export interface EngineOptions {
+  readonly files: readonly string[];
+  readonly context: RunContext;
+  readonly bail: boolean;
+  readonly shard?: string;
+  readonly retry: number;
+  /** The app commands of the specs, for the report's environment. */
+  readonly apps: readonly string[];
+}
+
+/** Vitest's own console output is kept to failures; retrace prints its own progress. */
+export async function runEngine(options: EngineOptions): Promise<RunResult> {
+  const { context } = options;
+  const reporter = new RetraceReporter(() => context);
+  const workers = Math.max(1, context.options.workers);
+  const vitest = await startVitest(
+    'test',
+    [...options.files],
+    {
+      root: context.root,
+      config: false,
+      watch: false,
+      include: options.files.map((f) => f.replace(/\\/g, '/')),
+      pool: 'forks',
+      maxWorkers: workers,
+      fileParallelism: workers > 1,
+      isolate: false,
+      retry: options.retry,
+      bail: options.bail ? 1 : 0,
+      passWithNoTests: false,
+      ...(options.shard ? { shard: options.shard } : {}),
+      reporters: [
+        reporter,
+        ['allure-vitest/reporter', { resultsDir: join(context.options.reports, 'allure-results') }],
+        ...(process.env.RETRACE_JUNIT ? [['junit', { outputFile: process.env.RETRACE_JUNIT }] as ['junit', { outputFile: string }]] : []),
+      ],
+      setupFiles: ['allure-vitest/setup'],
+      silent: context.verbosity === 'quiet' ? 'passed-only' : false,
+    },
+    { plugins: [retrace({ context, reporter: false, include: options.files })], logLevel: 'error' },
+  );
+  await vitest.close();
+  const result = reporter.result;
+  if (!result) throw new InfrastructureError('IO', 'vitest ended without reporting the run');
+  const [width, height] = context.options.display.size;
+  await postProcessAllureResults({
+    resultsDir: join(context.options.reports, 'allure-results'),
+    goals: outcomesFromVerdicts(result.summary.goals, result.flaky),
+    environment: retraceEnvironment({ display: { width, height }, appCommand: options.apps.join('; ') }),
+  });
+  return result;
+}

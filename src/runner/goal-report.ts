@@ -1,0 +1,62 @@
+/** Hands a goal's verdict and evidence to the Allure report, from inside its vitest test. */
+import type { Frame, Verdict } from '../domain.ts';
+import type { Spec, GoalSpec } from '../spec/types.ts';
+import type { AssertionResult } from '../assert/types.ts';
+import { encodePng, scale } from '../vision/frame.ts';
+import { reportGoalToAllure, type ActionImages } from '../report/allure-goal.ts';
+import { describeForDisplay } from '../spec/interpolate.ts';
+import { describeAction } from '../brain/describe.ts';
+
+/** Before/after images in the report are thumbnails: enough to see what happened, small on disk. */
+const THUMBNAIL_WIDTH = 320;
+
+/** Images gathered while a goal ran: the window before and after each action, by action index. */
+export class GoalEvidence {
+  private readonly frames = new Map<number, { before: Frame; after: Frame }>();
+
+  readonly collect = (index: number, before: Frame, after: Frame): void => {
+    this.frames.set(index, { before, after });
+  };
+
+  images(count: number): (ActionImages | undefined)[] {
+    return Array.from({ length: count }, (_, i) => {
+      const pair = this.frames.get(i);
+      return pair ? { before: thumbnail(pair.before), after: thumbnail(pair.after) } : undefined;
+    });
+  }
+}
+
+function thumbnail(frame: Frame): Uint8Array {
+  if (frame.width <= THUMBNAIL_WIDTH) return encodePng(frame);
+  const height = Math.max(1, Math.round((frame.height * THUMBNAIL_WIDTH) / frame.width));
+  return encodePng(scale(frame, THUMBNAIL_WIDTH, height));
+}
+
+const goalText = (goal: GoalSpec): string =>
+  goal.steps ? goal.steps.map(describeAction).join(', ') : describeForDisplay(goal.goal ?? '');
+
+export async function recordGoalReport(
+  spec: Spec,
+  goal: GoalSpec,
+  verdict: Verdict,
+  assertions: readonly AssertionResult[],
+  evidence: GoalEvidence,
+  extra: { readonly planner?: string; readonly retries: number },
+): Promise<void> {
+  await reportGoalToAllure({
+    verdict,
+    specName: spec.name,
+    app: describeForDisplay(spec.app.launch),
+    goalText: goalText(goal),
+    ...(extra.planner ? { planner: extra.planner } : {}),
+    retries: extra.retries,
+    actionImages: evidence.images(verdict.actions.length),
+    assertions: assertions.map((a) => ({
+      description: a.description,
+      passed: a.ok,
+      message: a.message,
+      ...(a.read !== undefined ? { actual: a.read } : {}),
+      ...(a.images ? { diff: a.images } : {}),
+    })),
+  });
+}

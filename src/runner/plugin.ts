@@ -1,0 +1,48 @@
+/**
+ * The vitest plugin that makes a YAML spec a test file: `specs/calc.yaml` becomes a module that
+ * defines one test per goal. `retrace run` uses it, and so can a project's own vitest config:
+ *
+ *   import { retrace } from 'retrace/vitest';
+ *   export default defineConfig({ plugins: [retrace()] });
+ */
+import type { Plugin } from 'vite';
+import { fileURLToPath } from 'node:url';
+import type { RunContext } from './context.ts';
+import { RetraceReporter } from './reporter.ts';
+
+const SUITE_MODULE = fileURLToPath(new URL('./suite.ts', import.meta.url));
+const WORKER_SETUP = fileURLToPath(new URL('./worker-setup.ts', import.meta.url));
+
+export const isSpecFile = (id: string): boolean => /\.ya?ml$/i.test(id.split('?')[0] ?? '') && !id.includes('/node_modules/');
+
+export interface RetracePluginOptions {
+  /** Spec files vitest collects. @default ['specs/**\/*.yaml'] */
+  readonly include?: readonly string[];
+  /** The run's settings; when absent they are resolved from retrace.config.yaml and the environment. */
+  readonly context?: RunContext;
+  /** Add the reporter that writes summary.json and the run history. @default true */
+  readonly reporter?: boolean;
+}
+
+export function retrace(options: RetracePluginOptions = {}): Plugin {
+  return {
+    name: 'retrace:spec',
+    enforce: 'pre',
+    async config() {
+      const context = options.context ?? (await (await import('./default-context.ts')).defaultRunContext());
+      return {
+        test: {
+          include: [...(options.include ?? ['specs/**/*.yaml'])],
+          setupFiles: [WORKER_SETUP],
+          provide: { retrace: context },
+          ...(options.reporter === false ? {} : { reporters: ['default', new RetraceReporter(() => context)] }),
+        },
+      };
+    },
+    load(id) {
+      if (!isSpecFile(id)) return null;
+      const file = id.split('?')[0] ?? id;
+      return `import { defineSpecSuite } from ${JSON.stringify(SUITE_MODULE)};\ndefineSpecSuite(${JSON.stringify(file)});\n`;
+    },
+  };
+}
