@@ -1,5 +1,6 @@
 /** A loaded, validated spec. Strings keep their `${env.X}` / `${secret.X}` placeholders. */
 import type { Action, Region } from '../domain.ts';
+import type { BaselineUpdate, Bounds, LearnMode, PlannerChoice, Timeouts } from './defaults.ts';
 
 export type TextMatch = 'contains' | 'exact' | 'regex' | 'fuzzy';
 
@@ -62,4 +63,30 @@ export interface Spec {
   readonly name: string;
   readonly app: AppSpec;
   readonly goals: readonly GoalSpec[];
+  /** The spec's `options:` overrides (always set by `loadSpec`; `{}` when absent). */
+  readonly options?: SpecOptions;
+}
+
+/**
+ * Run options a spec may override in `options:`. Each absent key falls through to the config
+ * file, then to the defaults (`resolveOptions`).
+ */
+export interface SpecOptions {
+  readonly learn?: LearnMode;
+  readonly planner?: PlannerChoice;
+  readonly model?: string;
+  readonly relearn?: boolean;
+  readonly healWithModel?: boolean;
+  readonly timeouts?: Partial<Timeouts>;
+  readonly bounds?: Partial<Bounds>;
+}
+
+/** The keys of `retrace.config.yaml`: the spec options plus the run-wide ones. */
+export interface ConfigOptions extends SpecOptions {
+  readonly updateBaselines?: BaselineUpdate;
+  readonly workers?: number;
+  /** As written: relative to the project root. */
+  readonly paths?: string;
+  readonly reports?: string;
+  readonly display?: { readonly size?: readonly [number, number] };
 }

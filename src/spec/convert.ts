@@ -1,0 +1,133 @@
+/**
+ * From validated plain values (the YAML as written, defaults filled in) to the domain types:
+ * `[x, y, w, h]` becomes a `Region`, a step mapping an `Action`, an expectation item an
+ * `Expectation`. The `Raw…` types state what `validate.ts` guarantees for `specShape`;
+ * they are cast to once, in `load.ts`, after validation succeeded.
+ */
+import type { Action, Region, ScrollDirection, Target } from '../domain.ts';
+import type { Expectation, SpecOptions, TextMatch } from './types.ts';
+
+export type RawRegion = readonly [number, number, number, number];
+export type RawTarget = string | { readonly text: string } | { readonly x: number; readonly y: number };
+
+export type RawStep =
+  | { readonly click: RawTarget }
+  | { readonly 'double-click': RawTarget }
+  | { readonly 'right-click': RawTarget }
+  | { readonly type: string | { readonly text: string; readonly into?: RawTarget } }
+  | { readonly key: string }
+  | { readonly wait: number }
+  | { readonly 'wait-for': string | { readonly text: string; readonly timeoutMs?: number } }
+  | {
+      readonly scroll: { readonly direction: ScrollDirection; readonly amount: number; readonly in?: RawTarget };
+    }
+  | { readonly drag: { readonly from: RawTarget; readonly to: RawTarget } };
+
+export type RawExpectation =
+  | { readonly text: string; readonly match: TextMatch; readonly region?: RawRegion; readonly timeoutMs?: number }
+  | { readonly absent: string; readonly region?: RawRegion; readonly timeoutMs?: number }
+  | {
+      readonly screenshot: string;
+      readonly region?: RawRegion;
+      readonly mask: readonly RawRegion[];
+      readonly threshold?: number;
+      readonly maxDiffPixels?: number;
+      readonly maxDiffPixelRatio?: number;
+    }
+  | { readonly window: string };
+
+export interface RawGoal {
+  readonly id: string;
+  readonly goal?: string;
+  readonly steps?: readonly RawStep[];
+  readonly expect: readonly RawExpectation[];
+}
+
+export interface RawApp {
+  readonly launch: string;
+  readonly window: string;
+  readonly size?: readonly [number, number];
+  readonly restart: 'goal' | 'spec';
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  readonly setup?: string;
+  readonly teardown?: string;
+  readonly windowTimeoutMs?: number;
+}
+
+export interface RawSpec {
+  readonly name?: string;
+  readonly app: RawApp;
+  readonly goals: readonly RawGoal[];
+  readonly options?: SpecOptions;
+}
+
+export const toRegion = ([x, y, width, height]: RawRegion): Region => ({ x, y, width, height });
+
+export const toTarget = (raw: RawTarget): Target =>
+  typeof raw === 'string' ? { text: raw } : 'text' in raw ? { text: raw.text } : { x: raw.x, y: raw.y };
+
+/** Only keys with a value, so a canonical JSON of the action (the path's source hash) is stable. */
+const defined = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+
+export function toAction(step: RawStep): Action {
+  if ('click' in step) return { kind: 'click', target: toTarget(step.click) };
+  if ('double-click' in step) return { kind: 'double-click', target: toTarget(step['double-click']) };
+  if ('right-click' in step) return { kind: 'right-click', target: toTarget(step['right-click']) };
+  if ('type' in step) {
+    const t = step.type;
+    return typeof t === 'string'
+      ? { kind: 'type', text: t }
+      : defined({ kind: 'type', text: t.text, into: t.into === undefined ? undefined : toTarget(t.into) });
+  }
+  if ('key' in step) return { kind: 'key', combo: step.key };
+  if ('wait' in step) return { kind: 'wait', ms: step.wait };
+  if ('wait-for' in step) {
+    const w = step['wait-for'];
+    return typeof w === 'string'
+      ? { kind: 'wait-for', text: w }
+      : defined({ kind: 'wait-for', text: w.text, timeoutMs: w.timeoutMs });
+  }
+  if ('scroll' in step) {
+    const s = step.scroll;
+    return defined({
+      kind: 'scroll',
+      direction: s.direction,
+      amount: s.amount,
+      target: s.in === undefined ? undefined : toTarget(s.in),
+    });
+  }
+  return { kind: 'drag', from: toTarget(step.drag.from), to: toTarget(step.drag.to) };
+}
+
+const region = (r: RawRegion | undefined): Region | undefined => (r === undefined ? undefined : toRegion(r));
+
+export function toExpectation(raw: RawExpectation, line: number): Expectation {
+  if ('text' in raw) {
+    return defined({
+      kind: 'text',
+      text: raw.text,
+      match: raw.match,
+      region: region(raw.region),
+      timeoutMs: raw.timeoutMs,
+      line,
+    });
+  }
+  if ('absent' in raw) {
+    return defined({ kind: 'absent', text: raw.absent, region: region(raw.region), timeoutMs: raw.timeoutMs, line });
+  }
+  if ('screenshot' in raw) {
+    return defined({
+      kind: 'screenshot',
+      name: raw.screenshot,
+      region: region(raw.region),
+      mask: raw.mask.map(toRegion),
+      threshold: raw.threshold,
+      maxDiffPixels: raw.maxDiffPixels,
+      maxDiffPixelRatio: raw.maxDiffPixelRatio,
+      line,
+    });
+  }
+  return { kind: 'window', title: raw.window, line };
+}

@@ -1,0 +1,281 @@
+/**
+ * The spec format (PRODUCT.md, "The spec format"): every key, its type, allowed values,
+ * default and documentation. The validator, `specs/spec.schema.json` and the markdown
+ * reference are all derived from `specShape`; change the format here and nowhere else.
+ */
+import { specOptionsShape, sizeShape } from './options-format.ts';
+import { regexProblem, textRegex } from './patterns.ts';
+import { int, list, num, obj, oneOf, str, type Field, type Pattern, type Shape } from './shape.ts';
+
+/** Goal ids and screenshot names become file names, so they are restricted to portable characters. */
+export const FILE_NAME_PATTERN: Pattern = {
+  source: '^[A-Za-z0-9][A-Za-z0-9_.-]*$',
+  explain: 'letters, digits, _ . - starting with a letter or digit (it names a file)',
+};
+
+export const ENV_NAME_PATTERN: Pattern = {
+  source: '^[A-Za-z_][A-Za-z0-9_]*$',
+  explain: 'letters, digits and _, not starting with a digit',
+};
+
+export const KEY_COMBO_PATTERN: Pattern = {
+  source: '^(\\+|[^\\s+]+(\\+[^\\s+]+)*)$',
+  explain: 'key names joined with +, such as ctrl+s or Enter',
+};
+
+export const TEXT_MATCHES = ['contains', 'exact', 'regex', 'fuzzy'] as const;
+export const RESTART_MODES = ['goal', 'spec'] as const;
+export const SCROLL_DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
+/** Notches scrolled when a step or a rules clause gives no amount. */
+export const DEFAULT_SCROLL_AMOUNT = 3;
+
+const text = (minLength = 1): Shape => str({ minLength, placeholders: 'all' });
+
+export const regionShape: Shape = {
+  type: 'tuple',
+  ref: 'region',
+  doc: 'A window-relative rectangle [x, y, width, height] in pixels.',
+  label: '[x, y, width, height]: non-negative integers, width and height > 0',
+  items: [
+    { name: 'x', shape: { type: 'integer', minimum: 0 } },
+    { name: 'y', shape: { type: 'integer', minimum: 0 } },
+    { name: 'width', shape: { type: 'integer', minimum: 1 } },
+    { name: 'height', shape: { type: 'integer', minimum: 1 } },
+  ],
+};
+
+const coordinate = (doc: string): Field => ({ doc, shape: int({ minimum: 0 }), required: true });
+
+export const targetShape: Shape = {
+  type: 'union',
+  ref: 'target',
+  doc: 'What an action points at: a text found on screen by OCR ("New" or { text: New }), or a window-relative point { x, y }.',
+  label: 'a text, { text } or { x, y }',
+  variants: [
+    text(),
+    obj({ text: { doc: 'Text on screen, found by OCR', shape: text(), required: true } }),
+    obj({
+      x: coordinate('Pixels from the left edge of the window'),
+      y: coordinate('Pixels from the top edge of the window'),
+    }),
+  ],
+};
+
+const target = (doc: string, required = false): Field => ({ doc, shape: targetShape, required });
+const timeoutMs = (doc: string): Field => ({ doc, shape: int({ minimum: 1 }) });
+const region = (doc: string): Field => ({ doc, shape: regionShape });
+
+const clickDoc = (what: string): string =>
+  `${what} a target: "text", { text } (found by OCR) or { x, y } (window-relative)`;
+
+export const stepShape: Shape = {
+  type: 'tagged',
+  ref: 'step',
+  noun: 'step',
+  doc: 'One action of a hand-written path; a mapping with exactly one key, the kind of action.',
+  variants: {
+    click: { doc: clickDoc('Click'), value: targetShape, fields: {} },
+    'double-click': { doc: clickDoc('Double-click'), value: targetShape, fields: {} },
+    'right-click': { doc: clickDoc('Right-click'), value: targetShape, fields: {} },
+    type: {
+      doc: 'Type a text ("S"), or { text, into } to click a target first',
+      value: {
+        type: 'union',
+        label: 'a text or { text, into }',
+        variants: [
+          text(0),
+          obj({
+            text: { doc: 'The text to type', shape: text(0), required: true },
+            into: target('Click this target before typing'),
+          }),
+        ],
+      },
+      fields: {},
+    },
+    key: {
+      doc: 'Press a key combination, such as ctrl+s or Enter',
+      value: str({ pattern: KEY_COMBO_PATTERN }),
+      fields: {},
+    },
+    wait: { doc: 'Wait a fixed time (milliseconds)', value: int({ minimum: 0 }), fields: {} },
+    'wait-for': {
+      doc: 'Wait until a text is shown: "T" or { text, timeoutMs }',
+      value: {
+        type: 'union',
+        label: 'a text or { text, timeoutMs }',
+        variants: [
+          text(),
+          obj({
+            text: { doc: 'Text to wait for (OCR)', shape: text(), required: true },
+            timeoutMs: timeoutMs('Longest wait in milliseconds (default: timeouts.actionMs)'),
+          }),
+        ],
+      },
+      fields: {},
+    },
+    scroll: {
+      doc: 'Scroll the wheel: { direction, amount, in }',
+      value: obj({
+        direction: { doc: 'Which way to scroll', shape: oneOf(SCROLL_DIRECTIONS), required: true },
+        amount: { doc: 'Wheel notches', shape: int({ minimum: 1 }), default: DEFAULT_SCROLL_AMOUNT },
+        in: target('Move the pointer over this target first'),
+      }),
+      fields: {},
+    },
+    drag: {
+      doc: 'Drag from one target to another: { from, to }',
+      value: obj({
+        from: target('Where the drag starts', true),
+        to: target('Where the drag ends', true),
+      }),
+      fields: {},
+    },
+  },
+};
+
+export const expectationShape: Shape = {
+  type: 'tagged',
+  ref: 'expectation',
+  noun: 'expectation',
+  doc: 'What must hold once the goal is reached: a mapping with one key naming the kind (text, absent, screenshot, window) and that kind\'s options.',
+  variants: {
+    text: {
+      doc: 'This text is shown (OCR)',
+      value: text(),
+      fields: {
+        match: {
+          doc: 'How the text is compared: contains, exact, regex (the text is a regular expression) or fuzzy (OCR-tolerant)',
+          shape: oneOf(TEXT_MATCHES),
+          default: 'contains',
+        },
+        region: region('Only read this part of the window'),
+        timeoutMs: timeoutMs('How long to poll for the text (default: timeouts.expectMs)'),
+      },
+      refine: (item, resolve) => {
+        if (item['match'] !== 'regex' || typeof item['text'] !== 'string') return [];
+        const why = regexProblem(() => textRegex(resolve(item['text'] as string)));
+        return why ? [{ key: 'text', detail: `is not a valid regular expression (match: regex): ${why}` }] : [];
+      },
+    },
+    absent: {
+      doc: 'This text must not be shown (OCR)',
+      value: text(),
+      fields: {
+        region: region('Only read this part of the window'),
+        timeoutMs: timeoutMs('How long to wait for the text to go (default: timeouts.expectMs)'),
+      },
+    },
+    screenshot: {
+      doc: 'The window (or a region) matches the baseline image of this name',
+      value: str({ pattern: FILE_NAME_PATTERN }),
+      fields: {
+        region: region('Compare only this part of the window'),
+        mask: {
+          doc: 'Regions left out of the comparison',
+          shape: list(regionShape),
+          default: [],
+        },
+        threshold: {
+          doc: 'Per-pixel color tolerance of pixelmatch, 0 (exact) to 1',
+          shape: num({ minimum: 0, maximum: 1 }),
+        },
+        maxDiffPixels: {
+          doc: 'How many pixels may differ',
+          shape: int({ minimum: 0 }),
+        },
+        maxDiffPixelRatio: {
+          doc: 'Which fraction of the pixels may differ, 0 to 1',
+          shape: num({ minimum: 0, maximum: 1 }),
+        },
+      },
+    },
+    window: {
+      doc: 'The focused window has this title: a substring, or /regex/ with optional flags',
+      value: str({ minLength: 1, placeholders: 'all', format: 'title' }),
+      fields: {},
+    },
+  },
+};
+
+export const appShape: Shape = obj(
+  {
+    launch: {
+      doc: 'Command line that starts the application, run through a shell',
+      shape: text(),
+      required: true,
+    },
+    window: {
+      doc: "Title of the application's window to wait for: a substring, or /regex/ with optional flags",
+      shape: str({ minLength: 1, placeholders: 'all', format: 'title' }),
+      required: true,
+    },
+    size: {
+      doc: 'Window geometry [width, height], for reproducible screens',
+      shape: sizeShape('[width, height] in pixels'),
+    },
+    restart: {
+      doc: 'goal: a fresh application for every goal; spec: one application, goals chain',
+      shape: oneOf(RESTART_MODES),
+      default: 'goal',
+    },
+    env: {
+      doc: 'Environment variables of the application (string values)',
+      shape: { type: 'record', keyPattern: ENV_NAME_PATTERN, values: text(0) },
+      default: {},
+    },
+    cwd: {
+      doc: "Working directory of the application, relative to the spec file's directory; only ${env.X} is allowed, resolved when the spec is loaded",
+      shape: str({ minLength: 1, placeholders: 'env' }),
+    },
+    setup: { doc: 'Shell command run before the application starts', shape: text() },
+    teardown: { doc: 'Shell command run after the application is closed', shape: text() },
+    windowTimeoutMs: {
+      doc: 'How long to wait for the window (milliseconds); same as options.timeouts.windowMs',
+      shape: int({ minimum: 1 }),
+    },
+  },
+  { ref: 'app', doc: 'The application under test.' },
+);
+
+export const goalShape: Shape = obj(
+  {
+    id: {
+      doc: 'Unique in the file; names the path file',
+      shape: str({ pattern: FILE_NAME_PATTERN }),
+      required: true,
+    },
+    goal: {
+      doc: 'What to achieve, in plain language (a planner learns it), or a description when steps: are given',
+      shape: text(),
+    },
+    steps: { doc: 'A hand-written path', shape: list(stepShape, { minItems: 1 }) },
+    expect: {
+      doc: 'What must hold at the end; a goal without expectations gets a warning when learned',
+      shape: list(expectationShape),
+      default: [],
+    },
+  },
+  {
+    ref: 'goal',
+    doc: 'One goal: goal: text for a planner, or steps: (goal: is then its description).',
+    anyOf: ['goal', 'steps'],
+  },
+);
+
+export const specShape: Shape = obj({
+  name: {
+    doc: 'Suite name',
+    shape: str({ minLength: 1 }),
+    defaultText: 'the file name without .yaml',
+  },
+  app: { doc: 'The application under test', shape: appShape, required: true },
+  goals: {
+    doc: 'The goals, run in order',
+    shape: list(goalShape, { minItems: 1, uniqueKey: 'id' }),
+    required: true,
+  },
+  options: {
+    doc: 'Overrides of run options for this spec (CLI > spec > config file > defaults)',
+    shape: specOptionsShape,
+  },
+});
