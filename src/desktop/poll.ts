@@ -39,3 +39,19 @@ export const pollUntil = async <T>(
     interval = Math.min(interval * 2, maxInterval);
   }
 };
+
+/**
+ * Whether `promise` settles within `ms`. The timer is cleared either way, so a long bound does
+ * not keep the process alive after the promise settled.
+ */
+export const settlesWithin = async (promise: Promise<unknown>, ms: number): Promise<boolean> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true as const, () => true as const), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+};

@@ -13,8 +13,21 @@ export interface Display {
   readonly height: number;
   /** True when retrace started this display (and pinned layout, locale and time zone). */
   readonly owned: boolean;
+  /** The Xvfb process, for an owned display. */
+  readonly pid?: number;
+  /**
+   * The environment an app on this display needs: `DISPLAY`, and for an owned display the
+   * pinned locale and time zone (`LANG`, `LC_ALL`, `TZ`) that make runs reproducible.
+   */
+  readonly env: Readonly<Record<string, string>>;
   /** Resolves when the X server stops answering or exits (never, for a healthy display). */
   readonly died: Promise<void>;
+  /**
+   * Throws InfrastructureError('DISPLAY_DIED') when the server is known to be gone. Cheap and
+   * synchronous: call it before touching the display, since Xlib ends the whole process on a
+   * connection to a dead server.
+   */
+  assertAlive(): void;
   /** Stops an owned display; a no-op for `$DISPLAY`. */
   stop(): Promise<void>;
 }

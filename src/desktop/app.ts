@@ -1,0 +1,276 @@
+/**
+ * Starting the application under test, finding its window, and ending it for sure.
+ *
+ * The app runs in its own process group (session), so close() reaches every process it
+ * spawned; its windows are found by title (main window) and by the pids of its process tree
+ * (dialogs, and windows of helper processes such as chromium's).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { InfrastructureError } from '../errors.ts';
+import { onProcessExit } from './exit-hooks.ts';
+import { lineTail } from './line-tail.ts';
+import { delay, pollUntil, settlesWithin } from './poll.ts';
+import { appProcesses } from './process-tree.ts';
+import { runShellStep } from './shell-step.ts';
+import { parseTitlePattern, type TitlePattern } from './title-pattern.ts';
+import type {
+  AppConfig,
+  AppExit,
+  AppSession,
+  Display,
+  WindowInfo,
+  WindowSystem,
+} from './types.ts';
+
+export const APP_DEFAULTS = Object.freeze({
+  windowTimeoutMs: 15_000,
+  /** How long close() lets the app end on SIGTERM before SIGKILL. */
+  closeGraceMs: 2_000,
+  /** How long a requested window size may take to apply. */
+  resizeTimeoutMs: 5_000,
+});
+
+/** Words that cannot follow `exec` in `sh -c "exec …"`. */
+const NOT_EXECUTABLE = new Set(['cd', 'export', 'set', 'unset', 'source', '.', 'eval', 'exec',
+  'if', 'for', 'while', 'until', 'case', '{', '!']);
+
+/**
+ * `exec` makes the shell become the app, so the session's pid is the app's own and its exit
+ * code is the app's. Only for one simple command: compound commands keep the shell as
+ * parent, which the process group and the process tree cover as well.
+ */
+export const shellCommandFor = (launch: string): string => {
+  const first = launch.trim().split(/\s+/)[0] ?? '';
+  const simple = !/[;&|\n()`]|\$\(/.test(launch) && !first.includes('=') && !NOT_EXECUTABLE.has(first);
+  return simple ? `exec ${launch.trim()}` : launch;
+};
+
+const describeExit = (exit: AppExit): string =>
+  (exit.signal !== null ? `killed by ${exit.signal}` : `exit code ${exit.code}`) +
+  (exit.stderrTail ? `\nstderr (last lines):\n${exit.stderrTail}` : '\n(no stderr output)');
+
+const killGroup = (pgid: number, signal: NodeJS.Signals): void => {
+  // kill(-1) would signal every process we may signal; never let a bad pid get there.
+  if (!Number.isSafeInteger(pgid) || pgid <= 1) return;
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // ESRCH: nobody left in the group.
+  }
+};
+
+const killProcess = (pid: number): void => {
+  if (pid <= 1 || pid === process.pid) return;
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+};
+
+export const launchApp = async (
+  config: AppConfig,
+  display: Display,
+  windows: WindowSystem,
+): Promise<AppSession> => {
+  const pattern = parseTitlePattern(config.window);
+  display.assertAlive();
+  if (config.cwd !== undefined && !existsSync(config.cwd)) {
+    throw new InfrastructureError('APP_START', `The app's cwd does not exist: ${config.cwd}`);
+  }
+  const env = { ...process.env, ...display.env, ...config.env };
+  if (config.setup) await runShellStep('setup', config.setup, { cwd: config.cwd, env });
+
+  const child = spawn('sh', ['-c', shellCommandFor(config.launch)], {
+    cwd: config.cwd,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
+  const stderrTail = lineTail(child.stderr);
+  const session = new ProcessAppSession(child, config, env, pattern, windows, stderrTail);
+  try {
+    await session.start(display);
+  } catch (error) {
+    await session.close().catch(() => undefined);
+    throw error;
+  }
+  return session;
+};
+
+class ProcessAppSession implements AppSession {
+  readonly pid: number;
+  readonly exited: Promise<AppExit>;
+  private exit: AppExit | undefined;
+  private mainId: number | undefined;
+  private closing: Promise<void> | undefined;
+  private readonly unregister: () => void;
+
+  constructor(
+    child: ChildProcess,
+    private readonly config: AppConfig,
+    private readonly env: Readonly<Record<string, string | undefined>>,
+    private readonly pattern: TitlePattern,
+    private readonly windowSystem: WindowSystem,
+    stderrTail: () => string,
+  ) {
+    // pid is undefined only when spawning failed; the 'error' event below reports that.
+    this.pid = child.pid ?? -1;
+    this.exited = new Promise<AppExit>((resolve) => {
+      const finish = (code: number | null, signal: string | null, extra = ''): void => {
+        if (this.exit !== undefined) return;
+        const tail = [stderrTail(), extra].filter(Boolean).join('\n');
+        this.exit = { code, signal, stderrTail: tail };
+        resolve(this.exit);
+      };
+      child.once('error', (error) => finish(null, null, `could not start: ${error.message}`));
+      child.once('exit', (code, signal) => {
+        // stderr may still hold the last words; wait for its end, but not for grandchildren
+        // that inherited it and live on.
+        const ended = new Promise((r) => child.stderr?.once('close', r));
+        void Promise.race([ended, delay(50)]).then(() => finish(code, signal));
+      });
+    });
+    this.unregister = onProcessExit(() => killGroup(this.pid, 'SIGTERM'));
+  }
+
+  exitInfo(): AppExit | undefined {
+    return this.exit;
+  }
+
+  /** Waits for the main window, then sizes, raises and focuses it. */
+  async start(display: Display): Promise<void> {
+    const { windowTimeoutMs, size } = this.config;
+    const main = await this.waitForWindow(windowTimeoutMs ?? APP_DEFAULTS.windowTimeoutMs, display);
+    this.mainId = main.id;
+    if (size !== undefined) await this.applySize(main, size[0], size[1]);
+    await this.windowSystem.focus(main.id);
+  }
+
+  async window(): Promise<WindowInfo> {
+    // The title found the window once; the app may change it since (a document name, a state).
+    const known = this.mainId === undefined ? undefined : await this.windowSystem.get(this.mainId);
+    if (known !== undefined) return known;
+    // The app may have replaced its window (a restart, a new document).
+    const found = await this.findMain();
+    if (found !== undefined) {
+      this.mainId = found.id;
+      return found;
+    }
+    if (this.exit !== undefined) {
+      throw new InfrastructureError(
+        'APP_EXITED',
+        `The app exited (${describeExit(this.exit)}); its window "${this.config.window}" is gone.`,
+      );
+    }
+    throw new InfrastructureError(
+      'WINDOW_TIMEOUT',
+      `The app's window "${this.config.window}" is no longer on screen.`,
+    );
+  }
+
+  async windows(): Promise<WindowInfo[]> {
+    const [all, pids] = await Promise.all([this.windowSystem.list(), appProcesses(this.pid)]);
+    return all.filter((w) => w.id === this.mainId || (w.pid !== undefined && pids.has(w.pid)));
+  }
+
+  async focus(): Promise<void> {
+    await this.windowSystem.focus((await this.window()).id);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    if (this.pid > 1) {
+      // Taken while the app still runs: once it is gone, its children no longer link to it.
+      const tree = await appProcesses(this.pid);
+      // SIGTERM first so the app can end cleanly, the whole group so no helper survives.
+      killGroup(this.pid, 'SIGTERM');
+      await settlesWithin(this.exited, APP_DEFAULTS.closeGraceMs);
+      // Whatever ignored SIGTERM, outlived the main process, or left the group, ends now.
+      killGroup(this.pid, 'SIGKILL');
+      for (const pid of tree) killProcess(pid);
+      await this.exited;
+      await pollUntil(async () => ((await appProcesses(this.pid)).size === 0 ? true : undefined), {
+        timeoutMs: APP_DEFAULTS.closeGraceMs,
+      });
+    }
+    this.unregister();
+    if (this.config.teardown) {
+      await runShellStep('teardown', this.config.teardown, { cwd: this.config.cwd, env: this.env });
+    }
+  }
+
+  private async findMain(
+    all: readonly WindowInfo[] | undefined = undefined,
+  ): Promise<WindowInfo | undefined> {
+    const matching = (all ?? (await this.windowSystem.list())).filter((w) => this.pattern.test(w.title));
+    if (matching.length <= 1) return matching[0];
+    // Several windows match (another instance, a leftover): prefer one of ours.
+    const pids = await appProcesses(this.pid);
+    return matching.find((w) => w.pid !== undefined && pids.has(w.pid)) ?? matching[0];
+  }
+
+  private async waitForWindow(timeoutMs: number, display: Display): Promise<WindowInfo> {
+    const deadline = Date.now() + timeoutMs;
+    const seen = new Set<string>();
+    let interval = 10;
+    for (;;) {
+      if (this.exit !== undefined) throw this.startFailure(this.exit);
+      display.assertAlive();
+      const all = await this.windowSystem.list();
+      for (const w of all) seen.add(w.title);
+      const found = await this.findMain(all);
+      if (found !== undefined) return found;
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      // Wake at once when the app exits instead of sleeping out the interval.
+      await Promise.race([delay(Math.min(interval, left)), this.exited]);
+      interval = Math.min(interval * 2, 100);
+    }
+    const titles = [...seen].map((t) => JSON.stringify(t));
+    throw new InfrastructureError(
+      'WINDOW_TIMEOUT',
+      `No window with title ${describePattern(this.pattern)} appeared within ${timeoutMs} ms ` +
+        `(launch: ${this.config.launch}). ` +
+        (titles.length > 0
+          ? `Windows seen meanwhile: ${titles.join(', ')}.`
+          : 'No windows were seen at all.'),
+    );
+  }
+
+  private startFailure(exit: AppExit): InfrastructureError {
+    return new InfrastructureError(
+      'APP_START',
+      `The app exited before its window ${describePattern(this.pattern)} appeared ` +
+        `(launch: ${this.config.launch}): ${describeExit(exit)}`,
+    );
+  }
+
+  private async applySize(main: WindowInfo, width: number, height: number): Promise<void> {
+    await this.windowSystem.resize(main.id, width, height);
+    let last: WindowInfo | undefined = main;
+    const ok = await pollUntil(
+      async () => {
+        last = await this.windowSystem.get(main.id);
+        return last?.region.width === width && last.region.height === height ? true : undefined;
+      },
+      { timeoutMs: APP_DEFAULTS.resizeTimeoutMs },
+    );
+    if (ok === undefined) {
+      const now = last === undefined ? 'it is gone' : `it stays ${last.region.width}x${last.region.height}`;
+      throw new InfrastructureError(
+        'WINDOW_TIMEOUT',
+        `The window "${main.title}" was asked to be ${width}x${height}, but ${now} ` +
+          `after ${APP_DEFAULTS.resizeTimeoutMs} ms.`,
+      );
+    }
+  }
+}
+
+const describePattern = (pattern: TitlePattern): string =>
+  pattern.source.startsWith('/') ? `matching ${pattern.source}` : `containing "${pattern.source}"`;

@@ -1,0 +1,76 @@
+/**
+ * Screen capture through nut-js (libnut: XGetImage on the root window).
+ *
+ * One process captures one display: see nut.ts. X servers do not scale, so a grab's pixel
+ * density is always 1 and frame pixels are screen pixels.
+ */
+import type { Frame, Region } from '../domain.ts';
+import { InfrastructureError } from '../errors.ts';
+import { bgraToRgba } from './bgra.ts';
+import { nutFor } from './nut.ts';
+import type { Display, ScreenCapture } from './types.ts';
+
+export class NutScreenCapture implements ScreenCapture {
+  constructor(private readonly display: Display) {}
+
+  async grab(region?: Region): Promise<Frame> {
+    if (region !== undefined) this.checkRegion(region);
+    const { screen, Region } = await nutFor(this.display);
+    let image: Awaited<ReturnType<typeof screen.grab>>;
+    try {
+      image =
+        region === undefined
+          ? await screen.grab()
+          : await screen.grabRegion(new Region(region.x, region.y, region.width, region.height));
+    } catch (error) {
+      // libnut rejects with a bare string; a dead server is the usual reason.
+      this.display.assertAlive();
+      throw new InfrastructureError(
+        'DISPLAY_DIED',
+        `Could not capture the screen of X display ${this.display.name}: ${String(error)}`,
+        { cause: error },
+      );
+    }
+    if (image.pixelDensity.scaleX !== 1 || image.pixelDensity.scaleY !== 1) {
+      throw new InfrastructureError(
+        'DISPLAY_DIED',
+        `X display ${this.display.name} returned a scaled capture (pixel density ` +
+          `${image.pixelDensity.scaleX}x${image.pixelDensity.scaleY}); only 1 is supported.`,
+      );
+    }
+    const src = image.data;
+    // The buffer is ours alone: convert in place and expose it as a plain Uint8Array (a Buffer's
+    // slice() would share memory where Uint8Array's copies).
+    const inPlace = image.byteWidth === image.width * 4;
+    const data = bgraToRgba(
+      new Uint8Array(src.buffer, src.byteOffset, src.length),
+      image.width,
+      image.height,
+      image.byteWidth,
+      inPlace ? new Uint8Array(src.buffer, src.byteOffset, image.width * image.height * 4) : null,
+    );
+    return { width: image.width, height: image.height, data };
+  }
+
+  /** XGetImage outside the screen is an X protocol error, and Xlib's answer is to exit. */
+  private checkRegion(region: Region): void {
+    const { width, height } = this.display;
+    const ok =
+      Number.isInteger(region.x) &&
+      Number.isInteger(region.y) &&
+      Number.isInteger(region.width) &&
+      Number.isInteger(region.height) &&
+      region.width > 0 &&
+      region.height > 0 &&
+      region.x >= 0 &&
+      region.y >= 0 &&
+      region.x + region.width <= width &&
+      region.y + region.height <= height;
+    if (!ok) {
+      throw new RangeError(
+        `Capture region ${region.x},${region.y} ${region.width}x${region.height} is not a ` +
+          `non-empty integer region inside the ${width}x${height} screen of ${this.display.name}.`,
+      );
+    }
+  }
+}

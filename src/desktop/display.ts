@@ -1,0 +1,94 @@
+/**
+ * Chooses the X display retrace runs on: the user's `$DISPLAY` when asked to reuse it, or a
+ * fresh Xvfb of its own (one per worker; call acquireDisplay once per worker).
+ */
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+import { InfrastructureError } from '../errors.ts';
+import { runTool } from './exec-tool.ts';
+import { startXvfb } from './xvfb.ts';
+import type { Display, DisplayOptions } from './types.ts';
+
+/** The defaults of DisplayOptions, merged once. */
+export const DISPLAY_DEFAULTS = Object.freeze({
+  size: [1280, 800] as const,
+  depth: 24,
+  reuseEnv: true,
+});
+
+/** How often a reused display is checked for life; cheap (one socket connect). */
+const WATCH_INTERVAL_MS = 1_000;
+
+export const acquireDisplay = async (options: DisplayOptions = {}): Promise<Display> => {
+  const reuseEnv = options.reuseEnv ?? DISPLAY_DEFAULTS.reuseEnv;
+  const envName = process.env.DISPLAY;
+  if (reuseEnv && envName !== undefined && envName !== '') return reuseDisplay(envName);
+  const [width, height] = options.size ?? DISPLAY_DEFAULTS.size;
+  return startXvfb({ width, height, depth: options.depth ?? DISPLAY_DEFAULTS.depth });
+};
+
+/** Size of the screen of `name`, or undefined when nothing answers there. */
+export const probeDisplay = async (
+  name: string,
+): Promise<{ width: number; height: number } | undefined> => {
+  const result = await runTool('xdpyinfo', ['-display', name], {
+    env: { ...process.env, DISPLAY: name },
+    timeoutMs: 5_000,
+  });
+  const match = /dimensions:\s+(\d+)x(\d+) pixels/.exec(result.stdout);
+  if (result.code !== 0 || match?.[1] === undefined || match[2] === undefined) return undefined;
+  return { width: Number(match[1]), height: Number(match[2]) };
+};
+
+/** `$DISPLAY`, checked to answer. retrace does not own it: no pinning, and stop() is a no-op. */
+const reuseDisplay = async (name: string): Promise<Display> => {
+  const size = await probeDisplay(name);
+  if (size === undefined) {
+    throw new InfrastructureError(
+      'NO_DISPLAY',
+      `DISPLAY is set to "${name}" but no X server answers there. Start one, unset DISPLAY to ` +
+        `let retrace start its own Xvfb, or fix DISPLAY.`,
+    );
+  }
+  let dead = false;
+  let markDied: () => void = () => undefined;
+  const died = new Promise<void>((resolve) => {
+    markDied = () => {
+      dead = true;
+      resolve();
+    };
+  });
+  watchSocket(name, markDied);
+  return {
+    name,
+    ...size,
+    owned: false,
+    env: { DISPLAY: name },
+    died,
+    assertAlive: () => {
+      if (dead) throw new InfrastructureError('DISPLAY_DIED', `The X server ${name} stopped answering.`);
+    },
+    stop: async () => undefined,
+  };
+};
+
+/**
+ * Notices a local X server going away by connecting to its socket now and then. Remote or
+ * unusual displays (no socket file) are not watched: their death shows as a failed action.
+ */
+const watchSocket = (name: string, onDeath: () => void): void => {
+  const match = /^(?:unix)?:(\d+)(?:\.\d+)?$/.exec(name);
+  const path = match?.[1] === undefined ? undefined : `/tmp/.X11-unix/X${match[1]}`;
+  if (path === undefined || !existsSync(path)) return;
+  const timer = setInterval(() => {
+    const socket = connect(path);
+    socket.once('connect', () => socket.destroy());
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ECONNREFUSED' || error.code === 'ENOENT') {
+        clearInterval(timer);
+        onDeath();
+      }
+    });
+  }, WATCH_INTERVAL_MS);
+  timer.unref();
+};

@@ -1,0 +1,174 @@
+/**
+ * Mouse and keyboard on one X display.
+ *
+ * The mouse goes through nut-js, with every built-in delay off and the pointer warped rather
+ * than animated: retrace waits for the screen itself. The keyboard goes through xdotool:
+ * nut-js typing on Xvfb drops Shift on shifted symbols (`!@#$%^&*()_+{}|:"<>?~`), while
+ * `xdotool type` looks each character up in the keymap and presses what it needs.
+ */
+import type { Point, ScrollDirection } from '../domain.ts';
+import { InfrastructureError, InvalidInputError } from '../errors.ts';
+import { runTool } from './exec-tool.ts';
+import { parseKeyCombo, toXdotoolKey } from './key-combo.ts';
+import { nutFor, type Nut } from './nut.ts';
+import type { Display, InputDriver, MouseButton } from './types.ts';
+
+export interface XInputOptions {
+  /**
+   * Delay between typed characters, in ms. 6 ms types about 150 characters/s and keeps up
+   * with slow text widgets. @default 6
+   */
+  readonly typeDelayMs?: number;
+  /** Intermediate pointer positions of a drag; toolkits need motion to start a drag. @default 10 */
+  readonly dragSteps?: number;
+}
+
+export const INPUT_DEFAULTS = Object.freeze({ typeDelayMs: 6, dragSteps: 10 });
+
+const toPixel = (point: Point): { x: number; y: number } => ({
+  x: Math.round(point.x),
+  y: Math.round(point.y),
+});
+
+export class XInputDriver implements InputDriver {
+  private readonly typeDelayMs: number;
+  private readonly dragSteps: number;
+
+  constructor(
+    private readonly display: Display,
+    options: XInputOptions = {},
+  ) {
+    this.typeDelayMs = options.typeDelayMs ?? INPUT_DEFAULTS.typeDelayMs;
+    this.dragSteps = Math.max(1, options.dragSteps ?? INPUT_DEFAULTS.dragSteps);
+  }
+
+  async move(to: Point): Promise<void> {
+    const nut = await nutFor(this.display);
+    await this.warp(nut, to);
+  }
+
+  async click(at: Point, options: { button?: MouseButton; count?: 1 | 2 } = {}): Promise<void> {
+    const nut = await nutFor(this.display);
+    const button = this.buttonOf(nut, options.button ?? 'left');
+    await this.warp(nut, at);
+    // Two clicks back to back rather than libnut's double click, which sleeps 200 ms between.
+    for (let i = 0; i < (options.count ?? 1); i++) {
+      await this.guard(() => nut.mouse.click(button));
+    }
+  }
+
+  async drag(from: Point, to: Point): Promise<void> {
+    const nut = await nutFor(this.display);
+    const start = toPixel(from);
+    const end = toPixel(to);
+    await this.warp(nut, start);
+    await this.guard(() => nut.mouse.pressButton(nut.Button.LEFT));
+    try {
+      for (let step = 1; step <= this.dragSteps; step++) {
+        const t = step / this.dragSteps;
+        await this.warp(nut, {
+          x: start.x + (end.x - start.x) * t,
+          y: start.y + (end.y - start.y) * t,
+        });
+      }
+    } finally {
+      await this.guard(() => nut.mouse.releaseButton(nut.Button.LEFT));
+    }
+  }
+
+  async scroll(at: Point, direction: ScrollDirection, amount: number): Promise<void> {
+    const nut = await nutFor(this.display);
+    await this.warp(nut, at);
+    const steps = Math.max(0, Math.round(amount));
+    if (steps === 0) return;
+    const { mouse } = nut;
+    await this.guard(() => {
+      switch (direction) {
+        case 'up':
+          return mouse.scrollUp(steps);
+        case 'down':
+          return mouse.scrollDown(steps);
+        case 'left':
+          return mouse.scrollLeft(steps);
+        case 'right':
+          return mouse.scrollRight(steps);
+      }
+    });
+  }
+
+  async key(combo: string): Promise<void> {
+    const key = toXdotoolKey(parseKeyCombo(combo));
+    const result = await this.xdotool(['key', '--', key]);
+    // xdotool skips an unknown keysym with a message and still exits 0.
+    if (/No such key name/.test(result.stderr)) {
+      throw new InvalidInputError(
+        undefined,
+        `Invalid key combo "${combo}": X knows no key "${key}". Use X keysym names such as ` +
+          `Return, Tab, Escape, BackSpace, F5, Left, Prior (Page Up).`,
+      );
+    }
+  }
+
+  async type(text: string): Promise<void> {
+    // xdotool types "\n" as the Linefeed keysym, which GTK ignores: send Return for it.
+    const lines = text.replace(/\r\n/g, '\n').split('\n');
+    for (const [index, line] of lines.entries()) {
+      if (index > 0) await this.xdotool(['key', 'Return']);
+      if (line === '') continue;
+      await this.xdotool(['type', '--delay', String(this.typeDelayMs), '--', line], {
+        timeoutMs: 10_000 + line.length * this.typeDelayMs * 4,
+      });
+    }
+  }
+
+  private async warp(nut: Nut, to: Point): Promise<void> {
+    const { x, y } = toPixel(to);
+    await this.guard(() => nut.mouse.setPosition({ x, y }));
+  }
+
+  private buttonOf(nut: Nut, button: MouseButton): Nut['Button'][keyof Nut['Button']] {
+    switch (button) {
+      case 'left':
+        return nut.Button.LEFT;
+      case 'right':
+        return nut.Button.RIGHT;
+      case 'middle':
+        return nut.Button.MIDDLE;
+    }
+  }
+
+  /** libnut fails with bare strings; a dead server is the reason worth naming. */
+  private async guard(action: () => Promise<unknown>): Promise<void> {
+    this.display.assertAlive();
+    try {
+      await action();
+    } catch (error) {
+      this.display.assertAlive();
+      throw new InfrastructureError(
+        'DISPLAY_DIED',
+        `Mouse input on X display ${this.display.name} failed: ${String(error)}`,
+        { cause: error },
+      );
+    }
+  }
+
+  private async xdotool(
+    args: readonly string[],
+    options: { timeoutMs?: number } = {},
+  ): Promise<{ stderr: string }> {
+    this.display.assertAlive();
+    const result = await runTool('xdotool', args, {
+      env: { ...process.env, ...this.display.env },
+      timeoutMs: options.timeoutMs ?? 10_000,
+    });
+    if (result.code !== 0) {
+      this.display.assertAlive();
+      throw new InfrastructureError(
+        'DISPLAY_DIED',
+        `xdotool ${args[0] ?? ''} failed on X display ${this.display.name} ` +
+          `(exit ${result.code}): ${result.stderr.trim() || 'no output'}`,
+      );
+    }
+    return result;
+  }
+}

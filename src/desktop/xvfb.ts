@@ -1,0 +1,215 @@
+/**
+ * An Xvfb that retrace starts and owns. Xvfb chooses a free display number itself
+ * (`-displayfd`), so any number of workers can start one each at the same time without
+ * racing for a number.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import { InfrastructureError } from '../errors.ts';
+import { missingTool, runTool } from './exec-tool.ts';
+import { lineTail } from './line-tail.ts';
+import { pollUntil, settlesWithin } from './poll.ts';
+import type { Display } from './types.ts';
+
+export interface XvfbOptions {
+  readonly width: number;
+  readonly height: number;
+  readonly depth: number;
+  /** How long Xvfb may take to come up. @default 10000 */
+  readonly startTimeoutMs?: number;
+}
+
+/** The locale and time zone every app on an owned display gets, for reproducible runs. */
+const PINNED_ENV = { LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TZ: 'UTC' } as const;
+
+const STDERR_TAIL_LINES = 20;
+const STOP_GRACE_MS = 2_000;
+
+/**
+ * A process that has exited but not been reaped yet still exists for `kill(pid, 0)`; its
+ * /proc state tells the truth at once, before Node's exit event has run.
+ */
+const processGone = (pid: number): boolean => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return true;
+  }
+};
+
+/** Reads the display number Xvfb writes to the `-displayfd` pipe once it accepts clients. */
+const displayNumber = (xvfb: ChildProcess, timeoutMs: number): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const fd = xvfb.stdio[3] as Readable | null;
+    let text = '';
+    const timer = setTimeout(() => done(new Error(`no display number after ${timeoutMs} ms`)), timeoutMs);
+    const done = (result: number | Error): void => {
+      clearTimeout(timer);
+      fd?.removeAllListeners('data');
+      xvfb.off('exit', onExit);
+      xvfb.off('error', onError);
+      if (result instanceof Error) reject(result);
+      else resolve(result);
+    };
+    const onExit = (code: number | null, signal: string | null): void =>
+      done(new Error(`Xvfb exited during start (code ${code}, signal ${signal})`));
+    const onError = (error: Error): void => done(error);
+    fd?.setEncoding('utf8');
+    fd?.on('data', (chunk: string) => {
+      text += chunk;
+      const match = /^(\d+)\n/.exec(text);
+      if (match?.[1] !== undefined) done(Number(match[1]));
+    });
+    xvfb.once('exit', onExit);
+    xvfb.once('error', onError);
+  });
+
+/**
+ * Ends the Xvfb once this process is gone, however it goes (exit, signal, crash, SIGKILL).
+ * The order matters: libnut closes its X connection in a C atexit hook, after every JavaScript
+ * exit handler, and Xlib answers a server already gone by exiting with code 1, masking the
+ * real exit code. So the server must outlive this process: a small shell waits for the pipe
+ * from us to close (Node closes it while shutting down), then for our pid to be gone or a
+ * zombie, and only then stops Xvfb.
+ */
+const WATCHDOG_SCRIPT = `read -r _
+while read -r stat < "/proc/$1/stat" 2>/dev/null; do
+  case "\${stat##*) }" in Z*) break ;; esac
+  sleep 0.01
+done
+kill -TERM "$2" 2>/dev/null`;
+
+const startWatchdog = (xvfbPid: number): ChildProcess => {
+  const watchdog = spawn(
+    'sh',
+    ['-c', WATCHDOG_SCRIPT, 'retrace-xvfb-watchdog', String(process.pid), String(xvfbPid)],
+    { stdio: ['pipe', 'ignore', 'ignore'] },
+  );
+  watchdog.on('error', () => undefined);
+  watchdog.unref();
+  (watchdog.stdin as (Writable & { unref?: () => void }) | null)?.unref?.();
+  return watchdog;
+};
+
+/** Starts an Xvfb with a pinned `us` keyboard layout and returns it as a Display. */
+export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
+  const { width, height, depth } = options;
+  const startTimeoutMs = options.startTimeoutMs ?? 10_000;
+  const xvfb = spawn(
+    'Xvfb',
+    // -noreset: without it the server resets (layout included) whenever its last client leaves.
+    ['-displayfd', '3', '-screen', '0', `${width}x${height}x${depth}`, '-nolisten', 'tcp', '-noreset'],
+    { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] },
+  );
+  const stderrTail = lineTail(xvfb.stderr, STDERR_TAIL_LINES);
+  // Neither the server nor its pipes may keep this process alive; the watchdog ends it.
+  xvfb.unref();
+  for (const stream of [xvfb.stderr, xvfb.stdio[3]]) {
+    (stream as (Readable & { unref?: () => void }) | null)?.unref?.();
+  }
+
+  const kill = (signal: NodeJS.Signals): void => {
+    if (xvfb.exitCode === null && xvfb.signalCode === null) xvfb.kill(signal);
+  };
+  const watchdog = xvfb.pid === undefined ? undefined : startWatchdog(xvfb.pid);
+  const release = (): void => {
+    kill('SIGTERM');
+    watchdog?.kill('SIGKILL');
+  };
+
+  let number: number;
+  try {
+    number = await displayNumber(xvfb, startTimeoutMs);
+  } catch (error) {
+    kill('SIGKILL');
+    watchdog?.kill('SIGKILL');
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw missingTool('Xvfb', error);
+    const detail = stderrTail();
+    throw new InfrastructureError(
+      'NO_DISPLAY',
+      `Could not start Xvfb (${width}x${height}x${depth}): ${(error as Error).message}` +
+        (detail ? `\nXvfb stderr:\n${detail}` : ''),
+      { cause: error },
+    );
+  }
+  const name = `:${number}`;
+
+  let stopping = false;
+  let exitDetail = '';
+  let markDied: () => void = () => undefined;
+  const died = new Promise<void>((resolve) => {
+    markDied = resolve;
+  });
+  const exited = new Promise<void>((resolve) => {
+    xvfb.once('exit', (code, signal) => {
+      watchdog?.kill('SIGKILL');
+      exitDetail = signal === null ? `exit code ${code}` : `signal ${signal}`;
+      if (!stopping) markDied();
+      resolve();
+    });
+  });
+
+  const assertAlive = (): void => {
+    if (stopping) {
+      throw new InfrastructureError('DISPLAY_DIED', `The X server ${name} was stopped by retrace.`);
+    }
+    if (xvfb.pid === undefined || processGone(xvfb.pid)) {
+      const tail = stderrTail();
+      throw new InfrastructureError(
+        'DISPLAY_DIED',
+        `The X server ${name} died (Xvfb pid ${xvfb.pid}${exitDetail ? `, ${exitDetail}` : ''}).` +
+          (tail ? `\nXvfb stderr:\n${tail}` : ''),
+      );
+    }
+  };
+
+  const stop = async (): Promise<void> => {
+    if (stopping) return exited;
+    stopping = true;
+    release();
+    if (!(await settlesWithin(exited, STOP_GRACE_MS))) kill('SIGKILL');
+    await exited;
+  };
+
+  const env = { DISPLAY: name, ...PINNED_ENV };
+  try {
+    await pinKeyboardLayout(name, env, startTimeoutMs);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { name, width, height, owned: true, pid: xvfb.pid, env, died, assertAlive, stop };
+};
+
+/**
+ * `setxkbmap us` makes typed text independent of the host's layout; it is also the first real
+ * client, so its success proves the server answers. Retried: the display number is announced
+ * before every extension is ready on a loaded machine.
+ */
+const pinKeyboardLayout = async (
+  name: string,
+  env: Readonly<Record<string, string>>,
+  timeoutMs: number,
+): Promise<void> => {
+  let last = '';
+  const ok = await pollUntil(
+    async () => {
+      const result = await runTool('setxkbmap', ['-display', name, 'us'], {
+        env: { ...process.env, ...env },
+        timeoutMs,
+      });
+      last = result.stderr.trim();
+      return result.code === 0 ? true : undefined;
+    },
+    { timeoutMs },
+  );
+  if (ok === undefined) {
+    throw new InfrastructureError(
+      'NO_DISPLAY',
+      `Xvfb ${name} started but did not answer within ${timeoutMs} ms (setxkbmap: ${last || 'no output'}).`,
+    );
+  }
+};
