@@ -3,6 +3,8 @@
  * reporters. There is one engine; `npx vitest` with the plugin runs the same suites.
  */
 import { startVitest } from 'vitest/node';
+import AllureVitestReporter from 'allure-vitest/reporter';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import type { RunContext } from './context.ts';
 import { retrace } from './plugin.ts';
@@ -43,10 +45,11 @@ export async function runEngine(options: EngineOptions): Promise<RunResult> {
       ...(options.shard ? { shard: options.shard } : {}),
       reporters: [
         reporter,
-        ['allure-vitest/reporter', { resultsDir: join(context.options.reports, 'allure-results') }],
+        new AllureVitestReporter({ resultsDir: join(context.options.reports, 'allure-results') }),
         ...(process.env.RETRACE_JUNIT ? [['junit', { outputFile: process.env.RETRACE_JUNIT }] as ['junit', { outputFile: string }]] : []),
       ],
-      setupFiles: ['allure-vitest/setup'],
+      // Resolved here, so a project without its own node_modules (a global install) still finds it.
+      setupFiles: [fileURLToPath(import.meta.resolve('allure-vitest/setup'))],
       silent: context.verbosity === 'quiet' ? 'passed-only' : false,
     },
     { plugins: [retrace({ context, reporter: false, include: options.files })], logLevel: 'error' },

@@ -9,7 +9,7 @@ import { loadSpec } from '../spec/load.ts';
 import { parseRulesGoal } from '../brain/rules-grammar.ts';
 import { PathStore } from '../paths/store.ts';
 import { goalSource, isStale } from '../paths/source.ts';
-import { InvalidInputError, InvalidInputErrors, RetraceError } from '../errors.ts';
+import { InvalidInputError, InvalidInputErrors } from '../errors.ts';
 
 export interface Preflight {
   readonly specs: readonly Spec[];
@@ -71,6 +71,3 @@ export function preflight(
   if (errors.length > 0) throw new InvalidInputErrors(errors);
   return { specs };
 }
-
-export const isInvalidInput = (error: unknown): error is RetraceError =>
-  error instanceof InvalidInputError || error instanceof InvalidInputErrors;

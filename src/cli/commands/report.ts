@@ -1,6 +1,22 @@
+/** `retrace report`: the flaky-path report and the Allure HTML report, from the run history. */
+import { relative } from 'node:path';
 import type { ParsedArgs } from '../flags.ts';
-import { InvalidInputError } from '../../errors.ts';
+import { resolveDirs } from '../dirs.ts';
+import { readHistory } from '../../report/history.ts';
+import { computePathStats } from '../../paths/stats.ts';
+import { writeFlakyReport } from '../../report/flaky-report.ts';
+import { buildAllureReport } from '../../report/allure-html.ts';
 
-export default async function report(_args: ParsedArgs): Promise<number> {
-  throw new InvalidInputError(undefined, 'retrace report is not available yet');
+export default async function report(args: ParsedArgs): Promise<number> {
+  const { root, reports } = resolveDirs(args);
+  const show = (file: string): string => relative(root, file) || file;
+  const history = await readHistory(reports, { warn: (m) => process.stderr.write(`warning: ${m}\n`) });
+  const flaky = await writeFlakyReport(reports, computePathStats(history));
+  process.stderr.write('building the Allure report…\n');
+  const index = await buildAllureReport({ reportsDir: reports });
+  process.stdout.write(
+    `flaky-path report: ${show(flaky.markdown)}, ${show(flaky.html)}, ${show(flaky.json)}\n` +
+      `Allure report: ${show(index)}\n`,
+  );
+  return 0;
 }

@@ -7,6 +7,8 @@ import { parseShard } from '../flags.ts';
 import { loadConfig } from '../../spec/config.ts';
 import { resolveOptions } from '../../spec/options.ts';
 import type { CliOptions } from '../../spec/options.ts';
+import type { ResolvedOptions } from '../../spec/defaults.ts';
+import type { Spec } from '../../spec/types.ts';
 import { collectSpecFiles } from '../../spec/collect.ts';
 import { preflight } from '../../runner/preflight.ts';
 import type { RunContext } from '../../runner/context.ts';
@@ -29,7 +31,8 @@ export function cliOptions(flags: ParsedArgs['flags']): CliOptions {
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as CliOptions;
 }
 
-export default async function run(args: ParsedArgs): Promise<number> {
+/** Flags, config, specs and path files, all checked; throws InvalidInputError(s) having written nothing. */
+export function prepareRun(args: ParsedArgs): { root: string; options: ResolvedOptions; specs: readonly Spec[]; goals: readonly string[] } {
   const root = process.cwd();
   const { flags } = args;
   if (typeof flags.shard === 'string') parseShard(flags.shard);
@@ -38,6 +41,12 @@ export default async function run(args: ParsedArgs): Promise<number> {
   const files = collectSpecFiles(root, args.positionals.length > 0 ? args.positionals : ['specs']);
   const goals = (flags.goal as readonly string[] | undefined) ?? [];
   const { specs } = preflight(root, files, options, goals, process.env);
+  return { root, options, specs, goals };
+}
+
+export default async function run(args: ParsedArgs): Promise<number> {
+  const { flags } = args;
+  const { root, options, specs, goals } = prepareRun(args);
   const runnable = specs.filter((s) => goals.length === 0 || s.goals.some((g) => goals.includes(g.id)));
 
   const { runEngine } = await import('../../runner/engine.ts');

@@ -1,6 +1,10 @@
+/** `retrace validate`: every check `run` makes before running, and nothing else. */
 import type { ParsedArgs } from '../flags.ts';
-import { InvalidInputError } from '../../errors.ts';
+import { prepareRun } from './run.ts';
 
-export default async function validate(_args: ParsedArgs): Promise<number> {
-  throw new InvalidInputError(undefined, 'retrace validate is not available yet');
+export default async function validate(args: ParsedArgs): Promise<number> {
+  const { specs } = prepareRun(args);
+  const goals = specs.reduce((n, s) => n + s.goals.length, 0);
+  process.stdout.write(`${specs.length} spec file(s), ${goals} goal(s): valid\n`);
+  return 0;
 }

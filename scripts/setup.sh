@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what retrace needs on a fresh Debian/Ubuntu machine, and nothing that is already there:
+# the X tools and apps from apt, then the npm dependencies. Safe to run again.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+packages=(xvfb x11-xserver-utils x11-utils x11-xkb-utils xdotool fonts-dejavu-core chromium galculator mousepad xterm)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "retrace setup: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# npm ci only when node_modules was not installed from this very lock file.
+stamp=node_modules/.retrace-lock.sha256
+want="$(sha256sum package-lock.json | cut -d' ' -f1)"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  echo "retrace setup: npm ci" >&2
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$want" > "$stamp"
+fi

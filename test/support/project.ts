@@ -1,0 +1,83 @@
+/**
+ * A throw-away retrace project for end-to-end tests: a temp folder with specs, where the real
+ * CLI runs as a child process, exactly as a user runs it. Fixture apps are referenced through
+ * `${env.FIXTURES}` so specs work from any folder.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Summary } from '../../src/report/summary.ts';
+
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+export const FIXTURES = join(REPO, 'fixtures', 'apps');
+const BIN = join(REPO, 'bin', 'retrace.mjs');
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export class Project {
+  readonly root = mkdtempSync(join(tmpdir(), 'retrace-e2e-'));
+
+  write(file: string, text: string): this {
+    const full = join(this.root, file);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, text);
+    return this;
+  }
+
+  read(file: string): string {
+    return readFileSync(join(this.root, file), 'utf8');
+  }
+
+  exists(file: string): boolean {
+    return existsSync(join(this.root, file));
+  }
+
+  /** Every file under the project with its size and mtime: to prove a run wrote nothing. */
+  snapshot(): Record<string, string> {
+    const out: Record<string, string> = {};
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const full = join(dir, e.name);
+        if (e.isDirectory()) walk(full);
+        else {
+          const s = statSync(full);
+          out[relative(this.root, full)] = `${s.size}:${s.mtimeMs}`;
+        }
+      }
+    };
+    walk(this.root);
+    return out;
+  }
+
+  summary(): Summary {
+    return JSON.parse(this.read('reports/summary.json')) as Summary;
+  }
+
+  /** Runs `retrace <args>` in the project, with its own displays (no $DISPLAY). */
+  cli(args: readonly string[], env: Record<string, string | undefined> = {}, timeoutMs = 240_000): Promise<CliResult> {
+    return new Promise((resolve, reject) => {
+      const childEnv: NodeJS.ProcessEnv = { ...process.env, FIXTURES, CI: 'true', ...env };
+      delete childEnv.DISPLAY;
+      for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
+      const child = spawn(process.execPath, [BIN, ...args], { cwd: this.root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`retrace ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
+      }, timeoutMs);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr });
+      });
+    });
+  }
+}
