@@ -37,6 +37,8 @@ export interface RecordOutcome {
 
 export class Recorder {
   readonly actions: RecordedAction[] = [];
+  /** Reports of the actions recorded so far, index-aligned with `actions`. */
+  readonly reports: ActionReport[] = [];
   readonly assets: AssetSink = new Map();
 
   constructor(
@@ -102,19 +104,7 @@ export class Recorder {
     };
     if (!secret) this.options.onEvidence?.(this.actions.length, before.frame, after.frame);
     this.actions.push(recorded);
-    const settleMs = Math.round(after.settleMs);
-    return {
-      changed: effects.length > 0,
-      report: {
-        kind: action.kind,
-        ms: Math.round(performance.now() - started),
-        settleMs,
-        verifyMs: 0,
-        verified: true,
-        resolvedBy: 'recorded',
-        description: describeAction(action),
-      },
-    };
+    return this.done(action, started, Math.round(after.settleMs), effects.length > 0);
   }
 
   private async recordWait(action: Extract<Action, { kind: 'wait' | 'wait-for' }>, started: number): Promise<RecordOutcome> {
@@ -133,18 +123,21 @@ export class Recorder {
     const shot = await settle(this.stage, this.options.settle);
     const print = fingerprint(shot.frame, this.options.settle.ignore);
     this.actions.push({ action, before: print, after: print, effects: [], dynamic: this.options.settle.ignore, settleMs: 0 });
-    return {
-      changed: false,
-      report: {
-        kind: action.kind,
-        ms: Math.round(performance.now() - started),
-        settleMs: 0,
-        verifyMs: 0,
-        verified: true,
-        resolvedBy: 'recorded',
-        description: describeAction(action),
-      },
+    return this.done(action, started, 0, false);
+  }
+
+  private done(action: Action, started: number, settleMs: number, changed: boolean): RecordOutcome {
+    const report: ActionReport = {
+      kind: action.kind,
+      ms: Math.round(performance.now() - started),
+      settleMs,
+      verifyMs: 0,
+      verified: true,
+      resolvedBy: 'recorded',
+      description: describeAction(action),
     };
+    this.reports.push(report);
+    return { changed, report };
   }
 
   /** OCR text under a point, so a coordinate-only target still gets a text rung on replay. */

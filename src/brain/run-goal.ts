@@ -176,9 +176,9 @@ async function record(input: GoalRunInput, store: PathStore, mode: Mode, stage: 
   const planner: Planner = goal.steps ? new RulesPlanner(goal.steps) : choosePlanner(input);
   input.hooks?.phase?.(goal.steps ? 'recording' : 'learning', planner.name);
   const learned = await learn(stage, planner, recorder, options.bounds, (i, d) => input.hooks?.action?.(i, goal.steps?.length, d)).catch((error: unknown) => {
-    throw new GoalRunFailure(error, { mode, modelCalls: planner.modelCalls, planner: planner.name });
+    throw new GoalRunFailure(error, { mode, actions: recorder.reports, modelCalls: planner.modelCalls, planner: planner.name });
   });
-  const base = { mode, actions: learned.reports, modelCalls: planner.modelCalls, stopReason: learned.stopReason, planner: planner.name };
+  const base = { mode, actions: recorder.reports, modelCalls: planner.modelCalls, stopReason: learned.stopReason, planner: planner.name };
   if (learned.stopReason !== 'goal_achieved') {
     throw new GoalRunFailure(
       new GoalFailure('expectation-failed', `learning stopped (${learned.stopReason}): ${learned.message ?? ''}`.trim()),

@@ -21,6 +21,12 @@ export interface ReadOptions {
   readonly layout?: 'block' | 'line' | 'char';
   /** Restrict recognised characters. */
   readonly whitelist?: string;
+  /**
+   * Upscale factor applied before recognition (OCR works best with capitals ~30 px tall).
+   * @default estimated from the frame: from the ink height for 'line' and 'char', from the
+   * median glyph height for 'block'.
+   */
+  readonly scale?: number;
 }
 
 /** OCR behind one interface, shared by text assertions and the rules planner. */
@@ -28,3 +34,13 @@ export interface TextReader {
   read(frame: Frame, options?: ReadOptions): Promise<OcrResult>;
   close(): Promise<void>;
 }
+
+/** A single-channel image: one byte a pixel (luma 0..255), rows top to bottom, no padding. */
+export interface GrayImage {
+  readonly width: number;
+  readonly height: number;
+  readonly data: Uint8Array;
+}
+
+/** An RGBA colour, each channel 0..255. */
+export type Rgba = readonly [number, number, number, number];

@@ -1,0 +1,176 @@
+/**
+ * Preparing a frame for OCR (pure, no tesseract here): grayscale, dark text on a white ground
+ * (inverted when the ground is dark, contrast stretched so the ground is pure white), upscaled so
+ * capitals are about `targetCapPx` tall, padded with white, encoded as PGM
+ * (binary netpbm: a short text header and the raw bytes — no compression cost; Leptonica reads it).
+ */
+import type { Frame, Region } from '../../domain.ts';
+import { scaleGray, toGray } from '../frame.ts';
+import { segmentDetailed } from '../segment.ts';
+import type { GrayImage } from '../types.ts';
+
+export type Layout = 'block' | 'line' | 'char';
+
+export interface PreprocessOptions {
+  readonly layout: Layout;
+  /**
+   * Upscale factor. @default estimated: capital height from the ink height ('line', 'char') or
+   * from the median label height ('block'), scaled to `targetCapPx`, within 1..8 (1..4 for 'block')
+   */
+  readonly scale?: number;
+  /** Capital height the estimate aims for, px. @default 30 */
+  readonly targetCapPx?: number;
+  /** Largest output, in pixels; the scale is lowered to fit (OCR time grows with it). @default 8_000_000 */
+  readonly maxPixels?: number;
+}
+
+export interface Prepared {
+  /** PGM (P5) bytes. */
+  readonly image: Uint8Array;
+  readonly width: number;
+  readonly height: number;
+  readonly scale: number;
+  /** Padding added on each side, in output pixels. */
+  readonly pad: number;
+  /** True when the input was light text on a dark ground and was inverted. */
+  readonly inverted: boolean;
+}
+
+/** Luma difference from the background that counts as ink when measuring text height. */
+const INK_STEP = 48;
+
+export function prepareForOcr(frame: Frame, options: PreprocessOptions): Prepared {
+  const gray = toGray(frame);
+  const bg = options.layout === 'block' ? dominant(gray.data) : dominant(borderPixels(gray));
+  const inverted = bg < 128;
+  if (inverted) for (let i = 0; i < gray.data.length; i++) gray.data[i] = 255 - gray.data[i]!;
+  const ground = inverted ? 255 - bg : bg;
+  stretch(gray, ground);
+
+  const target = options.targetCapPx ?? 30;
+  let scale = options.scale ?? estimateScale(frame, gray, options.layout, target);
+  const maxPixels = options.maxPixels ?? 8_000_000;
+  if (gray.width * gray.height * scale * scale > maxPixels) scale = Math.max(1, Math.sqrt(maxPixels / (gray.width * gray.height)));
+  const scaled = scale === 1 ? gray : scaleGray(gray, gray.width * scale, gray.height * scale, { method: 'bilinear' });
+  const pad = Math.max(10, Math.round(target * 0.6));
+  const padded = padImage(scaled, pad, 255);
+  return { image: toPgm(padded), width: padded.width, height: padded.height, scale: scaled.width / gray.width, pad, inverted };
+}
+
+/**
+ * Contrast stretch in place: the ground becomes white (255) and the darkest ink (1st
+ * percentile) black, so the padding matches the ground and faint gradients vanish.
+ */
+function stretch(gray: GrayImage, ground: number): void {
+  const hist = new Uint32Array(256);
+  const d = gray.data;
+  for (let i = 0; i < d.length; i++) {
+    const v = d[i]!;
+    hist[v] = hist[v]! + 1;
+  }
+  let ink = 0;
+  for (let acc = 0, limit = Math.max(1, d.length * 0.01); ink < 255; ink++) {
+    acc += hist[ink]!;
+    if (acc >= limit) break;
+  }
+  if (ground - ink < 16) return; // nothing on the ground worth stretching
+  // Values within a fifth of the way from the ground to the ink are ground too (gradients, noise).
+  const white = ground - 0.2 * (ground - ink);
+  const lut = new Uint8Array(256);
+  for (let v = 0; v < 256; v++) lut[v] = Math.max(0, Math.min(255, Math.round(((v - ink) * 255) / (white - ink))));
+  for (let i = 0; i < d.length; i++) d[i] = lut[d[i]!]!;
+}
+
+/** Maps a box in the prepared image back to the input frame's coordinates (clamped). */
+export function boxToFrame(
+  box: { x0: number; y0: number; x1: number; y1: number },
+  prepared: Prepared,
+  frame: { width: number; height: number },
+): Region {
+  const s = prepared.scale;
+  const x0 = Math.max(0, Math.floor((box.x0 - prepared.pad) / s));
+  const y0 = Math.max(0, Math.floor((box.y0 - prepared.pad) / s));
+  const x1 = Math.min(frame.width, Math.ceil((box.x1 - prepared.pad) / s));
+  const y1 = Math.min(frame.height, Math.ceil((box.y1 - prepared.pad) / s));
+  return { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
+}
+
+function estimateScale(frame: Frame, gray: GrayImage, layout: Layout, target: number): number {
+  let cap: number;
+  if (layout === 'block') {
+    // Median label height (ascender to descender, ~1.3 × capital height) over the frame.
+    const heights = segmentDetailed(frame)
+      .flatMap((c) => c.labels.map((l) => l.height))
+      .filter((h) => h >= 4)
+      .sort((a, b) => a - b);
+    if (heights.length === 0) return 2;
+    cap = heights[heights.length >> 1]! / 1.3;
+  } else {
+    cap = inkHeight(gray, 255);
+    if (cap === 0) return 2;
+    if (layout === 'line') cap /= 1.15;
+  }
+  return Math.max(1, Math.min(layout === 'block' ? 4 : 8, target / cap));
+}
+
+/** Rows from the first to the last that hold ink (a pixel far from the ground). */
+function inkHeight(gray: GrayImage, ground: number): number {
+  let first = -1;
+  let last = -1;
+  for (let y = 0; y < gray.height; y++) {
+    const row = y * gray.width;
+    for (let x = 0; x < gray.width; x++) {
+      if (Math.abs(gray.data[row + x]! - ground) >= INK_STEP) {
+        if (first < 0) first = y;
+        last = y;
+        break;
+      }
+    }
+  }
+  return first < 0 ? 0 : last - first + 1;
+}
+
+function borderPixels(gray: GrayImage): Uint8Array {
+  const { width: w, height: h, data } = gray;
+  if (w < 3 || h < 3) return data;
+  const out = new Uint8Array(2 * w + 2 * (h - 2));
+  let k = 0;
+  for (let x = 0; x < w; x++) {
+    out[k++] = data[x]!;
+    out[k++] = data[(h - 1) * w + x]!;
+  }
+  for (let y = 1; y < h - 1; y++) {
+    out[k++] = data[y * w]!;
+    out[k++] = data[y * w + w - 1]!;
+  }
+  return out;
+}
+
+/** The most common value. */
+function dominant(values: Uint8Array): number {
+  if (values.length === 0) return 255;
+  const hist = new Uint32Array(256);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    hist[v] = hist[v]! + 1;
+  }
+  let best = 0;
+  for (let v = 1; v < 256; v++) if (hist[v]! > hist[best]!) best = v;
+  return best;
+}
+
+function padImage(img: GrayImage, pad: number, value: number): GrayImage {
+  const w = img.width + 2 * pad;
+  const h = img.height + 2 * pad;
+  const out = new Uint8Array(w * h).fill(value);
+  for (let y = 0; y < img.height; y++) out.set(img.data.subarray(y * img.width, (y + 1) * img.width), (y + pad) * w + pad);
+  return { width: w, height: h, data: out };
+}
+
+function toPgm(img: GrayImage): Uint8Array {
+  const header = new TextEncoder().encode(`P5\n${img.width} ${img.height}\n255\n`);
+  const out = new Uint8Array(header.length + img.data.length);
+  out.set(header);
+  out.set(img.data, header.length);
+  return out;
+}

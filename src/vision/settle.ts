@@ -1,0 +1,239 @@
+/**
+ * Waiting until the screen is stable, and finding regions that change on their own.
+ *
+ * The rule. The screen is stable when consecutive frames match — ignoring `ignore` regions and a
+ * blinking caret — over at least `quietMs`. Frames are grabbed at short gaps (`intervalsMs`,
+ * default 0, 10, 10, 15, 20, 25, 25 … ms); after every change seen the gaps start again from
+ * the shortest, so the end of a change is caught quickly. With the defaults, while the screen is
+ * changing a grab comes every 10 ms, so the last change is seen ≤ 10 ms after it happened and
+ * three grabs (+10, +20, +35 ms) confirm the quiet: the wait ends ≤ ~45 ms (plus grab time) after
+ * the screen's last change. There are no fixed sleeps: a still screen is stable after ~35 ms.
+ *
+ * Reacting late. Right after an action the screen usually still shows the old state — the app
+ * has not redrawn yet — and would look stable at once. With `expectChangeFrom` (the frame before
+ * the action) the wait first polls, every `reactPollMs`, for up to `reactMs` until the screen
+ * differs from that frame; only then does it wait for quiet. An app that reacts after 200 ms is
+ * so not declared stable at 35 ms, and an action without a visible effect costs `reactMs`.
+ * A replay knows the settle time it recorded and can pass a tighter `reactMs`.
+ *
+ * A change that comes in two steps far apart (a button highlights at once, a dialog opens 300 ms
+ * later) cannot be told from "settled after the first step" by any quiet window short enough to be
+ * fast; the verifier, which knows the expected effect, keeps waiting for it.
+ *
+ * Time is injected (`clock`), so tests run fake frame sequences without real waiting.
+ */
+import type { Frame, Region } from '../domain.ts';
+import { changedRegions, framesEqual, mergeRegions } from './changes.ts';
+
+/** Time source and sleep; tests pass a fake one. */
+export interface Clock {
+  /** Milliseconds, monotonic. */
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const realClock: Clock = Object.freeze({
+  now: () => performance.now(),
+  sleep: (ms: number) => (ms <= 0 ? Promise.resolve() : new Promise<void>((resolve) => setTimeout(resolve, ms))),
+});
+
+/** The shape of a blinking text caret: a thin vertical bar. */
+export interface CaretShape {
+  /** @default 3 */
+  readonly maxWidth: number;
+  /** @default 40 */
+  readonly maxHeight: number;
+  /** Shorter changes are not a caret (a typed "." is a real change). @default 6 */
+  readonly minHeight: number;
+}
+
+export interface SettleOptions {
+  /** Give up after this long; the result then has `stable: false`. @default 3000 */
+  readonly timeoutMs?: number;
+  /**
+   * Gaps between the starts of consecutive grabs, in ms. The first entry is the delay before
+   * the first grab; the last one repeats. After a change the sequence restarts at its second
+   * entry. @default [0, 10, 10, 15, 20, 25]
+   */
+  readonly intervalsMs?: readonly number[];
+  /** How long frames must keep matching, in ms (0 = two consecutive matching frames). @default 30 */
+  readonly quietMs?: number;
+  /** Regions known to change on their own (a clock); never counted as change. @default [] */
+  readonly ignore?: readonly Region[];
+  /** Treat a blinking caret (see `caret`) as no change. @default true */
+  readonly ignoreCaret?: boolean;
+  /** What counts as a caret. @default { maxWidth: 3, maxHeight: 40, minHeight: 6 } */
+  readonly caret?: Partial<CaretShape>;
+  /** The frame before the action: first wait (up to `reactMs`) for the screen to differ from it. */
+  readonly expectChangeFrom?: Frame;
+  /** How long to wait for the first change from `expectChangeFrom`, in ms. @default 500 */
+  readonly reactMs?: number;
+  /** Gap between grabs while waiting for the reaction, in ms. @default 10 */
+  readonly reactPollMs?: number;
+  /** @default realClock */
+  readonly clock?: Clock;
+  /** Stops the wait early; the result is then not stable. */
+  readonly signal?: AbortSignal;
+}
+
+export const SETTLE_DEFAULTS = Object.freeze({
+  timeoutMs: 3000,
+  intervalsMs: Object.freeze([0, 10, 10, 15, 20, 25]) as readonly number[],
+  quietMs: 30,
+  ignoreCaret: true,
+  caret: Object.freeze({ maxWidth: 3, maxHeight: 40, minHeight: 6 }) as CaretShape,
+  reactMs: 500,
+  reactPollMs: 10,
+});
+
+export interface SettleResult {
+  /** True when frames matched over `quietMs` before the timeout. */
+  readonly stable: boolean;
+  /** The last frame grabbed (the stable one when stable). */
+  readonly frame: Frame;
+  /** ms from the call until the last change was seen (0 when nothing changed). */
+  readonly settleMs: number;
+  /** ms the call took in all. */
+  readonly elapsedMs: number;
+  /** How many frames were grabbed. */
+  readonly frames: number;
+  /** When not stable: the regions that kept changing at the end. Empty when stable. */
+  readonly changing: Region[];
+  /** With `expectChangeFrom`: whether the screen differed from it at any point. */
+  readonly reacted?: boolean;
+  /** With `expectChangeFrom`: whether the final frame differs from it. */
+  readonly changed?: boolean;
+}
+
+/** True for a change shaped like a text caret (a thin vertical bar). */
+export function isCaretLike(region: Region, shape: Partial<CaretShape> = {}): boolean {
+  const s = { ...SETTLE_DEFAULTS.caret, ...shape };
+  return region.width <= s.maxWidth && region.height <= s.maxHeight && region.height >= s.minHeight;
+}
+
+/**
+ * The regions that differ between two frames for the purpose of settling: `ignore` left out,
+ * caret blinks dropped when `ignoreCaret`. Empty = the frames match.
+ */
+export function settleChanges(a: Frame, b: Frame, options: SettleOptions = {}): Region[] {
+  const ignore = options.ignore ?? [];
+  if (framesEqual(a, b, ignore)) return [];
+  const changes = changedRegions(a, b, { ignore });
+  if (!(options.ignoreCaret ?? SETTLE_DEFAULTS.ignoreCaret)) return changes;
+  return changes.filter((r) => !isCaretLike(r, options.caret));
+}
+
+/** Grabs frames until the screen is stable (see the module comment for the rule). */
+export async function waitForStable(grab: () => Promise<Frame>, options: SettleOptions = {}): Promise<SettleResult> {
+  const clock = options.clock ?? realClock;
+  const timeoutMs = options.timeoutMs ?? SETTLE_DEFAULTS.timeoutMs;
+  const intervals = options.intervalsMs?.length ? options.intervalsMs : SETTLE_DEFAULTS.intervalsMs;
+  const quietMs = options.quietMs ?? SETTLE_DEFAULTS.quietMs;
+  const start = clock.now();
+  const deadline = start + timeoutMs;
+  let frames = 0;
+  let lastChangeAt = start;
+  const recent: Region[][] = [];
+
+  const grabAt = async (at: number): Promise<{ frame: Frame; t: number }> => {
+    const wait = at - clock.now();
+    if (wait > 0) await clock.sleep(wait);
+    const t = clock.now();
+    const frame = await grab();
+    frames++;
+    return { frame, t };
+  };
+  const aborted = (): boolean => options.signal?.aborted === true;
+  const done = (stable: boolean, frame: Frame, extra: Partial<SettleResult> = {}): SettleResult => ({
+    stable,
+    frame,
+    settleMs: Math.max(0, Math.round(lastChangeAt - start)),
+    elapsedMs: Math.round(clock.now() - start),
+    frames,
+    changing: stable ? [] : mergeRegions(recent.flat(), 8).map(({ x, y, width, height }) => ({ x, y, width, height })),
+    ...extra,
+  });
+
+  let prev = await grabAt(start + (intervals[0] ?? 0));
+  let quietSince = prev.t;
+  let reacted: boolean | undefined;
+  const before = options.expectChangeFrom;
+
+  if (before) {
+    // Phase 1: wait for the app to react.
+    reacted = settleChanges(before, prev.frame, options).length > 0;
+    const reactDeadline = Math.min(deadline, start + (options.reactMs ?? SETTLE_DEFAULTS.reactMs));
+    const poll = options.reactPollMs ?? SETTLE_DEFAULTS.reactPollMs;
+    while (!reacted && !aborted()) {
+      if (prev.t + poll > reactDeadline) {
+        // No visible reaction within reactMs: the screen has held the pre-action state all along.
+        return done(true, prev.frame, { reacted: false, changed: false });
+      }
+      prev = await grabAt(prev.t + poll);
+      reacted = settleChanges(before, prev.frame, options).length > 0;
+    }
+    lastChangeAt = prev.t;
+    quietSince = prev.t;
+  }
+
+  // Phase 2: wait for quiet.
+  const extra = (frame: Frame): Partial<SettleResult> =>
+    before ? { reacted, changed: settleChanges(before, frame, options).length > 0 } : {};
+  let step = 1;
+  while (!aborted()) {
+    const gap = intervals[Math.min(step, intervals.length - 1)] ?? 0;
+    if (prev.t + gap > deadline) break;
+    const next = await grabAt(prev.t + gap);
+    step++;
+    const changes = settleChanges(prev.frame, next.frame, options);
+    if (changes.length > 0) {
+      lastChangeAt = next.t;
+      quietSince = next.t;
+      step = 1;
+      recent.push(changes);
+      if (recent.length > 5) recent.shift();
+    } else if (next.t - quietSince >= quietMs) {
+      return done(true, next.frame, extra(next.frame));
+    }
+    prev = next;
+  }
+  return done(false, prev.frame, extra(prev.frame));
+}
+
+export interface DynamicOptions {
+  /** Gap between grabs, in ms. @default 100 */
+  readonly intervalMs?: number;
+  /** Changes this close are merged into one region. @default 8 */
+  readonly gap?: number;
+  /** @default realClock */
+  readonly clock?: Clock;
+}
+
+/**
+ * Regions that change on their own (a clock, a spinner, a blinking caret) while nothing is
+ * done: frames are grabbed every `intervalMs` for `durationMs`, and every change seen is merged.
+ */
+export async function detectDynamic(
+  grab: () => Promise<Frame>,
+  durationMs: number,
+  options: DynamicOptions = {},
+): Promise<Region[]> {
+  const clock = options.clock ?? realClock;
+  const interval = Math.max(1, options.intervalMs ?? 100);
+  const gap = options.gap ?? 8;
+  const start = clock.now();
+  let prev = await grab();
+  let prevAt = start;
+  const seen: Region[] = [];
+  while (prevAt + interval <= start + durationMs) {
+    const wait = prevAt + interval - clock.now();
+    if (wait > 0) await clock.sleep(wait);
+    prevAt = clock.now();
+    const next = await grab();
+    seen.push(...changedRegions(prev, next, { gap }));
+    prev = next;
+  }
+  return mergeRegions(seen, gap)
+    .map(({ x, y, width, height }) => ({ x, y, width, height }))
+    .sort((p, q) => p.y - q.y || p.x - q.x);
+}
