@@ -21,6 +21,8 @@ import { RulesPlanner } from './planners/rules-planner.ts';
 import { parseRulesGoal } from './rules-grammar.ts';
 import type { ModelLocator } from './resolve.ts';
 import { detectDynamic } from '../vision/settle.ts';
+import { fingerprint, sameState } from '../vision/fingerprint.ts';
+import { NavigationGraph } from './graph.ts';
 
 /**
  * How long learning watches the idle window for content that changes on its own (a clock
@@ -29,7 +31,7 @@ import { detectDynamic } from '../vision/settle.ts';
 const DYNAMIC_PROBE_MS = 1200;
 
 /** What the goal is doing now, for progress lines. */
-export type Phase = 'launching' | 'learning' | 'recording' | 'replaying' | 'healing' | 'checking' | 'saving';
+export type Phase = 'launching' | 'learning' | 'recording' | 'replaying' | 'navigating' | 'checking' | 'saving';
 
 export interface GoalHooks {
   phase?(phase: Phase, detail?: string): void;
@@ -94,6 +96,7 @@ export async function runGoal(input: GoalRunInput): Promise<GoalRunResult> {
   }
 
   const stage = await input.stage(false);
+  if (spec.app.restart === 'spec') await navigateToStart(input, store, stage, existing);
   const model = options.healWithModel ? input.modelLocator?.() : undefined;
   input.hooks?.phase?.('replaying');
   let replay;
@@ -125,6 +128,32 @@ export async function runGoal(input: GoalRunInput): Promise<GoalRunResult> {
     await store.propose({ ...existing, actions: replay.observed.actions }, replay.observed.assets);
   }
   return { mode: replay.healed ? 'healed' : 'replayed', actions: replay.reports, assertions, modelCalls };
+}
+
+/**
+ * With one app for the whole spec, the screen may not be where this goal's path starts (an
+ * earlier goal failed, or goals run in another order). Walks there along the paths of the spec's
+ * other goals, when the graph knows a way; otherwise the replay itself reports the mismatch.
+ */
+async function navigateToStart(input: GoalRunInput, store: PathStore, stage: Stage, path: Path): Promise<void> {
+  const first = path.actions[0];
+  if (!first) return;
+  const here = fingerprint((await stage.shoot()).frame, first.dynamic);
+  if (sameState(here, first.before)) return;
+  const others = input.spec.goals
+    .filter((g) => g.id !== input.goal.id)
+    .map((g) => store.read(input.spec.id, g.id))
+    .filter((p): p is Path => p !== undefined);
+  const route = new NavigationGraph([...others, path]).route(here, first.before);
+  if (!route || route.length === 0) return;
+  for (const edge of route) {
+    input.hooks?.phase?.('navigating', `along "${edge.goal}"`);
+    await new Replayer(stage, {
+      settle: { timeoutMs: input.options.timeouts.settleMs },
+      resolveText: input.resolveText,
+      asset: (name) => store.asset(input.spec.id, edge.goal, name),
+    }).replay(edge.path);
+  }
 }
 
 async function check(input: GoalRunInput, stage: Stage): Promise<AssertionResult[]> {
