@@ -245,6 +245,7 @@ function countDiffPixels(
 function unequalPixels(a: Frame, b: Frame): number {
   const A = byteView(a);
   const B = byteView(b);
+  if (A.equals(B)) return 0;
   const rowBytes = a.width * 4;
   const wa = pixelWords(a);
   const wb = pixelWords(b);

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Regenerates the test screenshots in this folder. Run by hand, once; never at test time.
+# Needs: Xvfb, galculator, xdotool, imagemagick (import), chromium.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+display=":173"
+
+# galculator.png / galculator-84.png: the real calculator (GTK 3, default theme), 331×343.
+Xvfb "$display" -screen 0 800x600x24 -nolisten tcp & xvfb=$!
+trap 'kill $calc $xvfb 2>/dev/null || true' EXIT
+sleep 1
+DISPLAY=$display galculator & calc=$!
+sleep 2
+win=$(DISPLAY=$display xwininfo -root -tree | awk '/"galculator": \("galculator"/ && !/10x10/ {print $1; exit}')
+DISPLAY=$display import -window "$win" "$here/galculator.png"
+DISPLAY=$display xdotool windowfocus "$win" type --delay 50 "12*7="
+sleep 0.5
+DISPLAY=$display import -window "$win" "$here/galculator-84.png"
+
+# settings.png (420×260) and keypad.png (248×276): HTML pages rendered by headless chromium.
+chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
+  --window-size=420,260 --screenshot="$here/settings.png" "file://$here/settings.html"
+chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
+  --window-size=248,276 --screenshot="$here/keypad.png" "file://$here/keypad.html"

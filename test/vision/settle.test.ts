@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import type { Frame } from '../../src/domain.ts';
+import { cloneFrame, createFrame, fillRegion } from '../../src/vision/frame.ts';
+import { detectDynamic, isCaretLike, realClock, waitForStable } from '../../src/vision/settle.ts';
+import { BLACK, FakeClock, WHITE, fakeScreen } from './helpers.ts';
+
+const base = createFrame(120, 80, WHITE);
+/** The screen with a counter-like change: a different box for every value of `n`. */
+function variant(n: number, from: Frame = base): Frame {
+  const f = cloneFrame(from);
+  fillRegion(f, { x: 10 + (n % 10) * 8, y: 10, width: 6, height: 10 }, BLACK);
+  return f;
+}
+const after = variant(3);
+
+describe('waitForStable', () => {
+  it('declares a still screen stable after the quiet window, with no fixed sleep', async () => {
+    const clock = new FakeClock();
+    const r = await waitForStable(fakeScreen(clock, () => base), { clock });
+    expect(r.stable).toBe(true);
+    expect(r.settleMs).toBe(0);
+    expect(r.changing).toEqual([]);
+    expect(r.elapsedMs).toBeGreaterThanOrEqual(30);
+    expect(r.elapsedMs).toBeLessThanOrEqual(50);
+    expect(r.frames).toBe(4); // at 0, 10, 20, 35 ms
+  });
+
+  it('waits out an animation and ends within 50 ms of its last change', async () => {
+    const clock = new FakeClock();
+    // Repaints every 16 ms until 200 ms, then holds still.
+    const screen = (t: number): Frame => (t < 200 ? variant(Math.floor(t / 16)) : variant(99));
+    const r = await waitForStable(fakeScreen(clock, screen), { clock });
+    expect(r.stable).toBe(true);
+    expect(r.frame).toEqual(variant(99));
+    expect(r.settleMs).toBeGreaterThanOrEqual(200);
+    expect(r.elapsedMs).toBeLessThanOrEqual(250);
+  });
+
+  it('does not call a slow app stable before it reacts (expectChangeFrom)', async () => {
+    const clock = new FakeClock();
+    const screen = (t: number): Frame => (t < 200 ? base : t < 260 ? variant(Math.floor(t / 16)) : after);
+    const r = await waitForStable(fakeScreen(clock, screen), { clock, expectChangeFrom: base });
+    expect(r).toMatchObject({ stable: true, reacted: true, changed: true });
+    expect(r.frame).toEqual(after);
+    expect(r.settleMs).toBeGreaterThanOrEqual(260);
+    expect(r.elapsedMs).toBeLessThanOrEqual(260 + 50);
+    // Without expectChangeFrom the same app looks stable before it has done anything.
+    const early = new FakeClock();
+    const naive = await waitForStable(fakeScreen(early, screen), { clock: early });
+    expect(naive.frame).toEqual(base);
+    expect(naive.elapsedMs).toBeLessThan(200);
+  });
+
+  it('gives up waiting for a reaction after reactMs and reports no change', async () => {
+    const clock = new FakeClock();
+    const r = await waitForStable(fakeScreen(clock, () => base), { clock, expectChangeFrom: base, reactMs: 300 });
+    expect(r).toMatchObject({ stable: true, reacted: false, changed: false, settleMs: 0 });
+    expect(r.elapsedMs).toBeGreaterThanOrEqual(290);
+    expect(r.elapsedMs).toBeLessThanOrEqual(320);
+  });
+
+  it('notices a change that was undone (a flash) as a reaction without a lasting change', async () => {
+    const clock = new FakeClock();
+    const screen = (t: number): Frame => (t >= 50 && t < 80 ? after : base);
+    const r = await waitForStable(fakeScreen(clock, screen), { clock, expectChangeFrom: base });
+    expect(r).toMatchObject({ stable: true, reacted: true, changed: false });
+    expect(r.elapsedMs).toBeLessThan(150);
+  });
+
+  it('ignores a blinking caret but not a wider blinking box', async () => {
+    const caret = cloneFrame(base);
+    fillRegion(caret, { x: 60, y: 30, width: 2, height: 16 }, BLACK);
+    const clock = new FakeClock();
+    const blinking = (t: number): Frame => (Math.floor(t / 10) % 2 ? caret : base);
+    const r = await waitForStable(fakeScreen(clock, blinking), { clock });
+    expect(r.stable).toBe(true);
+    expect(r.elapsedMs).toBeLessThanOrEqual(50);
+
+    const box = cloneFrame(base);
+    fillRegion(box, { x: 60, y: 30, width: 10, height: 16 }, BLACK);
+    const clock2 = new FakeClock();
+    const r2 = await waitForStable(fakeScreen(clock2, (t) => (Math.floor(t / 10) % 2 ? box : base)), { clock: clock2, timeoutMs: 1000 });
+    expect(r2.stable).toBe(false);
+    expect(r2.elapsedMs).toBeGreaterThanOrEqual(975);
+    expect(r2.elapsedMs).toBeLessThanOrEqual(1010);
+    expect(r2.changing).toEqual([{ x: 60, y: 30, width: 10, height: 16 }]);
+  });
+
+  it('is never stable on a screen that keeps changing, and says where', async () => {
+    const clock = new FakeClock();
+    const r = await waitForStable(fakeScreen(clock, (t) => variant(Math.floor(t / 7))), { clock, timeoutMs: 500 });
+    expect(r.stable).toBe(false);
+    expect(r.changing.length).toBeGreaterThan(0);
+    for (const c of r.changing) {
+      expect(c.y).toBe(10);
+      expect(c.height).toBe(10);
+      expect(c.x).toBeGreaterThanOrEqual(10);
+      expect(c.x + c.width).toBeLessThanOrEqual(10 + 9 * 8 + 6);
+    }
+    expect(r.frames).toBeGreaterThan(10);
+  });
+
+  it('ignores regions that change on their own', async () => {
+    const clock = new FakeClock();
+    const ticking = (t: number): Frame => variant(Math.floor(t / 5));
+    const r = await waitForStable(fakeScreen(clock, ticking), { clock, ignore: [{ x: 0, y: 0, width: 120, height: 25 }] });
+    expect(r.stable).toBe(true);
+  });
+
+  it('stops when aborted', async () => {
+    const clock = new FakeClock();
+    const controller = new AbortController();
+    let grabs = 0;
+    const r = await waitForStable(
+      async () => {
+        clock.tick(4);
+        if (++grabs === 3) controller.abort();
+        return variant(grabs);
+      },
+      { clock, signal: controller.signal },
+    );
+    expect(r.stable).toBe(false);
+    expect(grabs).toBe(3);
+  });
+
+  it('works on the real clock', async () => {
+    const r = await waitForStable(async () => base, { clock: realClock, timeoutMs: 2000 });
+    expect(r.stable).toBe(true);
+  });
+});
+
+describe('isCaretLike', () => {
+  it('accepts thin vertical bars only', () => {
+    expect(isCaretLike({ x: 0, y: 0, width: 2, height: 16 })).toBe(true);
+    expect(isCaretLike({ x: 0, y: 0, width: 3, height: 40 })).toBe(true);
+    expect(isCaretLike({ x: 0, y: 0, width: 4, height: 16 })).toBe(false);
+    expect(isCaretLike({ x: 0, y: 0, width: 2, height: 41 })).toBe(false);
+    expect(isCaretLike({ x: 0, y: 0, width: 2, height: 2 })).toBe(false); // a typed "."
+  });
+});
+
+describe('detectDynamic', () => {
+  it('finds the region that changes on its own', async () => {
+    const clock = new FakeClock();
+    const screen = (t: number): Frame => {
+      const f = cloneFrame(base);
+      fillRegion(f, { x: 90, y: 60, width: 20, height: 10 }, Math.floor(t / 250) % 2 ? BLACK : [200, 0, 0, 255]);
+      return f;
+    };
+    const regions = await detectDynamic(fakeScreen(clock, screen), 1000, { clock });
+    expect(regions).toEqual([{ x: 90, y: 60, width: 20, height: 10 }]);
+    expect(clock.t).toBeGreaterThanOrEqual(1000);
+    expect(clock.t).toBeLessThan(1110);
+  });
+
+  it('finds nothing on a still screen', async () => {
+    const clock = new FakeClock();
+    expect(await detectDynamic(fakeScreen(clock, () => base), 500, { clock })).toEqual([]);
+  });
+});
