@@ -15,6 +15,11 @@ export type AssetSink = Map<string, Uint8Array>;
 const ANCHOR_FALLBACK = { width: 56, height: 36 };
 /** A control larger than this is a panel, not a button: anchor on a fixed crop instead. */
 const MAX_CONTROL = { width: 320, height: 120 };
+/**
+ * A change of fewer pixels than this is a rendering speck (an anti-aliased corner repainted),
+ * not an effect worth verifying: even a typed "." changes more.
+ */
+const MIN_EFFECT_PIXELS = 6;
 /** Effects are padded so their image carries a little context and survives 1-px jitter. */
 const EFFECT_PADDING = 3;
 
@@ -57,7 +62,7 @@ export function makeEffects(
   secret: boolean,
   sink: AssetSink,
 ): Effect[] {
-  return changedRegions(before, after, { ignore: dynamic }).map((changed) => {
+  return changedRegions(before, after, { ignore: dynamic, minPixels: MIN_EFFECT_PIXELS }).map((changed) => {
     const region = clampRegion(inflateRegion(changed, EFFECT_PADDING), after.width, after.height);
     return secret ? { region } : { region, image: store(sink, crop(after, region)) };
   });

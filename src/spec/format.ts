@@ -176,7 +176,7 @@ export const expectationShape: Shape = {
           default: [],
         },
         threshold: {
-          doc: 'Per-pixel color tolerance of pixelmatch, 0 (exact) to 1',
+          doc: 'Per-pixel color tolerance of pixelmatch, 0 (exact) to 1 (default 0.05)',
           shape: num({ minimum: 0, maximum: 1 }),
         },
         maxDiffPixels: {

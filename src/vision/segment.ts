@@ -377,9 +377,14 @@ function belongTogether(A: Box, B: Box): boolean {
     return true;
   }
   if (gapX === 0 && overlapX >= 0.5 * Math.min(aw, bw)) {
-    // Stacked: a dot or bar over another part, not two lines of text.
-    const small = Math.min(ah, bh) <= 0.5 * size || (ah * 2 <= aw && bh * 2 <= bw) || size <= 5;
-    if (small && gapY <= Math.max(4, Math.round(0.5 * size))) return true;
+    // Stacked: a dot or bar over another part, not two lines of text (a "7" over a big "84" is
+    // short too, but not a dot: it is taller than wide).
+    const [sh, sw] = ah <= bh ? [ah, aw] : [bh, bw];
+    const dot = sh <= 0.5 * size && (sh <= sw + 1 || sh <= 0.3 * size);
+    const small = dot || (ah * 2 <= aw && bh * 2 <= bw) || size <= 5;
+    // The gap is a fraction of the taller part: a dot sits close to its stem ("i", "!"), while the
+    // glyphs of a small line over a big one ("12 * 7 =" over "84") are a line gap apart.
+    if (small && gapY <= Math.max(4, Math.round(0.25 * size))) return true;
   }
   return false;
 }

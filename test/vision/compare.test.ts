@@ -61,10 +61,15 @@ describe('compareFrames', () => {
     expect(pixel(actual, 5, 5)).toEqual(BLACK); // the inputs are not touched
   });
 
-  it('uses the per-pixel threshold (Playwright default 0.2)', () => {
+  it('uses the per-pixel threshold (default 0.05)', () => {
     const expected = createFrame(10, 10, [128, 128, 128, 255]);
     const actual = createFrame(10, 10, [135, 135, 135, 255]);
     expect(compareFrames(expected, actual, null).diffPixels).toBe(0);
+    // A pale green panel repainted pale pink is a regression: Playwright's 0.2 would pass it.
+    const green = createFrame(10, 10, [0xdf, 0xe7, 0xd4, 255]);
+    const pink = createFrame(10, 10, [0xf2, 0xc9, 0xc9, 255]);
+    expect(compareFrames(green, pink, null).diffPixels).toBe(100);
+    expect(compareFrames(green, pink, null, { threshold: 0.2 }).diffPixels).toBe(0);
     expect(compareFrames(expected, actual, null, { threshold: 0.01 }).diffPixels).toBe(100);
     expect(() => compareFrames(expected, actual, null, { threshold: 2 })).toThrow(RangeError);
   });
@@ -109,7 +114,7 @@ describe('compareFrames', () => {
       const y = 140 + Math.floor(next() * 60);
       actual.data[(y * 331 + x) * 4] = Math.floor(next() * 256);
     }
-    const plain = pixelmatch(expected.data, actual.data, undefined, 331, 343, { threshold: 0.2 });
+    const plain = pixelmatch(expected.data, actual.data, undefined, 331, 343, { threshold: 0.05 });
     expect(plain).toBeGreaterThan(0);
     expect(compareFrames(expected, actual, null).diffPixels).toBe(plain);
   });

@@ -244,6 +244,8 @@ const isSingleGlyph = (c: LabelCandidate): boolean => c.glyphs <= 2 && c.label.w
 /** Only labels that can hold a target this short are read for 1–2 character targets. */
 function fits(candidate: LabelCandidate, length: number): boolean {
   if (length > 2) return true;
+  // Flat symbols (= and -) are wider than tall, but made of few glyphs.
+  if (candidate.glyphs <= 2 * length) return true;
   const size = Math.max(candidate.label.height, 8);
   return candidate.label.width <= (length + 0.8) * size;
 }

@@ -39,7 +39,7 @@ export function typicalTextHeight(controls: readonly Control[]): number {
 }
 
 /**
- * The labels of a frame and their crops. Every crop is a band about two text heights tall,
+ * The labels of a frame and their crops, specks left out (see isSpeck). Every crop is a band about two text heights tall,
  * centred on the control's middle (a key's label sits on the key's centre line, so "-", "=" and
  * "." keep their place relative to the baseline), clipped inside the control's border.
  */
@@ -50,6 +50,7 @@ export function labelCandidates(frame: Frame, targetCapPx = 30, controls = segme
     const single = control.kind === 'box' && control.labels.length === 1;
     const inside = control.kind === 'box' ? inflateRegion(control.box, control.bordered ? -2 : 0) : null;
     control.labels.forEach((label, i) => {
+      if (isSpeck(label, median, frame)) return;
       const size = Math.max(label.height, median);
       const centre = single ? control.box.y + control.box.height / 2 : label.y + label.height / 2;
       const half = Math.max(Math.round(size * 1.1), Math.ceil(label.height / 2) + 2);
@@ -78,6 +79,17 @@ export function labelCandidates(frame: Frame, targetCapPx = 30, controls = segme
     });
   }
   return out;
+}
+
+/**
+ * A label too small to be text: a tenth of the typical text height, or a quarter at the frame's
+ * edge (the corner of a border the crop cut; OCR and the symbol classifier would call it ".").
+ */
+function isSpeck(label: Region, textHeight: number, frame: Frame): boolean {
+  const side = Math.max(label.width, label.height);
+  if (side <= 0.1 * textHeight) return true;
+  const edge = label.x === 0 || label.y === 0 || label.x + label.width >= frame.width || label.y + label.height >= frame.height;
+  return edge && side <= 0.25 * textHeight;
 }
 
 /** A read of one label, boxes in frame coordinates. */

@@ -8,6 +8,7 @@ import type { Frame, Region } from '../../domain.ts';
 import { scaleGray, toGray } from '../frame.ts';
 import { segmentDetailed } from '../segment.ts';
 import type { GrayImage } from '../types.ts';
+import { cleanInk, type CleanReport } from './ink-clean.ts';
 
 export type Layout = 'block' | 'line' | 'char';
 
@@ -22,6 +23,8 @@ export interface PreprocessOptions {
   readonly targetCapPx?: number;
   /** Largest output, in pixels; the scale is lowered to fit (OCR time grows with it). @default 8_000_000 */
   readonly maxPixels?: number;
+  /** Erase borders, lines and stray specks before OCR (see ink-clean.ts). @default true */
+  readonly clean?: boolean;
 }
 
 export interface Prepared {
@@ -34,6 +37,8 @@ export interface Prepared {
   readonly pad: number;
   /** True when the input was light text on a dark ground and was inverted. */
   readonly inverted: boolean;
+  /** What cleaning erased and left, in input coordinates; null when it did not run. */
+  readonly clean: CleanReport | null;
 }
 
 /** Luma difference from the background that counts as ink when measuring text height. */
@@ -45,7 +50,8 @@ export function prepareForOcr(frame: Frame, options: PreprocessOptions): Prepare
   const inverted = bg < 128;
   if (inverted) for (let i = 0; i < gray.data.length; i++) gray.data[i] = 255 - gray.data[i]!;
   const ground = inverted ? 255 - bg : bg;
-  stretch(gray, ground);
+  const contrast = stretch(gray, ground);
+  const clean = contrast && options.clean !== false ? cleanInk(gray) : null;
 
   const target = options.targetCapPx ?? 30;
   let scale = options.scale ?? estimateScale(frame, gray, options.layout, target);
@@ -54,14 +60,15 @@ export function prepareForOcr(frame: Frame, options: PreprocessOptions): Prepare
   const scaled = scale === 1 ? gray : scaleGray(gray, gray.width * scale, gray.height * scale, { method: 'bilinear' });
   const pad = Math.max(10, Math.round(target * 0.6));
   const padded = padImage(scaled, pad, 255);
-  return { image: toPgm(padded), width: padded.width, height: padded.height, scale: scaled.width / gray.width, pad, inverted };
+  return { image: toPgm(padded), width: padded.width, height: padded.height, scale: scaled.width / gray.width, pad, inverted, clean };
 }
 
 /**
  * Contrast stretch in place: the ground becomes white (255) and the darkest ink (1st
- * percentile) black, so the padding matches the ground and faint gradients vanish.
+ * percentile) black, so the padding matches the ground and faint gradients vanish. False when
+ * there is no contrast to stretch (the image is left as it is).
  */
-function stretch(gray: GrayImage, ground: number): void {
+function stretch(gray: GrayImage, ground: number): boolean {
   const hist = new Uint32Array(256);
   const d = gray.data;
   for (let i = 0; i < d.length; i++) {
@@ -73,12 +80,13 @@ function stretch(gray: GrayImage, ground: number): void {
     acc += hist[ink]!;
     if (acc >= limit) break;
   }
-  if (ground - ink < 16) return; // nothing on the ground worth stretching
+  if (ground - ink < 16) return false; // nothing on the ground worth stretching
   // Values within a fifth of the way from the ground to the ink are ground too (gradients, noise).
   const white = ground - 0.2 * (ground - ink);
   const lut = new Uint8Array(256);
   for (let v = 0; v < 256; v++) lut[v] = Math.max(0, Math.min(255, Math.round(((v - ink) * 255) / (white - ink))));
   for (let i = 0; i < d.length; i++) d[i] = lut[d[i]!]!;
+  return true;
 }
 
 /** Maps a box in the prepared image back to the input frame's coordinates (clamped). */

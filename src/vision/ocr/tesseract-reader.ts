@@ -121,7 +121,9 @@ export class TesseractReader implements TextReader {
       ...(options.scale !== undefined ? { scale: options.scale } : {}),
     });
     const worker = await this.getWorker();
-    const psm = layout === 'char' ? '10' : layout === 'line' ? '7' : frame.height <= SMALL_BLOCK_PX ? '6' : '3';
+    if (prepared.clean && prepared.clean.ink === null) return { text: '', words: [], lines: [] };
+    const oneLine = prepared.clean?.lines === 1 && frame.height <= SMALL_BLOCK_PX;
+    const psm = layout === 'char' ? '10' : layout === 'line' || oneLine ? '7' : frame.height <= SMALL_BLOCK_PX ? '6' : '3';
     let page: Tesseract.Page;
     try {
       const result = await worker.recognize(

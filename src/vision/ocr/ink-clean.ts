@@ -1,0 +1,228 @@
+/**
+ * Removing ink that is not text before OCR (pure, no tesseract here). Given a gray image with
+ * dark ink on a white ground (as preprocess.ts makes it), the ink is split into 8-connected
+ * components and these are erased:
+ * - frames: a component whose box encloses another component's box and that is mostly empty
+ *   (a control's border around its label, the badge around "On");
+ * - lines: thin and long — at least `lineTouchRatio` text heights when it touches the image's
+ *   edge (a border the crop cut), at least `lineRatio` text heights inside (separators, underlines);
+ * - cut frames: mostly empty components touching the edge and larger than text (a border's
+ *   corner, "⊓" pieces);
+ * - specks: tiny components far from any text that touch the edge or are faint (the rounded
+ *   corner of a border at a crop's corner, which OCR reads as ".").
+ * The text height is the 75th percentile height of the remaining glyph-like components. When
+ * there is no glyph-like ink at all (a "-" or "." alone) only frames are erased.
+ *
+ * Borders are what OCR turns into "[", "]", "|", "{" and stray dots; without them a badge reads
+ * "On" rather than "[on]" and a display's value "84" rather than "84 . .".
+ */
+import type { Region } from '../../domain.ts';
+import type { GrayImage } from '../types.ts';
+
+export interface CleanOptions {
+  /** Pixels darker than this are ink (0 ink .. 255 ground). @default 200 */
+  readonly inkLevel?: number;
+  /** A thin component inside the image is a line from this many text heights on. @default 2.5 */
+  readonly lineRatio?: number;
+  /** A thin component touching the image's edge is a line from this many text heights on. @default 1.4 */
+  readonly lineTouchRatio?: number;
+}
+
+export const CLEAN_DEFAULTS = Object.freeze({ inkLevel: 200, lineRatio: 2.5, lineTouchRatio: 1.4 });
+
+export interface CleanReport {
+  /** Boxes of the erased components. */
+  readonly erased: readonly Region[];
+  /** Text lines of the ink left (bands of rows holding ink). */
+  readonly lines: number;
+  /** Box of the ink left; null when there is none. */
+  readonly ink: Region | null;
+  /** Estimated text height of the ink left (see the module comment), px; 0 when unknown. */
+  readonly textHeight: number;
+}
+
+interface Component {
+  x0: number;
+  y0: number;
+  x1: number; // inclusive
+  y1: number; // inclusive
+  n: number;
+  /** Darkest value. */
+  min: number;
+  kind: 'glyph' | 'frame' | 'line' | 'cut' | 'speck';
+}
+
+/**
+ * Erases non-text ink of `gray` in place (sets it to 255, with its anti-aliased fringe) and
+ * reports what was erased and how many lines of text are left.
+ */
+export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanReport {
+  const inkLevel = options.inkLevel ?? CLEAN_DEFAULTS.inkLevel;
+  const lineRatio = options.lineRatio ?? CLEAN_DEFAULTS.lineRatio;
+  const touchRatio = options.lineTouchRatio ?? CLEAN_DEFAULTS.lineTouchRatio;
+  const { width: w, height: h, data } = gray;
+  const n = w * h;
+  if (n === 0) return { erased: [], lines: 0, ink: null, textHeight: 0 };
+
+  // Label 8-connected ink components (label 0: ground).
+  const label = new Int32Array(n);
+  const comps: Component[] = [];
+  const stack: number[] = [];
+  for (let s = 0; s < n; s++) {
+    if (label[s] !== 0 || data[s]! >= inkLevel) continue;
+    const id = comps.length + 1;
+    const c: Component = { x0: w, y0: h, x1: -1, y1: -1, n: 0, min: 255, kind: 'glyph' };
+    label[s] = id;
+    stack.push(s);
+    while (stack.length > 0) {
+      const i = stack.pop()!;
+      const x = i % w;
+      const y = (i - x) / w;
+      c.n++;
+      if (data[i]! < c.min) c.min = data[i]!;
+      if (x < c.x0) c.x0 = x;
+      if (x > c.x1) c.x1 = x;
+      if (y < c.y0) c.y0 = y;
+      if (y > c.y1) c.y1 = y;
+      for (let dy = -1; dy <= 1; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= h) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= w) continue;
+          const j = yy * w + xx;
+          if (label[j] === 0 && data[j]! < inkLevel) {
+            label[j] = id;
+            stack.push(j);
+          }
+        }
+      }
+    }
+    comps.push(c);
+  }
+  if (comps.length === 0) return { erased: [], lines: 0, ink: null, textHeight: 0 };
+
+  const bw = (c: Component): number => c.x1 - c.x0 + 1;
+  const bh = (c: Component): number => c.y1 - c.y0 + 1;
+  const touches = (c: Component): boolean => c.x0 === 0 || c.y0 === 0 || c.x1 === w - 1 || c.y1 === h - 1;
+  const fill = (c: Component): number => c.n / (bw(c) * bh(c));
+  const thin = (c: Component): boolean => {
+    const short = Math.min(bw(c), bh(c));
+    return short <= 3 && Math.max(bw(c), bh(c)) >= 5 * short;
+  };
+  const tiny = (c: Component): boolean => bw(c) <= 2 && bh(c) <= 2;
+
+  // Frames: mostly empty, around another component. Sorting by x0 bounds the inner loop.
+  const byX = comps.map((_, i) => i).sort((a, b) => comps[a]!.x0 - comps[b]!.x0);
+  for (const c of comps) {
+    if (fill(c) >= 0.35 || bw(c) < 6 || bh(c) < 6) continue;
+    for (const j of byX) {
+      const o = comps[j]!;
+      if (o.x0 > c.x1) break;
+      if (o !== c && o.x0 > c.x0 && o.x1 < c.x1 && o.y0 > c.y0 && o.y1 < c.y1 && !tiny(o)) {
+        c.kind = 'frame';
+        break;
+      }
+    }
+  }
+
+  // Text height: the 75th percentile height of glyph-like components.
+  const heights = comps
+    .filter((c) => c.kind === 'glyph' && !thin(c) && !tiny(c))
+    .map(bh)
+    .sort((a, b) => a - b);
+  const textHeight = heights.length === 0 ? 0 : heights[Math.min(heights.length - 1, Math.floor(heights.length * 0.75))]!;
+
+  if (textHeight > 0) {
+    const speckSide = Math.max(2, Math.round(0.12 * textHeight));
+    for (const c of comps) {
+      if (c.kind !== 'glyph') continue;
+      const long = Math.max(bw(c), bh(c));
+      const edge = touches(c);
+      const short = Math.min(bw(c), bh(c));
+      if (short <= Math.max(3, Math.round(0.25 * textHeight)) && long >= 5 * short) {
+        if (long >= (edge ? touchRatio : lineRatio) * textHeight) c.kind = 'line';
+      } else if (edge && fill(c) < 0.3 && (bw(c) >= 2 * textHeight || bh(c) >= 1.5 * textHeight)) {
+        c.kind = 'cut';
+      } else if (long <= speckSide && (edge || c.min > 100)) {
+        c.kind = 'speck';
+      }
+    }
+    // A speck next to text is punctuation ("3.", "a:"): keep it.
+    const near = Math.max(4, textHeight);
+    for (const c of comps) {
+      if (c.kind !== 'speck') continue;
+      const text = comps.some(
+        (o) =>
+          o.kind === 'glyph' &&
+          o.x0 - c.x1 <= near &&
+          c.x0 - o.x1 <= near &&
+          o.y0 - c.y1 <= near &&
+          c.y0 - o.y1 <= near,
+      );
+      if (text) c.kind = 'glyph';
+    }
+  }
+
+  // Erase: the component and its anti-aliased fringe (ground-ish neighbours).
+  const erased: Region[] = [];
+  const drop = new Uint8Array(comps.length + 1);
+  comps.forEach((c, i) => {
+    if (c.kind === 'glyph') return;
+    drop[i + 1] = 1;
+    erased.push({ x: c.x0, y: c.y0, width: bw(c), height: bh(c) });
+  });
+  if (erased.length > 0) {
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const i = y * w + x;
+        if (drop[label[i]!] !== 1) continue;
+        data[i] = 255;
+        for (let dy = -1; dy <= 1; dy++) {
+          const yy = y + dy;
+          if (yy < 0 || yy >= h) continue;
+          for (let dx = -1; dx <= 1; dx++) {
+            const xx = x + dx;
+            if (xx < 0 || xx >= w) continue;
+            const j = yy * w + xx;
+            if (label[j] === 0) data[j] = 255;
+          }
+        }
+      }
+    }
+  }
+
+  // Lines: bands of rows holding kept ink; a gap of a pixel or two inside a band is tolerated
+  // (the dot of an "i" over a lower-case line), a band lower than 3 rows only counts when alone.
+  const rowInk = new Uint8Array(h);
+  let ink: Region | null = null;
+  let ix0 = w;
+  let iy0 = h;
+  let ix1 = -1;
+  let iy1 = -1;
+  comps.forEach((c, i) => {
+    if (drop[i + 1] === 1) return;
+    for (let y = c.y0; y <= c.y1; y++) rowInk[y] = 1;
+    ix0 = Math.min(ix0, c.x0);
+    iy0 = Math.min(iy0, c.y0);
+    ix1 = Math.max(ix1, c.x1);
+    iy1 = Math.max(iy1, c.y1);
+  });
+  if (ix1 >= 0) ink = { x: ix0, y: iy0, width: ix1 - ix0 + 1, height: iy1 - iy0 + 1 };
+  const gapTolerated = Math.max(2, Math.round(0.15 * textHeight));
+  const bands: number[] = [];
+  let start = -1;
+  let gap = 0;
+  for (let y = 0; y <= h; y++) {
+    if (y < h && rowInk[y] === 1) {
+      if (start < 0) start = y;
+      gap = 0;
+    } else if (start >= 0 && (++gap > gapTolerated || y === h)) {
+      bands.push(y - gap - start + 1);
+      start = -1;
+      gap = 0;
+    }
+  }
+  const solid = bands.filter((b) => b >= 3).length;
+  return { erased, lines: solid > 0 ? solid : bands.length, ink, textHeight };
+}
