@@ -1,0 +1,128 @@
+/**
+ * The heart of retrace, end to end through the real CLI, real windows and real OCR:
+ * learn offline, replay with zero model calls, heal a moved layout, catch regressions.
+ */
+import { beforeAll, describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Project } from '../support/project.ts';
+import type { Path } from '../../src/domain.ts';
+
+const CALC = `name: Calculator
+app:
+  launch: \${env.FIXTURES}/open calculator "\${env.VARIANT}"
+  window: Retrace Calculator
+goals:
+  - id: add
+    goal: click "7", click "+", click "8", click "="
+    expect:
+      - text: "15"
+  - id: multiply
+    goal: click "1", click "2", click "*", click "7", click "="
+    expect:
+      - text: "84"
+      - absent: "Error"
+`;
+
+const NOTES = `name: Notes
+app:
+  launch: \${env.FIXTURES}/open notes
+  window: Retrace Notes
+goals:
+  - id: save
+    steps:
+      - click: { text: "New" }
+      - type: "Milk & eggs @ 3!"
+      - click: { text: "Save" }
+    expect:
+      - text: "Saved"
+`;
+
+const project = new Project().write('specs/calc.yaml', CALC).write('specs/notes.yaml', NOTES);
+const run = (variant: string, ...args: string[]) => project.cli(['run', ...args], { VARIANT: variant });
+const goal = (id: string) => {
+  const found = project.summary().goals.find((g) => g.goal === id);
+  if (!found) throw new Error(`no verdict for ${id}`);
+  return found;
+};
+const pathFile = join(project.root, 'paths/specs/calc/add.path.json');
+
+describe('learn, replay, heal, catch', () => {
+  let learnedText = '';
+
+  beforeAll(async () => {
+    const result = await run('');
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    learnedText = readFileSync(pathFile, 'utf8');
+  });
+
+  test('run 1 learns with the rules planner and no API key; steps goals are scripted', () => {
+    expect(goal('add')).toMatchObject({ status: 'passed', mode: 'learned', modelCalls: 0 });
+    expect(goal('multiply')).toMatchObject({ status: 'passed', mode: 'learned', modelCalls: 0 });
+    expect(goal('save')).toMatchObject({ status: 'passed', mode: 'scripted' });
+    const path = JSON.parse(learnedText) as Path;
+    expect(path.actions.map((a) => a.action)).toEqual([
+      { kind: 'click', target: { text: '7' } },
+      { kind: 'click', target: { text: '+' } },
+      { kind: 'click', target: { text: '8' } },
+      { kind: 'click', target: { text: '=' } },
+    ]);
+    expect(path.actions.every((a) => a.anchor !== undefined)).toBe(true);
+    expect(path.actions.at(-1)?.effects.length).toBeGreaterThan(0);
+  });
+
+  test('run 2 replays every goal with zero model calls, verifying every action, without rewriting the path', async () => {
+    const result = await run('');
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    for (const id of ['add', 'multiply', 'save']) {
+      const verdict = goal(id);
+      expect(verdict).toMatchObject({ status: 'passed', mode: 'replayed', modelCalls: 0 });
+      expect(verdict.actions.length).toBeGreaterThan(0);
+      for (const action of verdict.actions) {
+        expect(action).toMatchObject({ verified: true, resolvedBy: 'recorded' });
+        expect(action.ms).toBeGreaterThan(0);
+      }
+    }
+    expect(readFileSync(pathFile, 'utf8')).toBe(learnedText);
+  });
+
+  test.each([
+    ['bug=wrong-result', 'multiply', 'effect-not-verified', /action 5 \(click "="\)/],
+    ['bug=missing-button', 'add', 'target-not-found', /action 3 \(click "8"\)/],
+    ['bug=swapped-labels', 'add', 'effect-not-verified', /action 1 \(click "7"\)/],
+  ])('regression %s fails %s, naming the action (%s)', async (variant, id, category, action) => {
+    const result = await run(variant, '--learn', 'off', '--goal', id);
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    expect(goal(id)).toMatchObject({ status: 'failed', category });
+    expect(goal(id).message).toMatch(action);
+  });
+
+  test('a moved layout passes as healed with 0 model calls, and the healed path is only proposed', async () => {
+    const result = await run('layout=moved', '--learn', 'off', '--goal', 'add');
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(goal('add')).toMatchObject({ status: 'passed', mode: 'healed', modelCalls: 0 });
+    expect(goal('add').actions.some((a) => a.resolvedBy !== 'recorded')).toBe(true);
+    expect(readFileSync(pathFile, 'utf8')).toBe(learnedText);
+    expect(project.exists('paths/specs/calc/add.proposed.path.json')).toBe(true);
+    expect(result.stdout).toContain('flaky: specs/calc.yaml#add');
+
+    const accepted = await project.cli(['paths', 'accept', 'specs/calc.yaml#add']);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(project.exists('paths/specs/calc/add.proposed.path.json')).toBe(false);
+    const again = await run('layout=moved', '--learn', 'off', '--goal', 'add');
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(goal('add')).toMatchObject({ status: 'passed', mode: 'replayed' });
+  });
+
+  test('an edited goal is stale: --learn off fails it, --learn auto relearns it and says so', async () => {
+    project.write('specs/calc.yaml', CALC.replace('click "7", click "+", click "8"', 'click "7", click "+", click "9"').replace('"15"', '"16"'));
+    const off = await run('', '--learn', 'off', '--goal', 'add');
+    expect(off.code).toBe(1);
+    expect(goal('add')).toMatchObject({ status: 'failed', category: 'no-path' });
+    expect(goal('add').message).toMatch(/stale/);
+    const auto = await run('', '--goal', 'add');
+    expect(auto.code, auto.stdout + auto.stderr).toBe(0);
+    expect(goal('add')).toMatchObject({ status: 'passed', mode: 'learned' });
+    expect(auto.stderr).toMatch(/changed: learning it again/);
+  });
+});
