@@ -6,6 +6,7 @@
 import type { Anchor, Effect, Frame, Point, Region } from '../domain.ts';
 import { crop, encodePng, clampRegion, containsPoint, inflateRegion } from '../vision/frame.ts';
 import { changedRegions } from '../vision/changes.ts';
+import { isCaretLike } from '../vision/settle.ts';
 import { segmentControls } from '../vision/segment.ts';
 import { assetName } from '../paths/store.ts';
 
@@ -62,7 +63,9 @@ export function makeEffects(
   secret: boolean,
   sink: AssetSink,
 ): Effect[] {
-  return changedRegions(before, after, { ignore: dynamic, minPixels: MIN_EFFECT_PIXELS }).map((changed) => {
+  const changes = changedRegions(before, after, { ignore: dynamic, minPixels: MIN_EFFECT_PIXELS });
+  // A caret is in either blink phase on any frame: its appearing is no effect to verify.
+  return changes.filter((changed) => !isCaretLike(changed)).map((changed) => {
     const region = clampRegion(inflateRegion(changed, EFFECT_PADDING), after.width, after.height);
     return secret ? { region } : { region, image: store(sink, crop(after, region)) };
   });

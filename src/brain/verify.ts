@@ -8,6 +8,7 @@ import { crop, clampRegion, offsetRegion } from '../vision/frame.ts';
 import { compareFrames } from '../vision/compare.ts';
 import { changedRegions } from '../vision/changes.ts';
 import { findTemplate } from '../vision/template.ts';
+import { isCaretLike } from '../vision/settle.ts';
 
 export interface EffectCheck {
   readonly effect: Effect;
@@ -21,8 +22,6 @@ export interface EffectCheck {
 
 /** Per-pixel colour tolerance of effect images (pixelmatch threshold). */
 const THRESHOLD = 0.1;
-/** A changed region this thin is a text caret caught in another blink phase, not a difference. */
-const isCaret = (r: Region): boolean => r.width <= 3 && r.height <= 40;
 /**
  * Per-channel difference forgiven once the caret is set aside: sub-pixel text rendering, not a
  * repainted background (pale green to pale pink differs by 19–30 per channel).
@@ -39,7 +38,7 @@ function matches(after: Frame, region: Region, expected: Frame): { ok: boolean; 
   const actual = crop(after, region);
   const result = compareFrames(expected, actual, null, { threshold: THRESHOLD });
   if (result.ok) return { ok: true, diffPixels: 0 };
-  const real = changedRegions(expected, actual, { tolerance: CHANNEL_TOLERANCE }).filter((r) => !isCaret(r));
+  const real = changedRegions(expected, actual, { tolerance: CHANNEL_TOLERANCE }).filter((r) => !isCaretLike(r));
   return { ok: real.length === 0, diffPixels: result.diffPixels };
 }
 
