@@ -97,6 +97,11 @@ export interface Effect {
    * "this region changed" is verified, so no image of the secret is ever stored.
    */
   readonly image?: string;
+  /**
+   * What OCR read in the post image, if anything. When the image is not found again (the
+   * layout moved), the effect still verifies if this exact text appeared where the screen changed.
+   */
+  readonly text?: string;
 }
 
 /** One recorded action of a path. */

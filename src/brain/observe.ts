@@ -7,6 +7,8 @@ import type { Anchor, Effect, Frame, Point, Region } from '../domain.ts';
 import { crop, encodePng, clampRegion, containsPoint, inflateRegion } from '../vision/frame.ts';
 import { changedRegions } from '../vision/changes.ts';
 import { isCaretLike } from '../vision/settle.ts';
+import { readText } from '../vision/ocr/find-text.ts';
+import type { TextReader } from '../vision/types.ts';
 import { segmentControls } from '../vision/segment.ts';
 import { assetName } from '../paths/store.ts';
 
@@ -53,20 +55,32 @@ export function makeAnchor(frame: Frame, point: Point, text: string | undefined,
 }
 
 /**
- * The regions `before` → `after` changed, outside `dynamic`, each with its post image
- * (none for an action that typed a secret).
+ * The regions `before` → `after` changed, outside `dynamic`, each with its post image and the
+ * text OCR reads in it (neither for an action that typed a secret).
  */
-export function makeEffects(
+export async function makeEffects(
   before: Frame,
   after: Frame,
   dynamic: readonly Region[],
   secret: boolean,
   sink: AssetSink,
-): Effect[] {
+  reader: TextReader,
+): Promise<Effect[]> {
   const changes = changedRegions(before, after, { ignore: dynamic, minPixels: MIN_EFFECT_PIXELS });
   // A caret is in either blink phase on any frame: its appearing is no effect to verify.
-  return changes.filter((changed) => !isCaretLike(changed)).map((changed) => {
+  const effects: Effect[] = [];
+  for (const changed of changes.filter((c) => !isCaretLike(c))) {
     const region = clampRegion(inflateRegion(changed, EFFECT_PADDING), after.width, after.height);
-    return secret ? { region } : { region, image: store(sink, crop(after, region)) };
-  });
+    if (secret) {
+      effects.push({ region });
+      continue;
+    }
+    const text = (await readText(reader, after, region))
+      .split('\n')
+      .map((line) => line.replace(/\s+/g, ' ').trim())
+      .filter((line) => line.length > 0)
+      .join('\n');
+    effects.push(text ? { region, image: store(sink, crop(after, region)), text } : { region, image: store(sink, crop(after, region)) });
+  }
+  return effects;
 }

@@ -91,7 +91,7 @@ export class Recorder {
       changeFrom: before.frame,
       reactMs: this.options.reactMs,
     });
-    const effects = makeEffects(before.frame, after.frame, ignore, secret, this.assets);
+    const effects = await this.stage.guard(makeEffects(before.frame, after.frame, ignore, secret, this.assets, this.stage.reader));
     const recorded: RecordedAction = {
       action,
       ...(anchor ? { anchor } : {}),

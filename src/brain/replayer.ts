@@ -12,7 +12,7 @@ import type { Stage } from './stage.ts';
 import { settle, type SettleOptions, type Settled } from './settle.ts';
 import { perform } from './perform.ts';
 import { resolveTarget, type ModelLocator } from './resolve.ts';
-import { checkEffect, type EffectCheck } from './verify.ts';
+import { checkEffect, checkEffectText, type EffectCheck } from './verify.ts';
 import { describeAction, targetsOf } from './describe.ts';
 import { locateText } from './locate.ts';
 import { makeAnchor, makeEffects, type AssetSink } from './observe.ts';
@@ -55,6 +55,8 @@ export class Replayer {
   private readonly images = new Map<string, Frame>();
   /** Reports of the actions replayed so far (all of them once `replay` returns). */
   readonly reports: ActionReport[] = [];
+  /** How far the last resolved target had moved since recording. */
+  private lastOffset: Point = { x: 0, y: 0 };
 
   constructor(
     private readonly stage: Stage,
@@ -116,7 +118,9 @@ export class Replayer {
       const targets = targetsOf(action);
       const points: Point[] = [];
       let resolvedBy: ResolvedBy = 'recorded';
-      let offset: Point = { x: 0, y: 0 };
+      // An action with no target (a key, typing) acts where the last target was: if the layout
+      // moved, its effects moved with it.
+      let offset: Point = targets.length === 0 ? this.lastOffset : { x: 0, y: 0 };
       for (const [i, target] of targets.entries()) {
         // Only the first target has a recorded anchor; a drag's end moves with its start.
         const anchor = i === 0 ? recorded.anchor : undefined;
@@ -146,6 +150,7 @@ export class Replayer {
         if (i === 0) {
           resolvedBy = resolution.resolvedBy;
           offset = resolution.offset;
+          this.lastOffset = offset;
         }
       }
 
@@ -155,9 +160,11 @@ export class Replayer {
         : undefined);
 
       const verifyStarted = performance.now();
-      const checks = recorded.effects.map((effect) =>
-        checkEffect(effect, effect.image ? this.image(effect.image) : undefined, before.frame, after.frame, offset),
-      );
+      const checks: EffectCheck[] = [];
+      for (const effect of recorded.effects) {
+        const check = checkEffect(effect, effect.image ? this.image(effect.image) : undefined, before.frame, after.frame, offset);
+        checks.push(check.verified ? check : await this.stage.guard(checkEffectText(this.stage.reader, check, before.frame, after.frame, recorded.dynamic)));
+      }
       const verifyMs = Math.round(performance.now() - verifyStarted);
       const failed = checks.find((c) => !c.verified);
       if (failed) {
@@ -169,7 +176,7 @@ export class Replayer {
       if (!recorded.secret) this.options.onEvidence?.(index, before.frame, after.frame);
       const healed = resolvedBy !== 'recorded' || checks.some((c) => c.moved);
       // An action that replayed exactly keeps its recorded evidence (and images) in a proposal.
-      if (healed) this.observe(recorded, before, after, points[0], observed);
+      if (healed) await this.observe(recorded, before, after, points[0], observed);
       else observed.actions.push(recorded);
       return {
         healed,
@@ -187,7 +194,7 @@ export class Replayer {
   }
 
   /** Records the action as it happened now, so a healed replay can propose an updated path. */
-  private observe(recorded: RecordedAction, before: Settled, after: Settled, point: Point | undefined, observed: ReplayResult['observed']): void {
+  private async observe(recorded: RecordedAction, before: Settled, after: Settled, point: Point | undefined, observed: ReplayResult['observed']): Promise<void> {
     const anchor = point && recorded.anchor
       ? makeAnchor(before.frame, point, recorded.anchor.text, observed.assets)
       : undefined;
@@ -196,7 +203,7 @@ export class Replayer {
       ...(anchor ? { anchor } : {}),
       before: fingerprint(before.frame, recorded.dynamic),
       after: fingerprint(after.frame, recorded.dynamic),
-      effects: makeEffects(before.frame, after.frame, recorded.dynamic, recorded.secret === true, observed.assets),
+      effects: await this.stage.guard(makeEffects(before.frame, after.frame, recorded.dynamic, recorded.secret === true, observed.assets, this.stage.reader)),
       settleMs: Math.round(after.settleMs),
     });
   }

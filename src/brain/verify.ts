@@ -4,7 +4,9 @@
  * target (when the target moved), then anywhere in the window; only the first is a clean pass.
  */
 import type { Effect, Frame, Point, Region } from '../domain.ts';
-import { crop, clampRegion, offsetRegion } from '../vision/frame.ts';
+import { crop, clampRegion, offsetRegion, regionsIntersect, unionRegions } from '../vision/frame.ts';
+import { readAll, matchKey } from '../vision/ocr/find-text.ts';
+import type { TextReader } from '../vision/types.ts';
 import { compareFrames } from '../vision/compare.ts';
 import { changedRegions } from '../vision/changes.ts';
 import { findTemplate } from '../vision/template.ts';
@@ -70,6 +72,7 @@ export function checkEffect(
     if (result.ok) return { effect, verified: true, moved: i > 0, region, diffPixels: 0 };
     best = Math.min(best, result.diffPixels);
   }
+  if (uniformColour(image) !== undefined) return checkBlankEffect(effect, image, before, after, best);
   const found = findTemplate(after, image, { minScore: RELOCATE_MIN_SCORE });
   if (found.found) {
     const region = { ...effect.region, x: found.point.x, y: found.point.y };
@@ -77,4 +80,59 @@ export function checkEffect(
     if (result.ok) return { effect, verified: true, moved: true, region, diffPixels: 0 };
   }
   return { effect, verified: false, moved: false, region: effect.region, diffPixels: best };
+}
+
+/**
+ * The last chance of an effect whose image was not found where it was recorded: every word of
+ * its recorded text, read exactly (no fuzzy tolerance: "mil" must not pass for "milk"), inside a
+ * region this action changed. Words may have moved apart (a menu laid out in another order); a
+ * word that was already on screen, outside what the action changed, proves nothing.
+ */
+export async function checkEffectText(
+  reader: TextReader,
+  failed: EffectCheck,
+  before: Frame,
+  after: Frame,
+  dynamic: readonly Region[],
+): Promise<EffectCheck> {
+  const words = (failed.effect.text ?? '').split(/\s+/).map(matchKey).filter((w) => w.length > 0);
+  if (words.length === 0) return failed;
+  const changed = changedRegions(before, after, { ignore: dynamic });
+  const read = (await readAll(reader, after)).words.filter((w) => changed.some((c) => regionsIntersect(c, w.box)));
+  let found: Region | undefined;
+  for (const word of words) {
+    const hit = read.find((w) => matchKey(w.text) === word);
+    if (!hit) return failed;
+    found = found ? unionRegions(found, hit.box) : hit.box;
+  }
+  return found ? { ...failed, verified: true, moved: true, region: found } : failed;
+}
+
+/** The colour of a frame that is one flat colour (within CHANNEL_TOLERANCE), else undefined. */
+function uniformColour(frame: Frame): readonly [number, number, number] | undefined {
+  const d = frame.data;
+  const [r, g, b] = [d[0] ?? 0, d[1] ?? 0, d[2] ?? 0];
+  for (let i = 4; i < d.length; i += 4) {
+    if (Math.abs((d[i] ?? 0) - r) > CHANNEL_TOLERANCE || Math.abs((d[i + 1] ?? 0) - g) > CHANNEL_TOLERANCE || Math.abs((d[i + 2] ?? 0) - b) > CHANNEL_TOLERANCE) {
+      return undefined;
+    }
+  }
+  return [r, g, b];
+}
+
+/**
+ * An effect that blanked a region (a field cleared after saving) cannot be searched for: blank
+ * areas are everywhere. It verifies when some region this action changed, at least as large,
+ * is now that same flat colour — the content went away, wherever the layout put it.
+ */
+function checkBlankEffect(effect: Effect, image: Frame, before: Frame, after: Frame, diffPixels: number): EffectCheck {
+  const colour = uniformColour(image);
+  for (const changed of changedRegions(before, after, {})) {
+    if (changed.width < image.width - 2 * 3 || changed.height < image.height - 2 * 3) continue;
+    const now = uniformColour(crop(after, clampRegion(changed, after.width, after.height)));
+    if (now && colour && now.every((c, i) => Math.abs(c - (colour[i] ?? 0)) <= CHANNEL_TOLERANCE)) {
+      return { effect, verified: true, moved: true, region: changed, diffPixels: 0 };
+    }
+  }
+  return { effect, verified: false, moved: false, region: effect.region, diffPixels };
 }

@@ -247,11 +247,27 @@ export function segmentDetailed(frame: Frame, options: SegmentOptions = {}): Con
     glyphs.push(b);
   }
 
+  // A bordered face hardly taller than the frame's glyphs is the stroke of a bold glyph ("0"),
+  // its outer edge taken for a border: the edge is a glyph again and the face is no face.
+  const glyphHeights = glyphs.map((b) => b.y1 - b.y0 + 1).filter((gh) => gh >= 6).sort((a, b) => a - b);
+  const typical = glyphHeights[glyphHeights.length >> 1] ?? 0;
+  const isFace = faces.map(() => true);
+  faces.forEach((face, f) => {
+    const border = faceBorder[f];
+    if (!border || typical === 0) return;
+    const box = merge(border, face);
+    if (box.y1 - box.y0 + 1 > 1.25 * typical || box.x1 - box.x0 + 1 > 1.25 * typical) return;
+    isFace[f] = false;
+    faceBorder[f] = null;
+    glyphs.push(border);
+  });
+
   // Each glyph belongs to the smallest face containing its centre (or to none: -1).
   const owner = glyphs.map((b) => {
     const c = regionCenter(toRegion(b));
     let best = -1;
     for (let f = 0; f < faces.length; f++) {
+      if (!isFace[f]) continue;
       if (containsPoint(toRegion(faces[f]!), c) && (best < 0 || area(faces[f]!) < area(faces[best]!))) best = f;
     }
     return best;
@@ -270,6 +286,7 @@ export function segmentDetailed(frame: Frame, options: SegmentOptions = {}): Con
   const order = (a: { box: Region }, b: { box: Region }): number => a.box.y - b.box.y || a.box.x - b.box.x;
   const freeLabels = [...(labelsOf.get(-1) ?? [])];
   for (let f = 0; f < faces.length; f++) {
+    if (!isFace[f]) continue;
     const labels = (labelsOf.get(f) ?? []).sort(order);
     const border = faceBorder[f];
     const face = toRegion(faces[f]!);

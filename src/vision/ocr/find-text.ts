@@ -20,8 +20,9 @@
  * Score = similarity (1 − edits / length) × (0.6 + 0.4 × OCR confidence), 0..1.
  */
 import type { Frame, Region } from '../../domain.ts';
-import { crop, clampRegion, offsetRegion, regionArea, intersectRegions, unionRegions } from '../frame.ts';
+import { crop, clampRegion, inflateRegion, offsetRegion, regionArea, intersectRegions, unionRegions } from '../frame.ts';
 import { segmentDetailed } from '../segment.ts';
+import { classifySymbol } from '../symbols.ts';
 import { canonicalSymbols, fuzzyTolerance, levenshtein, bestWindow } from '../text-match.ts';
 import type { OcrResult, TextBox, TextReader } from '../types.ts';
 import { labelCandidates, readLabel, type LabelCandidate, type ReadCache } from './label-reads.ts';
@@ -128,7 +129,8 @@ export interface ReadAllOptions {
   readonly region?: Region;
   /**
    * Add label-by-label reads of segmented labels the page read did not cover (at least 40 % of
-   * their box), kept when OCR is at least 50 % confident. @default true
+   * their box), kept when OCR is at least 50 % confident, and name the symbols the shape
+   * classifier knows (symbols.ts) in place of what the page read made of them. @default true
    */
   readonly complete?: boolean;
   /** Memo of label reads; null for none. @default the reader's own cache */
@@ -136,34 +138,62 @@ export interface ReadAllOptions {
 }
 
 /**
- * Everything readable on the frame (or in `region`): the whole-frame read, plus — unless
- * `complete` is false — reads of the labels the page read missed (keys and other isolated short
- * labels). Words are regrouped into lines, top to bottom, left to right.
+ * Everything readable on the frame (or in `region`): the page read, plus — unless `complete` is
+ * false — reads of the labels the page read missed (keys and other isolated short labels).
+ * Labels are segmented on the whole frame, so a region's labels keep their context (the
+ * frame's text height, the control they sit in: a "." key read alone is still a full stop);
+ * those lying inside the region are read. Words are regrouped into lines, top to bottom, left
+ * to right.
  */
 export async function readAll(reader: TextReader, frame: Frame, options: ReadAllOptions = {}): Promise<OcrResult> {
-  if (options.region) {
-    const region = clampRegion(options.region, frame);
-    const inner = await readAll(reader, crop(frame, region), { ...options, region: undefined });
-    const move = (t: TextBox): TextBox => ({ ...t, box: offsetRegion(t.box, region.x, region.y) });
-    return { text: inner.text, words: inner.words.map(move), lines: inner.lines.map(move) };
-  }
-  const page = await reader.read(frame);
+  const region = options.region ? clampRegion(options.region, frame) : null;
+  const page = region ? moveResult(await reader.read(crop(frame, region)), region) : await reader.read(frame);
   if (options.complete === false) return page;
   const words: TextBox[] = [...page.words];
-  for (const candidate of labelCandidates(frame)) {
+  const candidates = labelCandidates(frame).filter((c) => !region || contains(region, c.label));
+  for (const candidate of candidates) {
     let common = 0;
+    const inside: TextBox[] = [];
     for (const w of page.words) {
       const part = intersectRegions(w.box, candidate.label);
-      if (part) common += regionArea(part);
+      if (!part) continue;
+      common += regionArea(part);
+      inside.push(w);
     }
-    const covered = common >= 0.4 * regionArea(candidate.label);
-    if (covered) continue;
+    const symbol = classifySymbol(frame, candidate.label, candidate.textHeight);
+    if (symbol !== null) {
+      // The shape classifier beats what the page read made of "=", "÷" or "." ("—", "+", "").
+      if (inside.some((w) => matchKey(w.text) === matchKey(symbol))) continue;
+      const around = inflateRegion(candidate.label, 2);
+      for (const w of inside) {
+        const part = intersectRegions(w.box, around);
+        if (part && regionArea(part) >= 0.5 * regionArea(w.box)) words.splice(words.indexOf(w), 1);
+      }
+    } else if (common >= 0.4 * regionArea(candidate.label)) continue;
     const read = await readLabel(reader, frame, candidate, { layout: 'line' }, options.cache);
-    if (read.text && read.confidence >= 50) words.push({ text: read.text, box: candidate.label, confidence: read.confidence });
+    const text = isSingleGlyph(candidate) ? singleLetter(read.text) : read.text;
+    // A label boxed with its frame (a badge) is larger than its words: the page may have read it.
+    const same = inside.length > 0 && matchKey(inside.map((w) => w.text).join(' ')) === matchKey(text);
+    if (text && (read.symbol || !same) && read.confidence >= 50) {
+      words.push({ text, box: candidate.label, confidence: read.confidence });
+    }
   }
   const lines = groupLines(words);
   return { text: lines.map((l) => l.text).join('\n'), words, lines };
 }
+
+/** An OCR result of a crop at `at`, in frame coordinates. */
+function moveResult(result: OcrResult, at: Region): OcrResult {
+  const move = (t: TextBox): TextBox => ({ ...t, box: offsetRegion(t.box, at.x, at.y) });
+  return { text: result.text, words: result.words.map(move), lines: result.lines.map(move) };
+}
+
+/** `inner` lies inside `outer`, give or take a pixel. */
+const contains = (outer: Region, inner: Region): boolean =>
+  inner.x >= outer.x - 1 &&
+  inner.y >= outer.y - 1 &&
+  inner.x + inner.width <= outer.x + outer.width + 1 &&
+  inner.y + inner.height <= outer.y + outer.height + 1;
 
 /** The text of the frame (or of `region`), lines separated by "\n"; see readAll. */
 export async function readText(
@@ -226,9 +256,7 @@ function matchWords(words: readonly TextBox[], target: string, maxDistance: numb
 }
 
 function matchLabel(words: readonly TextBox[], text: string, candidate: LabelCandidate, target: string, maxDistance: number): TextHit[] {
-  let key = wordKey(text, target);
-  // One glyph read as its upper and lower case ("Cc" for a lone "C").
-  if (isSingleGlyph(candidate) && /^(\p{L})\1$/iu.test(key)) key = key.slice(0, 1);
+  const key = wordKey(isSingleGlyph(candidate) ? singleLetter(text) : text, target);
   const confidence = words.length === 0 ? 0 : words.reduce((s, w) => s + w.confidence, 0) / words.length;
   const whole = Math.min(levenshtein(key, target), levenshtein(key.replace(/ /g, ''), target.replace(/ /g, '')));
   if (key !== '' && whole <= maxDistance) {
@@ -237,6 +265,9 @@ function matchLabel(words: readonly TextBox[], text: string, candidate: LabelCan
   // Part of a longer label ("Dark" of "Dark mode").
   return matchWords(words, target, maxDistance, 'label').map((h) => ({ ...h, control: candidate.control }));
 }
+
+/** One glyph read as its upper and lower case ("Cc" for a lone "C") is the first of them. */
+const singleLetter = (text: string): string => (/^(\p{L})\1$/iu.test(text) ? text.slice(0, 1) : text);
 
 /** A label shaped like one character. */
 const isSingleGlyph = (c: LabelCandidate): boolean => c.glyphs <= 2 && c.label.width <= 1.3 * c.label.height;

@@ -17,6 +17,7 @@
  * "On" rather than "[on]" and a display's value "84" rather than "84 . .".
  */
 import type { Region } from '../../domain.ts';
+import { boundingRegion } from '../frame.ts';
 import type { GrayImage } from '../types.ts';
 
 export interface CleanOptions {
@@ -26,18 +27,34 @@ export interface CleanOptions {
   readonly lineRatio?: number;
   /** A thin component touching the image's edge is a line from this many text heights on. @default 1.4 */
   readonly lineTouchRatio?: number;
+  /**
+   * A gap between glyphs of a line at least this many times its tallest glyph is a word space.
+   * Inside a word glyphs stand at most about 0.3 capital heights apart (two "1"s), a space and
+   * the glyphs' side bearings make 0.5 or more. @default 0.42
+   */
+  readonly spaceRatio?: number;
 }
 
-export const CLEAN_DEFAULTS = Object.freeze({ inkLevel: 200, lineRatio: 2.5, lineTouchRatio: 1.4 });
+export const CLEAN_DEFAULTS = Object.freeze({ inkLevel: 200, lineRatio: 2.5, lineTouchRatio: 1.4, spaceRatio: 0.42 });
 
 export interface CleanReport {
   /** Boxes of the erased components. */
   readonly erased: readonly Region[];
-  /** Text lines of the ink left (bands of rows holding ink). */
-  readonly lines: number;
+  /** Lines of the ink left, top to bottom: bands of rows holding ink, boxed with their ink. */
+  readonly lines: readonly Region[];
+  /**
+   * Word spaces of those lines: runs of empty columns between ink at least `spaceRatio` × the
+   * line's tallest glyph wide, as tall as their line.
+   */
+  readonly spaces: readonly Region[];
+  /** Boxes of the components left (glyphs, or glyphs touching each other), in no order. */
+  readonly glyphs: readonly Region[];
   /** Box of the ink left; null when there is none. */
   readonly ink: Region | null;
-  /** Estimated text height of the ink left (see the module comment), px; 0 when unknown. */
+  /**
+   * The 75th percentile height of the glyph-like components (about a capital's height), px; 0
+   * when there are none.
+   */
   readonly textHeight: number;
 }
 
@@ -62,7 +79,7 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
   const touchRatio = options.lineTouchRatio ?? CLEAN_DEFAULTS.lineTouchRatio;
   const { width: w, height: h, data } = gray;
   const n = w * h;
-  if (n === 0) return { erased: [], lines: 0, ink: null, textHeight: 0 };
+  if (n === 0) return { erased: [], lines: [], spaces: [], glyphs: [], ink: null, textHeight: 0 };
 
   // Label 8-connected ink components (label 0: ground).
   const label = new Int32Array(n);
@@ -100,7 +117,7 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
     }
     comps.push(c);
   }
-  if (comps.length === 0) return { erased: [], lines: 0, ink: null, textHeight: 0 };
+  if (comps.length === 0) return { erased: [], lines: [], spaces: [], glyphs: [], ink: null, textHeight: 0 };
 
   const bw = (c: Component): number => c.x1 - c.x0 + 1;
   const bh = (c: Component): number => c.y1 - c.y0 + 1;
@@ -148,17 +165,13 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
         c.kind = 'speck';
       }
     }
-    // A speck next to text is punctuation ("3.", "a:"): keep it.
-    const near = Math.max(4, textHeight);
+    // A speck beside text, within its line, is punctuation ("3.", "a:", "it's"): keep it.
+    const near = Math.max(3, Math.round(0.5 * textHeight));
+    const below = Math.round(0.3 * textHeight);
     for (const c of comps) {
       if (c.kind !== 'speck') continue;
       const text = comps.some(
-        (o) =>
-          o.kind === 'glyph' &&
-          o.x0 - c.x1 <= near &&
-          c.x0 - o.x1 <= near &&
-          o.y0 - c.y1 <= near &&
-          c.y0 - o.y1 <= near,
+        (o) => o.kind === 'glyph' && o.x0 - c.x1 <= near && c.x0 - o.x1 <= near && c.y0 >= o.y0 - 2 && c.y1 <= o.y1 + below,
       );
       if (text) c.kind = 'glyph';
     }
@@ -193,36 +206,62 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
   }
 
   // Lines: bands of rows holding kept ink; a gap of a pixel or two inside a band is tolerated
-  // (the dot of an "i" over a lower-case line), a band lower than 3 rows only counts when alone.
-  const rowInk = new Uint8Array(h);
-  let ink: Region | null = null;
-  let ix0 = w;
-  let iy0 = h;
-  let ix1 = -1;
-  let iy1 = -1;
+  // (the dot of an "i" over a lower-case line). Bands lower than 3 rows only count when alone.
+  const rowX0 = new Int32Array(h).fill(w);
+  const rowX1 = new Int32Array(h).fill(-1);
   comps.forEach((c, i) => {
     if (drop[i + 1] === 1) return;
-    for (let y = c.y0; y <= c.y1; y++) rowInk[y] = 1;
-    ix0 = Math.min(ix0, c.x0);
-    iy0 = Math.min(iy0, c.y0);
-    ix1 = Math.max(ix1, c.x1);
-    iy1 = Math.max(iy1, c.y1);
+    for (let y = c.y0; y <= c.y1; y++) {
+      if (c.x0 < rowX0[y]!) rowX0[y] = c.x0;
+      if (c.x1 > rowX1[y]!) rowX1[y] = c.x1;
+    }
   });
-  if (ix1 >= 0) ink = { x: ix0, y: iy0, width: ix1 - ix0 + 1, height: iy1 - iy0 + 1 };
   const gapTolerated = Math.max(2, Math.round(0.15 * textHeight));
-  const bands: number[] = [];
+  const bands: Region[] = [];
   let start = -1;
-  let gap = 0;
-  for (let y = 0; y <= h; y++) {
-    if (y < h && rowInk[y] === 1) {
-      if (start < 0) start = y;
-      gap = 0;
-    } else if (start >= 0 && (++gap > gapTolerated || y === h)) {
-      bands.push(y - gap - start + 1);
+  let last = -1;
+  const close = (): void => {
+    let x0 = w;
+    let x1 = -1;
+    for (let y = start; y <= last; y++) {
+      x0 = Math.min(x0, rowX0[y]!);
+      x1 = Math.max(x1, rowX1[y]!);
+    }
+    bands.push({ x: x0, y: start, width: x1 - x0 + 1, height: last - start + 1 });
+  };
+  for (let y = 0; y < h; y++) {
+    if (rowX1[y]! < 0) continue;
+    if (start >= 0 && y - last - 1 > gapTolerated) {
+      close();
       start = -1;
-      gap = 0;
+    }
+    if (start < 0) start = y;
+    last = y;
+  }
+  if (start >= 0) close();
+  const ink = boundingRegion(bands);
+  // Without glyph-like ink (only bars and dots: "=", "÷") everything is one symbol.
+  const solid = bands.filter((b) => b.height >= 3);
+  const lines = textHeight === 0 && ink ? [ink] : solid.length > 0 ? solid : bands;
+
+  // Spaces: empty column runs inside each line.
+  const spaceRatio = options.spaceRatio ?? CLEAN_DEFAULTS.spaceRatio;
+  const spaces: Region[] = [];
+  for (const line of lines) {
+    const inLine = comps.filter((c, i) => drop[i + 1] !== 1 && c.y0 >= line.y && c.y1 < line.y + line.height);
+    const tallest = inLine.reduce((m, c) => Math.max(m, bh(c)), 0);
+    const used = new Uint8Array(line.width);
+    for (const c of inLine) used.fill(1, c.x0 - line.x, c.x1 - line.x + 1);
+    for (let x = 0; x < line.width; ) {
+      if (used[x] === 1) {
+        x++;
+        continue;
+      }
+      const from = x;
+      while (x < line.width && used[x] === 0) x++;
+      if (x - from >= spaceRatio * tallest) spaces.push({ x: line.x + from, y: line.y, width: x - from, height: line.height });
     }
   }
-  const solid = bands.filter((b) => b >= 3).length;
-  return { erased, lines: solid > 0 ? solid : bands.length, ink, textHeight };
+  const glyphs = comps.filter((_, i) => drop[i + 1] !== 1).map((c) => ({ x: c.x0, y: c.y0, width: bw(c), height: bh(c) }));
+  return { erased, lines, spaces, glyphs, ink, textHeight };
 }

@@ -39,18 +39,24 @@ export function typicalTextHeight(controls: readonly Control[]): number {
 }
 
 /**
- * The labels of a frame and their crops, specks left out (see isSpeck). Every crop is a band about two text heights tall,
- * centred on the control's middle (a key's label sits on the key's centre line, so "-", "=" and
- * "." keep their place relative to the baseline), clipped inside the control's border.
+ * The labels of a frame and their crops, specks left out (see isSpeck). Every crop is a band
+ * about two text heights tall, centred on the control's middle (a key's label sits on the key's
+ * centre line, so "-", "=" and "." keep their place relative to the baseline), clipped inside the
+ * control's border and short of the labels above and below.
  */
 export function labelCandidates(frame: Frame, targetCapPx = 30, controls = segmentDetailed(frame)): LabelCandidate[] {
   const median = typicalTextHeight(controls) || 12;
   const out: LabelCandidate[] = [];
+  // A label of a bordered group is also a control of its own: it is read once, in the group.
+  const seen = new Set<string>();
+  const labels = controls.flatMap((c) => c.labels);
   for (const control of controls) {
     const single = control.kind === 'box' && control.labels.length === 1;
     const inside = control.kind === 'box' ? inflateRegion(control.box, control.bordered ? -2 : 0) : null;
     control.labels.forEach((label, i) => {
-      if (isSpeck(label, median, frame)) return;
+      const key = `${label.x},${label.y},${label.width},${label.height}`;
+      if (seen.has(key) || isSpeck(label, median, frame)) return;
+      seen.add(key);
       const size = Math.max(label.height, median);
       const centre = single ? control.box.y + control.box.height / 2 : label.y + label.height / 2;
       const half = Math.max(Math.round(size * 1.1), Math.ceil(label.height / 2) + 2);
@@ -61,9 +67,15 @@ export function labelCandidates(frame: Frame, targetCapPx = 30, controls = segme
         width: label.width + 2 * margin,
         height: 2 * half,
       };
-      // Keep the label's own ink inside even when the centre line is off.
-      const top = Math.min(box.y, label.y - 1);
-      const bottom = Math.max(box.y + box.height, label.y + label.height + 1);
+      // Keep the label's own ink inside even when the centre line is off, and other labels
+      // above and below out ("7 +" over a big "8" in a display).
+      let top = Math.min(box.y, label.y - 1);
+      let bottom = Math.max(box.y + box.height, label.y + label.height + 1);
+      for (const other of labels) {
+        if (other.x >= box.x + box.width || other.x + other.width <= box.x) continue;
+        if (other.y + other.height <= label.y) top = Math.max(top, other.y + other.height);
+        else if (other.y >= label.y + label.height) bottom = Math.min(bottom, other.y);
+      }
       box = { x: box.x, y: top, width: box.width, height: bottom - top };
       if (inside) box = intersectRegions(box, inside) ?? box;
       box = clampRegion(box, frame);

@@ -1,30 +1,49 @@
 /**
- * Preparing a frame for OCR (pure, no tesseract here): grayscale, dark text on a white ground
- * (inverted when the ground is dark, contrast stretched so the ground is pure white), upscaled so
- * capitals are about `targetCapPx` tall, padded with white, encoded as PGM
- * (binary netpbm: a short text header and the raw bytes — no compression cost; Leptonica reads it).
+ * Preparing a frame for OCR (pure, no tesseract here), in two steps:
+ * 1. `normalizeForOcr`: grayscale, dark text on a white ground (inverted when the ground is dark,
+ *    contrast stretched so the ground is pure white), then borders, lines and stray specks
+ *    erased (ink-clean.ts), which also finds the lines of text left.
+ * 2. `prepareNormalized`: the whole image or one area of it (a line of text) upscaled so
+ *    capitals are about `targetCapPx` tall, padded with white, encoded as PGM (binary netpbm: a
+ *    short text header and the raw bytes — no compression cost; Leptonica reads it).
+ * `prepareForOcr` does both for the whole frame.
  */
 import type { Frame, Region } from '../../domain.ts';
-import { scaleGray, toGray } from '../frame.ts';
+import { clampRegion, scaleGray, toGray } from '../frame.ts';
 import { segmentDetailed } from '../segment.ts';
 import type { GrayImage } from '../types.ts';
 import { cleanInk, type CleanReport } from './ink-clean.ts';
 
 export type Layout = 'block' | 'line' | 'char';
 
-export interface PreprocessOptions {
+export interface NormalizeOptions {
+  /** 'block' takes the most common value as the ground, 'line' and 'char' that of the edge pixels. */
   readonly layout: Layout;
+  /** Erase borders, lines and stray specks before OCR (see ink-clean.ts). @default true */
+  readonly clean?: boolean;
+}
+
+export interface PreprocessOptions extends NormalizeOptions {
   /**
-   * Upscale factor. @default estimated: capital height from the ink height ('line', 'char') or
-   * from the median label height ('block'), scaled to `targetCapPx`, within 1..8 (1..4 for 'block')
+   * Upscale factor. @default estimated: capital height from the ink height ('line', 'char') or,
+   * for 'block', the text height cleaning measured (from the median label height when cleaning
+   * is off), scaled to `targetCapPx`, within 1..8 (1..4 for 'block')
    */
   readonly scale?: number;
   /** Capital height the estimate aims for, px. @default 30 */
   readonly targetCapPx?: number;
   /** Largest output, in pixels; the scale is lowered to fit (OCR time grows with it). @default 8_000_000 */
   readonly maxPixels?: number;
-  /** Erase borders, lines and stray specks before OCR (see ink-clean.ts). @default true */
-  readonly clean?: boolean;
+}
+
+/** A frame as dark ink on a white ground, cleaned. */
+export interface Normalized {
+  readonly frame: Frame;
+  readonly gray: GrayImage;
+  /** True when the input was light text on a dark ground and was inverted. */
+  readonly inverted: boolean;
+  /** What cleaning erased and left; null when it did not run (turned off, or no contrast). */
+  readonly clean: CleanReport | null;
 }
 
 export interface Prepared {
@@ -35,6 +54,8 @@ export interface Prepared {
   readonly scale: number;
   /** Padding added on each side, in output pixels. */
   readonly pad: number;
+  /** Where the prepared area starts in the input frame. */
+  readonly origin: { readonly x: number; readonly y: number };
   /** True when the input was light text on a dark ground and was inverted. */
   readonly inverted: boolean;
   /** What cleaning erased and left, in input coordinates; null when it did not run. */
@@ -44,23 +65,43 @@ export interface Prepared {
 /** Luma difference from the background that counts as ink when measuring text height. */
 const INK_STEP = 48;
 
-export function prepareForOcr(frame: Frame, options: PreprocessOptions): Prepared {
+export function normalizeForOcr(frame: Frame, options: NormalizeOptions): Normalized {
   const gray = toGray(frame);
-  const bg = options.layout === 'block' ? dominant(gray.data) : dominant(borderPixels(gray));
+  const bg = dominant(gray.data);
   const inverted = bg < 128;
   if (inverted) for (let i = 0; i < gray.data.length; i++) gray.data[i] = 255 - gray.data[i]!;
   const ground = inverted ? 255 - bg : bg;
   const contrast = stretch(gray, ground);
   const clean = contrast && options.clean !== false ? cleanInk(gray) : null;
+  return { frame, gray, inverted, clean };
+}
 
+/**
+ * The normalized image, or the part of it in `area` (input coordinates), scaled, padded and
+ * encoded. `options.layout` picks the scale estimate.
+ */
+export function prepareNormalized(
+  normalized: Normalized,
+  area: Region | null,
+  options: Omit<PreprocessOptions, 'clean'>,
+): Prepared {
+  const { inverted, clean } = normalized;
+  const box = area ? clampRegion(area, normalized.gray) : null;
+  const gray = box ? cropGray(normalized.gray, box) : normalized.gray;
   const target = options.targetCapPx ?? 30;
-  let scale = options.scale ?? estimateScale(frame, gray, options.layout, target);
+  let scale = options.scale ?? estimateScale(normalized.frame, gray, options.layout, target, box ? null : clean);
   const maxPixels = options.maxPixels ?? 8_000_000;
   if (gray.width * gray.height * scale * scale > maxPixels) scale = Math.max(1, Math.sqrt(maxPixels / (gray.width * gray.height)));
   const scaled = scale === 1 ? gray : scaleGray(gray, gray.width * scale, gray.height * scale, { method: 'bilinear' });
   const pad = Math.max(10, Math.round(target * 0.6));
   const padded = padImage(scaled, pad, 255);
-  return { image: toPgm(padded), width: padded.width, height: padded.height, scale: scaled.width / gray.width, pad, inverted, clean };
+  const origin = { x: box?.x ?? 0, y: box?.y ?? 0 };
+  return { image: toPgm(padded), width: padded.width, height: padded.height, scale: scaled.width / gray.width, pad, origin, inverted, clean };
+}
+
+/** normalizeForOcr and prepareNormalized of the whole frame. */
+export function prepareForOcr(frame: Frame, options: PreprocessOptions): Prepared {
+  return prepareNormalized(normalizeForOcr(frame, options), null, options);
 }
 
 /**
@@ -95,17 +136,19 @@ export function boxToFrame(
   prepared: Prepared,
   frame: { width: number; height: number },
 ): Region {
-  const s = prepared.scale;
-  const x0 = Math.max(0, Math.floor((box.x0 - prepared.pad) / s));
-  const y0 = Math.max(0, Math.floor((box.y0 - prepared.pad) / s));
-  const x1 = Math.min(frame.width, Math.ceil((box.x1 - prepared.pad) / s));
-  const y1 = Math.min(frame.height, Math.ceil((box.y1 - prepared.pad) / s));
+  const { scale: s, pad, origin } = prepared;
+  const x0 = Math.max(0, Math.floor((box.x0 - pad) / s) + origin.x);
+  const y0 = Math.max(0, Math.floor((box.y0 - pad) / s) + origin.y);
+  const x1 = Math.min(frame.width, Math.ceil((box.x1 - pad) / s) + origin.x);
+  const y1 = Math.min(frame.height, Math.ceil((box.y1 - pad) / s) + origin.y);
   return { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
 }
 
-function estimateScale(frame: Frame, gray: GrayImage, layout: Layout, target: number): number {
+function estimateScale(frame: Frame, gray: GrayImage, layout: Layout, target: number, clean: CleanReport | null): number {
   let cap: number;
-  if (layout === 'block') {
+  if (layout === 'block' && clean && clean.textHeight >= 4) {
+    cap = clean.textHeight;
+  } else if (layout === 'block') {
     // Median label height (ascender to descender, ~1.3 × capital height) over the frame.
     const heights = segmentDetailed(frame)
       .flatMap((c) => c.labels.map((l) => l.height))
@@ -165,6 +208,15 @@ function dominant(values: Uint8Array): number {
   let best = 0;
   for (let v = 1; v < 256; v++) if (hist[v]! > hist[best]!) best = v;
   return best;
+}
+
+function cropGray(img: GrayImage, r: Region): GrayImage {
+  const out = new Uint8Array(r.width * r.height);
+  for (let y = 0; y < r.height; y++) {
+    const from = (r.y + y) * img.width + r.x;
+    out.set(img.data.subarray(from, from + r.width), y * r.width);
+  }
+  return { width: r.width, height: r.height, data: out };
 }
 
 function padImage(img: GrayImage, pad: number, value: number): GrayImage {
