@@ -4,7 +4,6 @@
  */
 import { startVitest } from 'vitest/node';
 import AllureVitestReporter from 'allure-vitest/reporter';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import type { RunContext } from './context.ts';
 import { retrace } from './plugin.ts';
@@ -48,8 +47,6 @@ export async function runEngine(options: EngineOptions): Promise<RunResult> {
         new AllureVitestReporter({ resultsDir: join(context.options.reports, 'allure-results') }),
         ...(process.env.RETRACE_JUNIT ? [['junit', { outputFile: process.env.RETRACE_JUNIT }] as ['junit', { outputFile: string }]] : []),
       ],
-      // Resolved here, so a project without its own node_modules (a global install) still finds it.
-      setupFiles: [fileURLToPath(import.meta.resolve('allure-vitest/setup'))],
       silent: context.verbosity === 'quiet' ? 'passed-only' : false,
     },
     { plugins: [retrace({ context, reporter: false, include: options.files })], logLevel: 'error' },

@@ -9,9 +9,13 @@ import type { Plugin } from 'vite';
 import { fileURLToPath } from 'node:url';
 import type { RunContext } from './context.ts';
 import { RetraceReporter } from './reporter.ts';
+import AllureVitestReporter from 'allure-vitest/reporter';
+import { join } from 'node:path';
 
 const SUITE_MODULE = fileURLToPath(new URL('./suite.ts', import.meta.url));
 const WORKER_SETUP = fileURLToPath(new URL('./worker-setup.ts', import.meta.url));
+// Resolved here, so a project without its own node_modules (a global install) still finds it.
+const ALLURE_SETUP = fileURLToPath(import.meta.resolve('allure-vitest/setup'));
 
 export const isSpecFile = (id: string): boolean => /\.ya?ml$/i.test(id.split('?')[0] ?? '') && !id.includes('/node_modules/');
 
@@ -30,12 +34,16 @@ export function retrace(options: RetracePluginOptions = {}): Plugin {
     enforce: 'pre',
     async config() {
       const context = options.context ?? (await (await import('./default-context.ts')).defaultRunContext());
+      const allureResults = join(context.options.reports, 'allure-results');
       return {
         test: {
           include: [...(options.include ?? ['specs/**/*.yaml'])],
-          setupFiles: [WORKER_SETUP],
+          setupFiles: [ALLURE_SETUP, WORKER_SETUP],
           provide: { retrace: context },
-          ...(options.reporter === false ? {} : { reporters: ['default', new RetraceReporter(() => context)] }),
+          pool: 'forks',
+          ...(options.reporter === false
+            ? {}
+            : { reporters: ['default', new RetraceReporter(() => context), new AllureVitestReporter({ resultsDir: allureResults })] }),
         },
       };
     },

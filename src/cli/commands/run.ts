@@ -27,6 +27,7 @@ export function cliOptions(flags: ParsedArgs['flags']): CliOptions {
     workers: pick<number>('workers'),
     paths: pick<string>('paths'),
     reports: pick<string>('reports'),
+    model: pick<string>('model'),
   };
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as CliOptions;
 }

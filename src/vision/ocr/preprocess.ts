@@ -67,7 +67,7 @@ const INK_STEP = 48;
 
 export function normalizeForOcr(frame: Frame, options: NormalizeOptions): Normalized {
   const gray = toGray(frame);
-  const bg = dominant(gray.data);
+  const bg = options.layout === 'block' ? dominant(gray.data) : dominant(borderPixels(gray));
   const inverted = bg < 128;
   if (inverted) for (let i = 0; i < gray.data.length; i++) gray.data[i] = 255 - gray.data[i]!;
   const ground = inverted ? 255 - bg : bg;

@@ -153,8 +153,6 @@ export class TesseractReader implements TextReader {
           tessedit_pageseg_mode: psm,
           tessedit_char_whitelist: whitelist ?? '',
           user_defined_dpi: '300',
-          // The image is already dark on light: no second, inverted pass on low-confidence lines.
-          tessedit_do_invert: '1',
         } as unknown as Partial<Tesseract.RecognizeOptions>,
         { blocks: true, text: true },
       );
