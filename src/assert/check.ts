@@ -7,6 +7,8 @@ import { assertWindow } from './window.ts';
 import { assertScreenshot, type ScreenshotContext } from './screenshot.ts';
 
 export interface CheckContext extends ScreenshotContext {
+  /** How long a text expectation polls unless it sets `timeoutMs`. */
+  readonly expectMs: number;
   readonly resolveText: (template: string) => string;
   /** Shows a template with secrets as ••••. */
   readonly display: (template: string) => string;
@@ -29,7 +31,7 @@ export async function checkExpectations(
             display: context.display(expectation.text),
             mask: context.mask,
             ...(expectation.region ? { region: expectation.region } : {}),
-            ...(expectation.timeoutMs !== undefined ? { timeoutMs: expectation.timeoutMs } : {}),
+            timeoutMs: expectation.timeoutMs ?? context.expectMs,
           }),
         );
         break;
@@ -40,7 +42,7 @@ export async function checkExpectations(
             display: context.display(expectation.text),
             mask: context.mask,
             ...(expectation.region ? { region: expectation.region } : {}),
-            ...(expectation.timeoutMs !== undefined ? { timeoutMs: expectation.timeoutMs } : {}),
+            timeoutMs: expectation.timeoutMs ?? context.expectMs,
           }),
         );
         break;

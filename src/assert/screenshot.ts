@@ -37,7 +37,11 @@ export async function assertScreenshot(stage: Stage, check: ScreenshotCheck, con
   const actual: Frame = check.region ? crop(shot.frame, clampRegion(check.region, shot.frame.width, shot.frame.height)) : shot.frame;
   const file = baselineFile(context.baselinesDir, context.specId, check.name, actual);
   const ms = (): number => Math.round(performance.now() - started);
-  const write = (): void => writeFileAtomic(file, encodePng(actual));
+  const write = (): Uint8Array => {
+    const png = encodePng(actual);
+    writeFileAtomic(file, png);
+    return png;
+  };
 
   if (!shot.stable) {
     return { kind: 'screenshot', description, ok: false, message: `the window never became stable within ${context.stableTimeoutMs} ms; mask the regions that change on their own`, ms: ms() };
@@ -46,8 +50,8 @@ export async function assertScreenshot(stage: Stage, check: ScreenshotCheck, con
     if (context.update === 'none') {
       return { kind: 'screenshot', description, ok: false, message: `no baseline ${file} (baselines are not written with --update-baselines none; run locally to create it)`, ms: ms() };
     }
-    write();
-    return { kind: 'screenshot', description, ok: true, baseline: 'new', message: `wrote a new baseline ${file}`, ms: ms() };
+    const written = write();
+    return { kind: 'screenshot', description, ok: true, baseline: 'new', written, message: `wrote a new baseline ${file}`, ms: ms() };
   }
   if (context.update === 'all') {
     write();

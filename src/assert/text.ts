@@ -7,9 +7,6 @@ import type { Stage } from '../brain/stage.ts';
 import type { AssertionResult } from './types.ts';
 import { pollAssertion } from './poll.ts';
 
-/** How long a text assertion waits for the text, unless `timeoutMs` says otherwise. */
-export const DEFAULT_TEXT_TIMEOUT_MS = 5000;
-
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /** Everything readable in the window (or region): the page read plus label-by-label reads. */
@@ -22,7 +19,8 @@ export interface TextCheck {
   readonly text: string;
   readonly match: TextMatch;
   readonly region?: Region;
-  readonly timeoutMs?: number;
+  /** How long to poll; the expectation's `timeoutMs`, else the run's `timeouts.expectMs`. */
+  readonly timeoutMs: number;
   /** Shown in reports instead of `text` (secret-free). */
   readonly display: string;
   /** Masks secrets in what OCR read before it reaches a message. */
@@ -34,7 +32,7 @@ export async function assertText(stage: Stage, check: TextCheck): Promise<Assert
   const last = await pollAssertion(async () => {
     const read = await readWindow(stage, check.region);
     return { ok: matchText(read, check.text, check.match).ok, read };
-  }, check.timeoutMs ?? DEFAULT_TEXT_TIMEOUT_MS);
+  }, check.timeoutMs);
   const read = check.mask(oneLine(last.read));
   return {
     kind: 'text',
@@ -51,7 +49,7 @@ export async function assertAbsent(stage: Stage, check: Omit<TextCheck, 'match'>
   const last = await pollAssertion(async () => {
     const read = await readWindow(stage, check.region);
     return { ok: !matchText(read, check.text, 'contains').ok, read };
-  }, check.timeoutMs ?? DEFAULT_TEXT_TIMEOUT_MS);
+  }, check.timeoutMs);
   const read = check.mask(oneLine(last.read));
   return {
     kind: 'absent',

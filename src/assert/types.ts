@@ -16,6 +16,8 @@ export interface AssertionResult {
   readonly read?: string;
   /** For screenshot assertions: whether this run wrote the baseline. */
   readonly baseline?: 'matched' | 'new' | 'updated';
+  /** The PNG this run wrote as a new baseline, shown in the report as new (not as a comparison). */
+  readonly written?: Uint8Array;
   /** Expected/actual/diff PNGs of a failed screenshot assertion. */
   readonly images?: DiffImages;
   readonly ms: number;

@@ -30,6 +30,12 @@ import { NavigationGraph } from './graph.ts';
  */
 const DYNAMIC_PROBE_MS = 1200;
 
+/**
+ * How long a learned action waits for the screen to start changing before it counts as having
+ * no visible effect. Only learning pays it, and only for actions that change nothing.
+ */
+const LEARN_REACT_MS = 400;
+
 /** What the goal is doing now, for progress lines. */
 export type Phase = 'launching' | 'learning' | 'recording' | 'replaying' | 'navigating' | 'checking' | 'saving';
 
@@ -44,7 +50,7 @@ export interface GoalRunInput {
   readonly goal: GoalSpec;
   readonly options: ResolvedOptions;
   readonly baselinesDir: string;
-  readonly check: Omit<CheckContext, 'specId' | 'baselinesDir' | 'update' | 'stableTimeoutMs'>;
+  readonly check: Omit<CheckContext, 'specId' | 'baselinesDir' | 'update' | 'stableTimeoutMs' | 'expectMs'>;
   readonly resolveText: (template: string) => string;
   /** A stage with the app ready at the goal's start. Called again for a relearn after a failed replay. */
   readonly stage: (fresh: boolean) => Promise<Stage>;
@@ -164,6 +170,7 @@ async function check(input: GoalRunInput, stage: Stage): Promise<AssertionResult
     baselinesDir: input.baselinesDir,
     update: input.options.updateBaselines,
     stableTimeoutMs: input.options.timeouts.settleMs,
+    expectMs: input.options.timeouts.expectMs,
   });
 }
 
@@ -197,8 +204,8 @@ async function record(input: GoalRunInput, store: PathStore, mode: Mode, stage: 
   const dynamic = await stage.guard(detectDynamic(stage.grabber((await stage.window()).region), DYNAMIC_PROBE_MS));
   const recorder = new Recorder(stage, {
     settle: { timeoutMs: options.timeouts.settleMs, ignore: dynamic },
-    reactMs: 400,
-    findTimeoutMs: 3000,
+    reactMs: LEARN_REACT_MS,
+    findTimeoutMs: options.timeouts.actionMs,
     resolveText: input.resolveText,
     ...(input.onEvidence ? { onEvidence: input.onEvidence } : {}),
   });

@@ -139,6 +139,10 @@ class ProcessAppSession implements AppSession {
     return this.exit;
   }
 
+  release(): void {
+    this.unregister();
+  }
+
   /** Waits for the main window, then sizes, raises and focuses it. */
   async start(display: Display): Promise<void> {
     const { windowTimeoutMs, size } = this.config;

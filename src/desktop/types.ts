@@ -117,6 +117,8 @@ export interface AppSession {
   readonly exited: Promise<AppExit>;
   /** The exit, if the app has already exited. */
   exitInfo(): AppExit | undefined;
+  /** Stop owning the app: it is no longer killed when this process exits (`--keep-open`). */
+  release(): void;
   /** Close gracefully, then kill; runs `teardown`. Idempotent. */
   close(): Promise<void>;
 }

@@ -25,7 +25,7 @@ export interface EngineOptions {
 export async function runEngine(options: EngineOptions): Promise<RunResult> {
   const { context } = options;
   const reporter = new RetraceReporter(() => context);
-  const workers = Math.max(1, context.options.workers);
+  const workers = context.keepOpen ? 1 : Math.max(1, context.options.workers);
   const vitest = await startVitest(
     'test',
     [...options.files],

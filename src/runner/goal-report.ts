@@ -6,6 +6,14 @@ import { encodePng, scale } from '../vision/frame.ts';
 import { reportGoalToAllure, type ActionImages } from '../report/allure-goal.ts';
 import { describeForDisplay } from '../spec/interpolate.ts';
 import { describeAction } from '../brain/describe.ts';
+import { computePathStats, type PathStats } from '../paths/stats.ts';
+import { readHistory } from '../report/history.ts';
+
+/** The statistics of one path from the run history before this run (undefined when it never ran). */
+export async function pathStatsOf(reportsDir: string, spec: string, goal: string): Promise<PathStats | undefined> {
+  const history = (await readHistory(reportsDir)).filter((r) => r.spec === spec && r.goal === goal);
+  return computePathStats(history)[0];
+}
 
 /** Before/after images in the report are thumbnails: enough to see what happened, small on disk. */
 const THUMBNAIL_WIDTH = 320;
@@ -41,7 +49,7 @@ export async function recordGoalReport(
   verdict: Verdict,
   assertions: readonly AssertionResult[],
   evidence: GoalEvidence,
-  extra: { readonly planner?: string; readonly retries: number },
+  extra: { readonly planner?: string; readonly retries: number; readonly pathStats?: PathStats },
 ): Promise<void> {
   await reportGoalToAllure({
     verdict,
@@ -49,6 +57,7 @@ export async function recordGoalReport(
     app: describeForDisplay(spec.app.launch),
     goalText: goalText(goal),
     ...(extra.planner ? { planner: extra.planner } : {}),
+    ...(extra.pathStats ? { pathStats: extra.pathStats } : {}),
     retries: extra.retries,
     actionImages: evidence.images(verdict.actions.length),
     assertions: assertions.map((a) => ({
@@ -57,6 +66,7 @@ export async function recordGoalReport(
       message: a.message,
       ...(a.read !== undefined ? { actual: a.read } : {}),
       ...(a.images ? { diff: a.images } : {}),
+      ...(a.written ? { newBaseline: a.written } : {}),
     })),
   });
 }

@@ -17,7 +17,9 @@ import type { RunContext } from './context.ts';
 import { createProgress } from './progress.ts';
 import { workerDesktop } from './worker-desktop.ts';
 import { claudeFactories } from './claude.ts';
-import { recordGoalReport, GoalEvidence } from './goal-report.ts';
+import { recordGoalReport, GoalEvidence, pathStatsOf } from './goal-report.ts';
+
+const X_REFUSED = /Missing X server|cannot open display|Can't open display/i;
 
 const resolveText = (template: string): string => interpolate(template, process.env);
 const mask = (text: string): string => secretMasker.mask(text);
@@ -86,19 +88,29 @@ async function runOne(
   const perGoal = spec.app.restart === 'goal';
   let app: AppSession | undefined;
 
-  const launch = async (): Promise<AppSession> => {
-    progress.status(`${label}: launching ${spec.app.launch}`);
-    return desktop.launch({
-      launch: resolveText(spec.app.launch),
-      window: resolveText(spec.app.window),
-      ...(spec.app.size ? { size: spec.app.size } : {}),
-      env: Object.fromEntries(Object.entries(spec.app.env).map(([k, v]) => [k, resolveText(v)])),
-      cwd: spec.app.cwd ?? context.root,
-      ...(spec.app.setup ? { setup: spec.app.setup } : {}),
-      ...(spec.app.teardown ? { teardown: spec.app.teardown } : {}),
-      windowTimeoutMs: spec.app.windowTimeoutMs ?? options.timeouts.windowMs,
-    });
+  const config = {
+    launch: resolveText(spec.app.launch),
+    window: resolveText(spec.app.window),
+    ...(spec.app.size ? { size: spec.app.size } : {}),
+    env: Object.fromEntries(Object.entries(spec.app.env).map(([k, v]) => [k, resolveText(v)])),
+    cwd: spec.app.cwd ?? context.root,
+    ...(spec.app.setup ? { setup: spec.app.setup } : {}),
+    ...(spec.app.teardown ? { teardown: spec.app.teardown } : {}),
+    windowTimeoutMs: spec.app.windowTimeoutMs ?? options.timeouts.windowMs,
   };
+  const launch = async (): Promise<AppSession> => {
+    progress.status(`${label}: launching ${describeForDisplay(spec.app.launch)}`);
+    try {
+      return await desktop.launch(config);
+    } catch (error) {
+      // Under load an X server can refuse a client's first connection; the app then dies at
+      // start. That is the display's hiccup, not the app's fault: one more try tells them apart.
+      if (!(error instanceof InfrastructureError) || !X_REFUSED.test(error.message)) throw error;
+      progress.line(`warning: ${label}: the app could not connect to the display at start; launching it again`);
+      return desktop.launch(config);
+    }
+  };
+
   const stage = async (fresh: boolean): Promise<Stage> => {
     let current = perGoal ? app : shared.get();
     if (current && (fresh || current.exitInfo())) {
@@ -160,17 +172,24 @@ async function runOne(
   };
   const assertions: readonly AssertionResult[] = result.assertions ?? [];
   ctx.task.meta.retrace = { verdict, baselines: assertions.filter((a) => a.baseline).map((a) => ({ description: a.description, baseline: a.baseline! })) };
+  const stats = await pathStatsOf(options.reports, spec.id, goal.id).catch(() => undefined);
   await recordGoalReport(spec, goal, verdict, assertions, evidence, {
     ...(result.planner ? { planner: result.planner } : {}),
+    ...(stats ? { pathStats: stats } : {}),
     retries: ctx.task.result?.retryCount ?? 0,
   });
 
   const verdictLine = `${verdict.status === 'passed' ? '✓' : '✗'} ${label} ${verdict.status} (${verdict.mode}, ${verdict.actions.length} actions, ${verdict.modelCalls} model calls, ${verdict.durationMs} ms)`;
+  for (const [i, a] of verdict.actions.entries()) {
+    progress.detail(`  ${i + 1}. ${a.description ?? a.kind}: ${a.ms} ms (settle ${a.settleMs}, verify ${a.verifyMs}), resolved by ${a.resolvedBy}`);
+  }
+  for (const a of assertions) progress.detail(`  ${a.ok ? '✓' : '✗'} ${a.description}: ${a.message}`);
   if (verdict.status === 'passed') progress.status(verdictLine);
   else progress.line(`${verdictLine}\n  ${(verdict.message ?? '').split('\n').join('\n  ')}`);
 
   if (context.keepOpen && verdict.status !== 'passed') {
     shared.keep();
+    app?.release();
     progress.line(
       `--keep-open: the app is still running on display ${desktop.display.name}.\n` +
         `  Look at it: DISPLAY=${desktop.display.name} import -window root /tmp/retrace-${goal.id}.png  (or xwd -root -display ${desktop.display.name} | convert xwd:- out.png)`,

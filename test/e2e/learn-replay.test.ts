@@ -91,8 +91,9 @@ describe('learn, replay, heal, catch', () => {
     ['bug=missing-button', 'add', 'target-not-found', /action 3 \(click "8"\)/],
     ['bug=swapped-labels', 'add', 'effect-not-verified', /action 1 \(click "7"\)/],
   ])('regression %s fails %s, naming the action (%s)', async (variant, id, category, action) => {
-    const result = await run(variant, '--learn', 'off', '--goal', id);
+    const result = await run(variant, '--learn', 'off', '--goal', id, '--keep-open');
     expect(result.code, result.stdout + result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/--keep-open: the app is still running on display :\d+/);
     expect(goal(id)).toMatchObject({ status: 'failed', category });
     expect(goal(id).message).toMatch(action);
   });

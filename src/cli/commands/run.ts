@@ -54,13 +54,19 @@ export default async function run(args: ParsedArgs): Promise<number> {
   // Allure results are per run; the history that outlives runs is in reports/history/.
   rmSync(join(options.reports, 'allure-results'), { recursive: true, force: true });
   const quiet = flags.quiet === true;
+  const keepOpen = flags['keep-open'] === true;
+  if (keepOpen) {
+    // The display must outlive the workers: the CLI owns it, and one worker shares it.
+    const { acquireDisplay } = await import('../../desktop/display.ts');
+    process.env.DISPLAY = (await acquireDisplay({ reuseEnv: true, size: options.display.size })).name;
+  }
   const context: RunContext = {
     root,
     options,
     baselinesDir: join(root, 'fixtures', 'baselines'),
     runId: randomUUID(),
-    ownDisplays: options.workers > 1 || !process.env.DISPLAY,
-    keepOpen: flags['keep-open'] === true,
+    ownDisplays: !keepOpen && (options.workers > 1 || !process.env.DISPLAY),
+    keepOpen,
     verbosity: quiet ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
     tty: Boolean(process.stderr.isTTY) && !process.env.CI,
     goals,
@@ -74,5 +80,17 @@ export default async function run(args: ParsedArgs): Promise<number> {
     ...(typeof flags.shard === 'string' ? { shard: flags.shard } : {}),
   });
   printRunResult(result, relative(root, options.reports) || '.', quiet);
-  return exitCodeOf(result.summary);
+  const code = exitCodeOf(result.summary);
+  if (keepOpen && code !== 0) await holdDisplay(process.env.DISPLAY ?? '');
+  return code;
+}
+
+/** --keep-open: the failed app stays on screen until the user is done looking at it. */
+async function holdDisplay(display: string): Promise<void> {
+  if (!process.stdin.isTTY) {
+    process.stderr.write(`--keep-open: no terminal to wait on; display ${display} closes with this process\n`);
+    return;
+  }
+  process.stderr.write(`--keep-open: display ${display} stays up until you press Ctrl-C\n`);
+  await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
 }

@@ -1,0 +1,178 @@
+/**
+ * Turning a tesseract page into an OcrResult (pure; tesseract.js types only): boxes mapped back
+ * to the input frame, and what the LSTM engine gets wrong on UI text put right with what the
+ * cleaning (ink-clean.ts) measured on the ink:
+ * - words split at the ink's word spaces ("7+" → "7 +");
+ * - c, o, s, v, w, x, z given their case by their ink height ("on" → "On");
+ * - border remnants dropped (brackets and bars at the ends of a line, dots at the frame's edge).
+ */
+import type Tesseract from 'tesseract.js';
+import type { Frame, Region } from '../../domain.ts';
+import { unionRegions } from '../frame.ts';
+import type { OcrResult, TextBox } from '../types.ts';
+import { boxToFrame, type Prepared } from './preprocess.ts';
+
+/** Words and lines of a tesseract page, boxes mapped back to the frame, border noise dropped. */
+export function toResult(page: Tesseract.Page, prepared: Prepared, frame: Frame): OcrResult {
+  const words: TextBox[] = [];
+  const lines: TextBox[] = [];
+  for (const block of page.blocks ?? []) {
+    for (const paragraph of block.paragraphs) {
+      for (const line of paragraph.lines) {
+        const kept: TextBox[] = [];
+        for (const word of fixCase(line.words.map(partOf), prepared, frame)) {
+          for (const part of splitAtSpaces(word, prepared, frame)) {
+            const text = part.text.trim();
+            if (!text || /^[|¦]+$/.test(text)) continue;
+            kept.push({ text, box: part.box, confidence: word.confidence });
+          }
+        }
+        trimBorderNoise(kept, prepared, frame);
+        if (kept.length === 0) continue;
+        words.push(...kept);
+        const box = kept.map((w) => w.box).reduce(unionRegions);
+        const confidence = kept.reduce((s, w) => s + w.confidence, 0) / kept.length;
+        lines.push({ text: kept.map((w) => w.text).join(' '), box, confidence });
+      }
+    }
+  }
+  return { text: lines.map((l) => l.text).join('\n'), words, lines };
+}
+
+/** What OCR makes of a border: brackets and bars at the ends of a line, dots near the edge. */
+const OPEN_NOISE = /^[[({|]+/;
+const CLOSE_NOISE = /[\])}|]+$/;
+const DOT_NOISE = /^[.,:;'"`|]+$/;
+
+/**
+ * Drops, in place, what is left of a border the cleaning missed: brackets and bars opening the
+ * line's first word or closing its last, and words of dots alone, when they lie at the frame's
+ * edge or beside erased ink.
+ */
+function trimBorderNoise(words: TextBox[], prepared: Prepared, frame: Frame): void {
+  const erased = prepared.clean?.erased ?? [];
+  const m = 2;
+  const besideErased = (box: Region): boolean =>
+    erased.some((e) => box.x - m < e.x + e.width && e.x < box.x + box.width + m && box.y - m < e.y + e.height && e.y < box.y + box.height + m);
+  const atLeft = (box: Region): boolean => box.x <= m || besideErased(box);
+  const atRight = (box: Region): boolean => box.x + box.width >= frame.width - m || besideErased(box);
+  const atEdge = (box: Region): boolean =>
+    atLeft(box) || atRight(box) || box.y <= m || box.y + box.height >= frame.height - m;
+  for (let i = words.length - 1; i >= 0; i--) if (DOT_NOISE.test(words[i]!.text) && atEdge(words[i]!.box)) words.splice(i, 1);
+  const first = words[0];
+  if (first && OPEN_NOISE.test(first.text) && atLeft(first.box)) words[0] = { ...first, text: first.text.replace(OPEN_NOISE, '') };
+  const last = words[words.length - 1];
+  if (last && CLOSE_NOISE.test(last.text) && atRight(last.box)) {
+    words[words.length - 1] = { ...last, text: last.text.replace(CLOSE_NOISE, '') };
+  }
+  for (let i = words.length - 1; i >= 0; i--) if (words[i]!.text === '') words.splice(i, 1);
+}
+
+type Bbox = Tesseract.Bbox;
+
+/** A word with its symbols; `symbols` is empty when they do not spell the word. */
+interface WordPart {
+  readonly text: string;
+  readonly bbox: Bbox;
+  readonly confidence: number;
+  readonly symbols: readonly { readonly text: string; readonly bbox: Bbox }[];
+}
+
+function partOf(word: Tesseract.Word): WordPart {
+  const symbols = (word.symbols ?? []).map((s) => ({ text: s.text, bbox: s.bbox }));
+  const spelled = symbols.map((s) => s.text).join('') === word.text;
+  return { text: word.text, bbox: word.bbox, confidence: word.confidence, symbols: spelled ? symbols : [] };
+}
+
+/**
+ * A word split at the word spaces cleaning found in the ink (tesseract sometimes joins "7 +" into
+ * "7+" in a single-line read): between two symbols when the space starts after the left one's
+ * left edge and ends by the right one's left edge (symbol boxes are rough, their left edges the
+ * most reliable part). Boxes in frame coordinates.
+ */
+function splitAtSpaces(word: WordPart, prepared: Prepared, frame: Frame): { text: string; box: Region }[] {
+  const whole = [{ text: word.text, box: boxToFrame(word.bbox, prepared, frame) }];
+  const spaces = prepared.clean?.spaces ?? [];
+  if (word.symbols.length < 2 || spaces.length === 0) return whole;
+  const box = whole[0]!.box;
+  const inWord = spaces.filter(
+    (s) => s.x > box.x && s.x < box.x + box.width && s.y < box.y + box.height && box.y < s.y + s.height,
+  );
+  if (inWord.length === 0) return whole;
+  const boxes = word.symbols.map((s) => boxToFrame(s.bbox, prepared, frame));
+  const parts: { text: string; box: Region }[] = [];
+  let first = 0;
+  for (let i = 1; i <= boxes.length; i++) {
+    const split =
+      i === boxes.length ||
+      inWord.some((s) => boxes[i - 1]!.x < s.x && boxes[i]!.x >= s.x + s.width - Math.max(2, s.width / 2));
+    if (!split) continue;
+    const run = boxes.slice(first, i);
+    parts.push({ text: word.symbols.slice(first, i).map((s) => s.text).join(''), box: run.reduce(unionRegions) });
+    first = i;
+  }
+  return parts;
+}
+
+/** Letters whose capital is the small letter enlarged: OCR cannot tell their case by shape. */
+const SAME_SHAPE = new Set('cosvwxz');
+/** Small letters of x-height with a capital of another shape: the line's x-height reference. */
+const X_HEIGHT = new Set('aemnru');
+/** Capitals, digits and ascending small letters: the line's capital-height reference. */
+const TALL = /^[A-BD-NP-RT-UY0-9bdfhklt]$/;
+
+/**
+ * The case of c, o, s, v, w, x and z set by their height within the line, measured on the ink
+ * (tesseract's symbol boxes are too rough for it): taller than the line's x-height letters
+ * (1.2 ×) or nearly as tall as its capitals (0.85 ×) is upper case, else lower case ("On" is not
+ * "on"). References come from the word's own letters, else from its line. A symbol is measured
+ * only when exactly one ink component lies under it; letters are left alone without a reference.
+ */
+function fixCase(words: WordPart[], prepared: Prepared, frame: Frame): WordPart[] {
+  const glyphs = prepared.clean?.glyphs ?? [];
+  if (glyphs.length === 0) return words;
+  const inkHeight = (bbox: Bbox): number => {
+    const box = boxToFrame(bbox, prepared, frame);
+    const mid = box.x + box.width / 2;
+    const under = glyphs.filter((g) => {
+      const gx = g.x + g.width / 2;
+      const overlapsY = g.y < box.y + box.height && box.y < g.y + g.height;
+      return overlapsY && gx >= box.x && gx <= box.x + box.width && mid >= g.x && mid <= g.x + g.width;
+    });
+    return under.length === 1 ? under[0]!.height : 0;
+  };
+  const median = (v: number[]): number => {
+    const known = v.filter((h) => h > 0).sort((a, b) => a - b);
+    return known.length === 0 ? 0 : known[known.length >> 1]!;
+  };
+  type Symbol = WordPart['symbols'][number];
+  const references = (symbols: readonly Symbol[]): { x: number; cap: number } => ({
+    x: median(symbols.filter((s) => X_HEIGHT.has(s.text)).map((s) => inkHeight(s.bbox))),
+    cap: median(symbols.filter((s) => TALL.test(s.text)).map((s) => inkHeight(s.bbox))),
+  });
+  const symbols = words.flatMap((w) => w.symbols);
+  if (!symbols.some((s) => SAME_SHAPE.has(s.text.toLowerCase()))) return words;
+  const line = references(symbols);
+  const upper = (h: number, ref: { x: number; cap: number }): boolean | null => {
+    if (h === 0) return null;
+    if (ref.x > 0) return h >= 1.2 * ref.x ? true : h <= 1.1 * ref.x ? false : null;
+    if (ref.cap > 0) return h >= 0.85 * ref.cap ? true : h <= 0.75 * ref.cap ? false : null;
+    return null;
+  };
+  return words.map((w) => {
+    if (!w.symbols.some((s) => SAME_SHAPE.has(s.text.toLowerCase()))) return w;
+    // The word's own letters first: a line may mix sizes (a heading beside small text).
+    const own = references(w.symbols);
+    const ref = own.x > 0 || own.cap > 0 ? own : line;
+    let changed = false;
+    const fixed = w.symbols.map((s) => {
+      if (!SAME_SHAPE.has(s.text.toLowerCase())) return s;
+      const up = upper(inkHeight(s.bbox), ref);
+      const text = up === null ? s.text : up ? s.text.toUpperCase() : s.text.toLowerCase();
+      if (text === s.text) return s;
+      changed = true;
+      return { ...s, text };
+    });
+    return changed ? { ...w, symbols: fixed, text: fixed.map((s) => s.text).join('') } : w;
+  });
+}
