@@ -10,8 +10,9 @@
  *    to their right end, holes for labels allowed) — button faces, fields, selections.
  * 3. Ink: 8-connected components of edge pixels: the ink side of a luma step of `edgeStep` or
  *    more — the darker pixel on a light window, the lighter on a dark one (dark theme). An ink
- *    component around a face is that face's border; long thin ones are separators; the rest are
- *    glyphs.
+ *    component around a face is that face's border (unless the two are no bigger than a glyph:
+ *    then they are the stroke and outline of a bold "0"); long thin ones are separators; the rest
+ *    are glyphs.
  * 4. Glyphs in the same face (or on the same panel) are grouped into labels: side by side within
  *    half a glyph height, or stacked parts of one symbol ("=", "÷", "i").
  * A face is a control when a border rings it or it holds a label; a label outside every face is a

@@ -89,6 +89,20 @@ describe('segmentControls', () => {
     expect(controls[0]!.labels).toEqual([box(45, 30, 2, 10)]);
   });
 
+  it('keeps a bold "0" one label on its key, and a display\'s two lines apart', () => {
+    const calc = loadImage('fixture-calculator-84');
+    const controls = segmentDetailed(calc);
+    const zeroKey = controls.find((c) => c.kind === 'box' && iou(c.box, box(12, 329, 78, 66)) > 0.9);
+    expect(zeroKey?.labels).toHaveLength(1);
+    expect(inside(centre(zeroKey!.labels[0]!), box(36, 345, 30, 31))).toBe(true);
+    // The ring of the "0" is no control of its own.
+    expect(controls.filter((c) => c.kind === 'box' && c.box.width < 30)).toEqual([]);
+    const display = controls.find((c) => c.kind === 'box' && iou(c.box, box(12, 12, 336, 84)) > 0.9);
+    const rows = new Set(display!.labels.map((l) => (l.y < 40 ? 'expression' : 'value')));
+    expect(rows).toEqual(new Set(['expression', 'value']));
+    expect(display!.labels.every((l) => l.y + l.height <= 40 || l.y >= 40)).toBe(true);
+  });
+
   it('returns nothing for an empty or a blank frame', () => {
     expect(segmentControls(createFrame(0, 0))).toEqual([]);
     expect(segmentControls(createFrame(50, 50, [255, 255, 255, 255]))).toEqual([]);

@@ -167,7 +167,8 @@ export async function readAll(reader: TextReader, frame: Frame, options: ReadAll
       const around = inflateRegion(candidate.label, 2);
       for (const w of inside) {
         const part = intersectRegions(w.box, around);
-        if (part && regionArea(part) >= 0.5 * regionArea(w.box)) words.splice(words.indexOf(w), 1);
+        const at = words.indexOf(w);
+        if (part && at >= 0 && regionArea(part) >= 0.5 * regionArea(w.box)) words.splice(at, 1);
       }
     } else if (common >= 0.4 * regionArea(candidate.label)) continue;
     const read = await readLabel(reader, frame, candidate, { layout: 'line' }, options.cache);

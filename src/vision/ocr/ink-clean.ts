@@ -2,8 +2,8 @@
  * Removing ink that is not text before OCR (pure, no tesseract here). Given a gray image with
  * dark ink on a white ground (as preprocess.ts makes it), the ink is split into 8-connected
  * components and these are erased:
- * - frames: a component whose box encloses another component's box and that is mostly empty
- *   (a control's border around its label, the badge around "On");
+ * - frames: a ring (ink along each side of its box) that encloses another component's box and
+ *   is mostly empty (a control's border around its label, the badge around "On");
  * - lines: thin and long — at least `lineTouchRatio` text heights when it touches the image's
  *   edge (a border the crop cut), at least `lineRatio` text heights inside (separators, underlines);
  * - cut frames: mostly empty components touching the edge and larger than text (a border's
@@ -129,10 +129,26 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
   };
   const tiny = (c: Component): boolean => bw(c) <= 2 && bh(c) <= 2;
 
-  // Frames: mostly empty, around another component. Sorting by x0 bounds the inner loop.
+  // A ring: ink along most of each side of its box (rounded corners allowed). A "/" whose box
+  // holds the circles of a "%" is not one.
+  const ringed = (c: Component, id: number): boolean => {
+    const along = (from: number, step: number, count: number): boolean => {
+      let n = 0;
+      for (let k = 0, i = from; k < count; k++, i += step) if (label[i] === id) n++;
+      return n >= 0.5 * count;
+    };
+    return (
+      along(c.y0 * w + c.x0, 1, bw(c)) &&
+      along(c.y1 * w + c.x0, 1, bw(c)) &&
+      along(c.y0 * w + c.x0, w, bh(c)) &&
+      along(c.y0 * w + c.x1, w, bh(c))
+    );
+  };
+
+  // Frames: mostly empty rings around another component. Sorting by x0 bounds the inner loop.
   const byX = comps.map((_, i) => i).sort((a, b) => comps[a]!.x0 - comps[b]!.x0);
-  for (const c of comps) {
-    if (fill(c) >= 0.35 || bw(c) < 6 || bh(c) < 6) continue;
+  for (const [ci, c] of comps.entries()) {
+    if (fill(c) >= 0.35 || bw(c) < 6 || bh(c) < 6 || !ringed(c, ci + 1)) continue;
     for (const j of byX) {
       const o = comps[j]!;
       if (o.x0 > c.x1) break;

@@ -22,3 +22,20 @@ chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-
   --window-size=420,260 --screenshot="$here/settings.png" "file://$here/settings.html"
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
   --window-size=248,276 --screenshot="$here/keypad.png" "file://$here/keypad.html"
+
+# fixture-*.png: retrace's own fixture apps (fixtures/apps) as real windows on Xvfb, default sizes.
+apps="$(cd "$here/../../../fixtures/apps" && pwd)"
+kill $calc 2>/dev/null || true
+DISPLAY=$display "$apps/snapshot" settings 'start=display&dark=on' "$here/fixture-settings-dark.png" >/dev/null
+DISPLAY=$display "$apps/open" calculator >/dev/null 2>&1 & app=$!
+trap 'kill $app $xvfb 2>/dev/null || true' EXIT
+sleep 2
+win=$(DISPLAY=$display xdotool search --all --pid "$app" --name '^Retrace Calculator$' | head -1)
+shot() { eval "$(DISPLAY=$display xdotool getwindowgeometry --shell "$win")"; DISPLAY=$display import -window root -crop "${WIDTH}x${HEIGHT}+${X}+${Y}" +repage "$1"; }
+DISPLAY=$display xdotool windowfocus --sync "$win" type --delay 80 '12*7'
+DISPLAY=$display xdotool key Return
+sleep 0.6
+shot "$here/fixture-calculator-84.png"
+DISPLAY=$display xdotool key Escape type --delay 80 '7+8'
+sleep 0.6
+shot "$here/fixture-calculator-7-plus-8.png"
