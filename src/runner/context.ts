@@ -3,13 +3,17 @@
  * across the process boundary with `provide`/`inject`, so it is plain JSON.
  */
 import type { ResolvedOptions } from '../spec/defaults.ts';
+import type { CliOptions } from '../spec/options.ts';
 
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
 
 export interface RunContext {
   /** Absolute project root; spec ids and default directories are relative to it. */
   readonly root: string;
+  /** Run-wide options: CLI > config file > defaults. A spec's `options:` is merged per spec. */
   readonly options: ResolvedOptions;
+  /** The CLI's own layer, so each spec can be merged under it. */
+  readonly cli: CliOptions;
   /** Absolute `fixtures/baselines`. */
   readonly baselinesDir: string;
   readonly runId: string;

@@ -11,6 +11,7 @@ export function defaultRunContext(root: string = process.cwd()): RunContext {
   return {
     root,
     options,
+    cli: {},
     baselinesDir: join(root, 'fixtures', 'baselines'),
     runId: randomUUID(),
     // vitest may run several workers; each gets its own virtual display so they never share a mouse.

@@ -7,6 +7,8 @@ import type { Verdict, Status } from '../domain.ts';
 import { GoalFailure, InfrastructureError, InvalidInputError, RetraceError } from '../errors.ts';
 import type { GoalSpec, Spec } from '../spec/types.ts';
 import { loadSpec } from '../spec/load.ts';
+import { loadConfig } from '../spec/config.ts';
+import { resolveOptions } from '../spec/options.ts';
 import { interpolate, describeForDisplay } from '../spec/interpolate.ts';
 import { secretMasker } from '../spec/secrets.ts';
 import type { AppSession } from '../desktop/types.ts';
@@ -35,8 +37,11 @@ function classify(error: unknown): { status: Status; category: Verdict['category
 }
 
 export function defineSpecSuite(file: string): void {
-  const context = inject('retrace');
-  const spec = loadSpec(file, { root: context.root, env: process.env });
+  const run = inject('retrace');
+  const spec = loadSpec(file, { root: run.root, env: process.env });
+  // The spec's own `options:` sit between the CLI and the config file.
+  const options = resolveOptions({ root: run.root, cli: run.cli, spec, config: loadConfig(run.root, { env: process.env }), env: process.env });
+  const context: RunContext = { ...run, options };
   const progress = createProgress(context.verbosity, context.tty, mask);
   const goals = spec.goals.filter((g) => context.goals.length === 0 || context.goals.includes(g.id));
   let shared: AppSession | undefined;

@@ -33,21 +33,22 @@ export function cliOptions(flags: ParsedArgs['flags']): CliOptions {
 }
 
 /** Flags, config, specs and path files, all checked; throws InvalidInputError(s) having written nothing. */
-export function prepareRun(args: ParsedArgs): { root: string; options: ResolvedOptions; specs: readonly Spec[]; goals: readonly string[] } {
+export function prepareRun(args: ParsedArgs): { root: string; cli: CliOptions; options: ResolvedOptions; specs: readonly Spec[]; goals: readonly string[] } {
   const root = process.cwd();
   const { flags } = args;
   if (typeof flags.shard === 'string') parseShard(flags.shard);
   const config = loadConfig(root, { env: process.env });
-  const options = resolveOptions({ root, cli: cliOptions(flags), config, env: process.env });
+  const cli = cliOptions(flags);
+  const options = resolveOptions({ root, cli, config, env: process.env });
   const files = collectSpecFiles(root, args.positionals.length > 0 ? args.positionals : ['specs']);
   const goals = (flags.goal as readonly string[] | undefined) ?? [];
   const { specs } = preflight(root, files, options, goals, process.env);
-  return { root, options, specs, goals };
+  return { root, cli, options, specs, goals };
 }
 
 export default async function run(args: ParsedArgs): Promise<number> {
   const { flags } = args;
-  const { root, options, specs, goals } = prepareRun(args);
+  const { root, cli, options, specs, goals } = prepareRun(args);
   const runnable = specs.filter((s) => goals.length === 0 || s.goals.some((g) => goals.includes(g.id)));
 
   const { runEngine } = await import('../../runner/engine.ts');
@@ -63,6 +64,7 @@ export default async function run(args: ParsedArgs): Promise<number> {
   const context: RunContext = {
     root,
     options,
+    cli,
     baselinesDir: join(root, 'fixtures', 'baselines'),
     runId: randomUUID(),
     ownDisplays: !keepOpen && (options.workers > 1 || !process.env.DISPLAY),
