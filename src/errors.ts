@@ -69,6 +69,7 @@ export type InfrastructureCode =
   | 'OCR_DATA'
   | 'MODEL'
   | 'MISSING_TOOL'
+  | 'GOAL_TIMEOUT'
   | 'IO';
 
 export class InfrastructureError extends RetraceError {

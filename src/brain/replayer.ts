@@ -155,15 +155,18 @@ export class Replayer {
       }
 
       await this.stage.guard(perform(this.stage.desktop.input, action, points, before.window, this.options.resolveText));
-      const after = await settle(this.stage, settleOptions, recorded.effects.length > 0
-        ? { changeFrom: before.frame, reactMs: Math.max(1500, recorded.settleMs * 3) }
-        : undefined);
-
+      const reactMs = Math.max(1500, recorded.settleMs * 3);
+      let after = await settle(this.stage, settleOptions, recorded.effects.length > 0 ? { changeFrom: before.frame, reactMs } : undefined);
       const verifyStarted = performance.now();
-      const checks: EffectCheck[] = [];
-      for (const effect of recorded.effects) {
-        const check = checkEffect(effect, effect.image ? this.image(effect.image) : undefined, before.frame, after.frame, offset);
-        checks.push(check.verified ? check : await this.stage.guard(checkEffectText(this.stage.reader, check, before.frame, after.frame, recorded.dynamic)));
+      let checks = await this.verify(recorded, before, after, offset);
+      // An app that stalls mid-change (a spinner that skips frames) can look settled too soon.
+      // While the screen keeps changing within the reaction window, wait and look again.
+      const patience = Date.now() + reactMs;
+      while (checks.some((c) => !c.verified) && Date.now() < patience) {
+        const later = await settle(this.stage, settleOptions, { changeFrom: after.frame, reactMs: Math.max(0, patience - Date.now()) });
+        if (framesEqual(later.frame, after.frame, recorded.dynamic)) break;
+        after = later;
+        checks = await this.verify(recorded, before, after, offset);
       }
       const verifyMs = Math.round(performance.now() - verifyStarted);
       const failed = checks.find((c) => !c.verified);
@@ -191,6 +194,16 @@ export class Replayer {
         },
       };
     }
+  }
+
+  /** Checks every recorded effect: by image first, then by its words where the layout moved. */
+  private async verify(recorded: RecordedAction, before: Settled, after: Settled, offset: Point): Promise<EffectCheck[]> {
+    const checks: EffectCheck[] = [];
+    for (const effect of recorded.effects) {
+      const check = checkEffect(effect, effect.image ? this.image(effect.image) : undefined, before.frame, after.frame, offset);
+      checks.push(check.verified ? check : await this.stage.guard(checkEffectText(this.stage.reader, check, before.frame, after.frame, recorded.dynamic)));
+    }
+    return checks;
   }
 
   /** Records the action as it happened now, so a healed replay can propose an updated path. */

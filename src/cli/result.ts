@@ -3,8 +3,9 @@ import type { Summary } from '../report/summary.ts';
 import type { RunResult } from '../runner/reporter.ts';
 
 /** 0 all passed; 3 when anything broke (the run itself is in doubt); 1 when a goal failed. */
-export function exitCodeOf(summary: Summary): number {
-  if (summary.totals.broken > 0) return 3;
+export function exitCodeOf(result: RunResult): number {
+  const { summary } = result;
+  if (summary.totals.broken > 0 || result.unhandledErrors > 0) return 3;
   if (summary.totals.failed > 0) return 1;
   if (summary.goals.length === 0) return 1;
   return 0;

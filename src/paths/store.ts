@@ -7,7 +7,7 @@
  * then removal of assets no path file references any more.
  */
 import { existsSync, readFileSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Path } from '../domain.ts';
 import { writeFileAtomic, isAtomicTempFile } from './atomic.ts';
@@ -118,6 +118,12 @@ export class PathStore {
 
   /** Removes images no path file of the goal references, and temp files of killed writers. */
   private collectGarbage(location: PathLocation): void {
+    // Under the goal's lock, a temp file of its path files can only be a killed writer's.
+    const dir = dirname(location.file);
+    const own = [basename(location.file), basename(location.proposed)].map((name) => `.${name}.`);
+    for (const name of readdirSync(dir)) {
+      if (isAtomicTempFile(name) && own.some((prefix) => name.startsWith(prefix))) rmSync(join(dir, name), { force: true });
+    }
     if (!existsSync(location.assets)) return;
     const keep = new Set<string>();
     for (const file of [location.file, location.proposed]) {

@@ -8,30 +8,48 @@ import type { GoalRunInput } from '../brain/run-goal.ts';
 import { ClaudePlanner } from '../brain/planners/claude-planner.ts';
 import { isTextTarget } from '../domain.ts';
 
-export function claudeFactories(options: ResolvedOptions, env: NodeJS.ProcessEnv): Pick<GoalRunInput, 'claude' | 'modelLocator'> {
-  if (!env.ANTHROPIC_API_KEY || options.planner === 'rules') return {};
+export interface ClaudeFactories extends Pick<GoalRunInput, 'claude' | 'modelLocator'> {
+  /** Model requests made so far by every planner these factories built. */
+  calls(): number;
+}
+
+/** A request never waits past the goal's deadline, less this margin to report it. */
+const REPORT_MARGIN_MS = 2000;
+
+/**
+ * @param deadlineAt when the goal's time runs out (epoch ms): no single model request may
+ *   outlast it, so a model that never answers ends the goal with a clear message.
+ */
+export function claudeFactories(options: ResolvedOptions, env: NodeJS.ProcessEnv, deadlineAt: number): ClaudeFactories {
+  const planners: ClaudePlanner[] = [];
+  const calls = (): number => planners.reduce((n, p) => n + p.modelCalls, 0);
+  if (!env.ANTHROPIC_API_KEY || options.planner === 'rules') return { calls };
   const plannerFor = (goal: string, bounds = options.bounds): ClaudePlanner => {
     const secrets = placeholders(goal).filter((p) => p.namespace === 'secret');
     const resolved = resolveTemplate(goal, env);
-    return new ClaudePlanner({
+    const planner = new ClaudePlanner({
       goal,
       model: options.model,
       secretNames: secrets.map((p) => p.name),
       secretValues: resolved.ok ? resolved.secrets : [],
       bounds,
+      deadlineAt: deadlineAt - REPORT_MARGIN_MS,
     });
+    planners.push(planner);
+    return planner;
   };
   return {
+    calls,
     claude: (goal) => plannerFor(goal),
     modelLocator: () => {
-      let calls = 0;
+      let located = 0;
       return {
-        calls: () => calls,
+        calls: () => located,
         // One click asked of the model; its coordinates are the answer, and nothing is performed.
         locate: async (frame, description) => {
           const planner = plannerFor(`Find the control this action was meant for: ${description}. Click it exactly once, then stop.`, { ...options.bounds, maxModelCalls: 2 });
           const decision = await planner.next({ frame, step: 0 });
-          calls += planner.modelCalls;
+          located += planner.modelCalls;
           if (decision.kind !== 'act' || decision.action.kind !== 'click' || isTextTarget(decision.action.target)) return undefined;
           return decision.action.target;
         },

@@ -8,6 +8,10 @@ import type { Verdict } from '../domain.ts';
 import { totalsOf, writeSummary, type Summary } from '../report/summary.ts';
 import { appendHistory, HISTORY_VERSION, type HistoryRecord } from '../report/history.ts';
 import type { RunContext } from './context.ts';
+import { workersDir } from './worker-desktop.ts';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { connect } from 'node:net';
 
 export interface GoalMeta {
   readonly verdict: Verdict;
@@ -26,7 +30,34 @@ export interface RunResult {
   readonly flaky: readonly { readonly spec: string; readonly goal: string }[];
   /** Baselines this run wrote. */
   readonly newBaselines: readonly string[];
+  /** Errors vitest saw outside any test (a worker that died): the run is broken. */
+  readonly unhandledErrors: number;
 }
+
+/** Displays the workers noted that no longer answer on their socket. */
+async function deadDisplays(reportsDir: string): Promise<string[]> {
+  const dir = workersDir(reportsDir);
+  if (!existsSync(dir)) return [];
+  const names = readdirSync(dir).flatMap((file) => {
+    try {
+      return [(JSON.parse(readFileSync(join(dir, file), 'utf8')) as { display: string }).display];
+    } catch {
+      return [];
+    }
+  });
+  const alive = await Promise.all(names.map(answers));
+  return names.filter((_, i) => !alive[i]);
+}
+
+const answers = (display: string): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = connect(`/tmp/.X11-unix/X${display.replace(/^:/, '').split('.')[0]}`);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 
 const brokenVerdict = (spec: string, goal: string, message: string): Verdict => ({
   spec, goal, status: 'broken', mode: 'replayed', modelCalls: 0, durationMs: 0, actions: [], category: 'infrastructure', message,
@@ -38,8 +69,12 @@ export class RetraceReporter implements Reporter {
 
   constructor(private readonly context: () => RunContext) {}
 
-  async onTestRunEnd(modules: ReadonlyArray<TestModule>): Promise<void> {
+  async onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<{ readonly message?: string }> = []): Promise<void> {
+    // A worker that died (an X server gone while it was reading the screen ends the process)
+    // leaves its goals without a verdict: they are broken, and the run says why.
     const context = this.context();
+    const dead = errors.length > 0 ? await deadDisplays(context.options.reports) : [];
+    const unhandled = [...dead.map((d) => `the X server ${d} died`), ...errors.map((e) => e.message ?? String(e))].join('\n');
     const goals: Verdict[] = [];
     const records: HistoryRecord[] = [];
     const flaky: { spec: string; goal: string }[] = [];
@@ -54,8 +89,9 @@ export class RetraceReporter implements Reporter {
       for (const test of tests) {
         const meta = test.meta().retrace;
         const state = test.result().state;
-        if (state === 'skipped' || state === 'pending') continue;
-        const verdict = meta?.verdict ?? brokenVerdict(module.relativeModuleId, test.name, test.result().errors?.map((e) => e.message).join('\n') ?? 'the goal reported no verdict');
+        if (state === 'skipped') continue;
+        const why = test.result().errors?.map((e) => e.message).join('\n') || unhandled || 'the goal reported no verdict';
+        const verdict = meta?.verdict ?? brokenVerdict(module.relativeModuleId, test.name, `the goal ended without a verdict (its worker died?): ${why}`);
         goals.push(verdict);
         const retries = test.diagnostic()?.retryCount ?? 0;
         const isFlaky = verdict.status === 'passed' && (retries > 0 || verdict.mode === 'healed');
@@ -79,9 +115,10 @@ export class RetraceReporter implements Reporter {
         });
       }
     }
+    rmSync(workersDir(context.options.reports), { recursive: true, force: true });
     const summary: Summary = { totals: totalsOf(goals, Date.now() - this.started), goals };
     await writeSummary(context.options.reports, summary);
     if (records.length > 0) await appendHistory(context.options.reports, records);
-    this.result = { summary, flaky, newBaselines };
+    this.result = { summary, flaky, newBaselines, unhandledErrors: errors.length };
   }
 }

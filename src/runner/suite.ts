@@ -13,13 +13,15 @@ import { interpolate, describeForDisplay } from '../spec/interpolate.ts';
 import { secretMasker } from '../spec/secrets.ts';
 import type { AppSession } from '../desktop/types.ts';
 import { Stage } from '../brain/stage.ts';
-import { runGoal, GoalRunFailure, type GoalRunResult } from '../brain/run-goal.ts';
+import { runGoal, GoalRunFailure, type GoalRunResult, type Phase } from '../brain/run-goal.ts';
 import type { AssertionResult } from '../assert/types.ts';
 import type { RunContext } from './context.ts';
 import { createProgress } from './progress.ts';
 import { workerDesktop } from './worker-desktop.ts';
 import { claudeFactories } from './claude.ts';
 import { recordGoalReport, GoalEvidence, pathStatsOf } from './goal-report.ts';
+
+const PHASE_MODES: Partial<Record<Phase, Verdict['mode']>> = { learning: 'learned', recording: 'scripted', replaying: 'replayed' };
 
 const X_REFUSED = /Missing X server|cannot open display|Can't open display/i;
 
@@ -57,7 +59,8 @@ export function defineSpecSuite(file: string): void {
 
   describe(spec.name, () => {
     for (const goal of goals) {
-      test(goal.id, { timeout: context.options.timeouts.goalMs + context.options.timeouts.windowMs }, async (ctx) => {
+      // The goal's own deadline (timeouts.goalMs) reports a verdict; vitest's is only a backstop.
+      test(goal.id, { timeout: options.timeouts.goalMs + options.timeouts.windowMs + 30_000 }, async (ctx) => {
         await runOne(ctx, spec, goal, context, progress, {
           get: () => shared,
           set: (app) => (shared = app),
@@ -89,7 +92,7 @@ async function runOne(
   const started = Date.now();
   const label = `${spec.id} › ${goal.id}`;
   const { options } = context;
-  const { desktop, reader } = await workerDesktop(context.ownDisplays, options.display.size);
+  const { desktop, reader } = await workerDesktop(context.ownDisplays, options.display.size, options.reports);
   const perGoal = spec.app.restart === 'goal';
   let app: AppSession | undefined;
 
@@ -134,9 +137,19 @@ async function runOne(
   const evidence = new GoalEvidence();
   let result: Partial<GoalRunResult> = {};
   let failure: unknown;
+  const goalMs = options.timeouts.goalMs;
+  const claude = claudeFactories(options, process.env, started + goalMs);
+  // What the goal was doing, for the verdict of a goal that runs out of time.
+  let mode: Verdict['mode'] | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new InfrastructureError('GOAL_TIMEOUT', `the goal did not finish within ${goalMs} ms (timeouts.goalMs)`)),
+      goalMs - (Date.now() - started),
+    );
+  });
   try {
-    const claude = claudeFactories(options, process.env);
-    result = await runGoal({
+    const run = runGoal({
       spec,
       goal,
       options,
@@ -147,18 +160,26 @@ async function runOne(
       onEvidence: evidence.collect,
       ...claude,
       hooks: {
-        phase: (phase, detail) => progress.status(`${label}: ${phase}${detail ? ` (${detail})` : ''}`),
+        phase: (phase, detail) => {
+          mode = PHASE_MODES[phase] ?? mode;
+          progress.status(`${label}: ${phase}${detail ? ` (${detail})` : ''}`);
+        },
         action: (i, n, d) => progress.status(`${label}: action ${i + 1}${n ? `/${n}` : ''} ${d}`),
         warn: (message) => progress.line(`warning: ${label}: ${message}`),
       },
     });
+    run.catch(() => undefined);
+    result = await Promise.race([run, deadline]);
   } catch (error) {
     if (error instanceof GoalRunFailure) {
       result = error.partial;
       failure = error.error;
     } else {
       failure = error;
+      result = { ...(mode ? { mode } : {}), modelCalls: claude.calls() };
     }
+  } finally {
+    clearTimeout(timer);
   }
 
   const outcome = failure === undefined ? undefined : classify(failure);

@@ -4,7 +4,9 @@
  * display must be chosen before anything touches X: the capture library binds to
  * `$DISPLAY` on first use, once per process.
  */
+import { join } from 'node:path';
 import type { Desktop } from '../desktop/types.ts';
+import { writeFileAtomic } from '../paths/atomic.ts';
 import type { TextReader } from '../vision/types.ts';
 
 interface WorkerDesktop {
@@ -15,13 +17,20 @@ interface WorkerDesktop {
 const KEY = Symbol.for('retrace.worker-desktop');
 type Holder = { [KEY]?: Promise<WorkerDesktop> };
 
+/**
+ * Where each worker notes its display, so the main process can name the X server when a
+ * worker dies with it (Xlib ends a process whose server vanished mid-request).
+ */
+export const workersDir = (reportsDir: string): string => join(reportsDir, '.workers');
+
 /** The worker's desktop, created once per process and kept across test files. */
-export function workerDesktop(own: boolean, size: readonly [number, number]): Promise<WorkerDesktop> {
+export function workerDesktop(own: boolean, size: readonly [number, number], reportsDir: string): Promise<WorkerDesktop> {
   const holder = globalThis as Holder;
   holder[KEY] ??= (async () => {
     const { acquireDisplay } = await import('../desktop/display.ts');
     const display = await acquireDisplay({ reuseEnv: !own, size });
     process.env.DISPLAY = display.name;
+    writeFileAtomic(join(workersDir(reportsDir), `${process.pid}.json`), JSON.stringify({ display: display.name }));
     const { createDesktop } = await import('../desktop/index.ts');
     const { sharedTextReader } = await import('../vision/ocr/tesseract-reader.ts');
     return { desktop: createDesktop(display), reader: sharedTextReader() };

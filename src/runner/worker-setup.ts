@@ -6,6 +6,6 @@ import { inject } from 'vitest';
 import { workerDesktop } from './worker-desktop.ts';
 
 const context = inject('retrace');
-await workerDesktop(context.ownDisplays, context.options.display.size).catch(() => {
+await workerDesktop(context.ownDisplays, context.options.display.size, context.options.reports).catch(() => {
   // The goals report the fault themselves (as broken), with its message.
 });

@@ -4,6 +4,7 @@
  * (one pixel) at a time, and equal words are skipped.
  */
 import type { Frame, Region } from '../domain.ts';
+import { labelComponents } from './components.ts';
 import { assertFrame, byteView, clampRegion, isEmptyRegion, pixelWords, regionGap, unionRegions } from './frame.ts';
 
 export interface ChangeOptions {
@@ -121,43 +122,26 @@ export function changedRegions(a: Frame, b: Frame, options: ChangeOptions = {}):
     }
   }
 
-  // Pass 2: 8-connected components of changed cells.
-  const boxes: ChangedRegion[] = [];
-  const seen = new Uint8Array(gw * gh);
-  const stack: number[] = [];
-  for (let start = 0; start < count.length; start++) {
-    if (count[start] === 0 || seen[start]) continue;
-    let x0 = Infinity;
-    let y0 = Infinity;
-    let x1 = -1;
-    let y1 = -1;
-    let pixels = 0;
-    seen[start] = 1;
-    stack.push(start);
-    while (stack.length > 0) {
-      const c = stack.pop()!;
-      pixels += count[c]!;
-      x0 = Math.min(x0, minX[c]!);
-      x1 = Math.max(x1, maxX[c]!);
-      y0 = Math.min(y0, minY[c]!);
-      y1 = Math.max(y1, maxY[c]!);
-      const cx = c % gw;
-      const cy = (c - cx) / gw;
-      for (let ny = Math.max(0, cy - 1); ny <= Math.min(gh - 1, cy + 1); ny++) {
-        for (let nx = Math.max(0, cx - 1); nx <= Math.min(gw - 1, cx + 1); nx++) {
-          const n = ny * gw + nx;
-          if (count[n] !== 0 && !seen[n]) {
-            seen[n] = 1;
-            stack.push(n);
-          }
-        }
-      }
-    }
-    boxes.push({ x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1, pixels });
+  // Pass 2: 8-connected components of changed cells, boxed by the changed pixels they hold
+  // (a cell's own box, not the whole cell).
+  const changed = new Uint8Array(count.length);
+  for (let c = 0; c < count.length; c++) if (count[c] !== 0) changed[c] = 1;
+  const { labels, boxes: parts } = labelComponents(changed, gw, gh);
+  const boxes = parts.map(() => ({ x0: width, y0: height, x1: -1, y1: -1, pixels: 0 }));
+  for (let c = 0; c < labels.length; c++) {
+    const id = labels[c]!;
+    if (id === 0) continue;
+    const b = boxes[id - 1]!;
+    b.pixels += count[c]!;
+    if (minX[c]! < b.x0) b.x0 = minX[c]!;
+    if (maxX[c]! > b.x1) b.x1 = maxX[c]!;
+    if (minY[c]! < b.y0) b.y0 = minY[c]!;
+    if (maxY[c]! > b.y1) b.y1 = maxY[c]!;
   }
 
   // Pass 3: merge boxes that overlap or lie within `gap` of each other.
-  const merged = mergeRegions(boxes, gap).filter((r) => r.pixels >= minPixels);
+  const regions = boxes.map((b) => ({ x: b.x0, y: b.y0, width: b.x1 - b.x0 + 1, height: b.y1 - b.y0 + 1, pixels: b.pixels }));
+  const merged = mergeRegions(regions, gap).filter((r) => r.pixels >= minPixels);
   return merged.sort((p, q) => p.y - q.y || p.x - q.x);
 }
 

@@ -19,6 +19,7 @@
  * control of its own.
  */
 import type { Frame, Region } from '../domain.ts';
+import { labelComponents, type ComponentBox } from './components.ts';
 import { containsPoint, regionCenter, toGray } from './frame.ts';
 
 export interface SegmentOptions {
@@ -55,13 +56,7 @@ export function segmentControls(frame: Frame, options: SegmentOptions = {}): Reg
   return segmentDetailed(frame, options).map((c) => c.box);
 }
 
-interface Box {
-  x0: number;
-  y0: number;
-  x1: number; // inclusive
-  y1: number; // inclusive
-  n: number;
-}
+type Box = ComponentBox;
 
 const toRegion = (b: Box): Region => ({ x: b.x0, y: b.y0, width: b.x1 - b.x0 + 1, height: b.y1 - b.y0 + 1 });
 
@@ -191,38 +186,7 @@ export function segmentDetailed(frame: Frame, options: SegmentOptions = {}): Con
       if (y + 1 < h && Math.abs(v - g[i + w]!) >= edgeStep) edge[v < g[i + w]! === darkInk ? i : i + w] = 1;
     }
   }
-  const inkBoxes: Box[] = [];
-  const stack: number[] = [];
-  for (let s = 0; s < n; s++) {
-    if (edge[s] !== 1) continue;
-    edge[s] = 2;
-    stack.push(s);
-    const b: Box = { x0: w, y0: h, x1: -1, y1: -1, n: 0 };
-    while (stack.length > 0) {
-      const i = stack.pop()!;
-      const x = i % w;
-      const y = (i - x) / w;
-      b.n++;
-      if (x < b.x0) b.x0 = x;
-      if (x > b.x1) b.x1 = x;
-      if (y < b.y0) b.y0 = y;
-      if (y > b.y1) b.y1 = y;
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= h) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= w) continue;
-          const j = yy * w + xx;
-          if (edge[j] === 1) {
-            edge[j] = 2;
-            stack.push(j);
-          }
-        }
-      }
-    }
-    inkBoxes.push(b);
-  }
+  const inkBoxes: Box[] = labelComponents(edge, w, h).boxes;
 
   // Borders: an ink component whose box closely encloses a face.
   const faceBorder: (Box | null)[] = faces.map(() => null);

@@ -5,15 +5,10 @@
  * bars and dots; anything else (digits, letters, "+", "×") is left to OCR (null).
  */
 import type { Frame, Region } from '../domain.ts';
+import { labelComponents, type ComponentBox } from './components.ts';
 import { clampRegion, crop, inflateRegion, toGray } from './frame.ts';
 
-interface Part {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-  n: number;
-}
+type Part = ComponentBox;
 
 /**
  * The symbol a label shows, when it is one of "-", "=", "÷", "±", "." (ASCII "-" for a minus
@@ -43,7 +38,7 @@ export function classifySymbol(frame: Frame, label: Region, textHeight: number):
   if (far < 40) return null;
   const ink = new Uint8Array(w * h);
   for (let i = 0; i < data.length; i++) ink[i] = Math.abs(data[i]! - ground) >= far * 0.35 ? 1 : 0;
-  const parts = components(ink, w, h).filter((p) => p.n >= 1);
+  const parts = labelComponents(ink, w, h).boxes;
   if (parts.length === 0 || parts.length > 3) return null;
   parts.sort((a, b) => a.y0 - b.y0);
   // All parts stacked: each overlaps the widest one horizontally.
@@ -71,41 +66,4 @@ export function classifySymbol(frame: Frame, label: Region, textHeight: number):
   }
   if (a && b && c && isDot(a) && isBar(b) && isDot(c) && pw(b) > 1.5 * pw(a)) return '÷';
   return null;
-}
-
-/** 8-connected components of set pixels. */
-function components(mask: Uint8Array, w: number, h: number): Part[] {
-  const seen = new Uint8Array(w * h);
-  const parts: Part[] = [];
-  const stack: number[] = [];
-  for (let s = 0; s < mask.length; s++) {
-    if (!mask[s] || seen[s]) continue;
-    seen[s] = 1;
-    stack.push(s);
-    const p: Part = { x0: w, y0: h, x1: -1, y1: -1, n: 0 };
-    while (stack.length > 0) {
-      const i = stack.pop()!;
-      const x = i % w;
-      const y = (i - x) / w;
-      p.n++;
-      p.x0 = Math.min(p.x0, x);
-      p.x1 = Math.max(p.x1, x);
-      p.y0 = Math.min(p.y0, y);
-      p.y1 = Math.max(p.y1, y);
-      for (let dy = -1; dy <= 1; dy++) {
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          const yy = y + dy;
-          if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
-          const j = yy * w + xx;
-          if (mask[j] && !seen[j]) {
-            seen[j] = 1;
-            stack.push(j);
-          }
-        }
-      }
-    }
-    parts.push(p);
-  }
-  return parts;
 }

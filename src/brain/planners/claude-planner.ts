@@ -71,8 +71,13 @@ export interface ClaudePlannerOptions {
   readonly maxOutputTokens?: number;
   /** Retries of a request on 408/409/429/5xx and connection faults, with the SDK's backoff. @default 4 */
   readonly maxRetries?: number;
-  /** Time limit of one HTTP attempt, in ms. @default 120000 */
+  /** Time limit of one HTTP attempt, in ms. @default 60000 */
   readonly timeoutMs?: number;
+  /**
+   * When the goal's time runs out (epoch ms). A request never outlasts it, and is not retried
+   * when it is the deadline that limits it.
+   */
+  readonly deadlineAt?: number;
   /** A client to use instead of building one (tests, custom transports). */
   readonly client?: Anthropic;
 }
@@ -81,7 +86,7 @@ export const CLAUDE_PLANNER_DEFAULTS = Object.freeze({
   keepScreenshots: 3,
   maxOutputTokens: 2048,
   maxRetries: 4,
-  timeoutMs: 120_000,
+  timeoutMs: 60_000,
 });
 
 /** The call whose actions are being performed. */
@@ -108,6 +113,7 @@ export class ClaudePlanner implements Planner {
   private readonly maxOutputTokens: number;
   private readonly maxRetries: number;
   private readonly timeoutMs: number;
+  private readonly deadlineAt: number | undefined;
   private readonly system: string;
 
   private readonly messages: BetaMessageParam[] = [];
@@ -133,6 +139,7 @@ export class ClaudePlanner implements Planner {
     this.maxOutputTokens = options.maxOutputTokens ?? CLAUDE_PLANNER_DEFAULTS.maxOutputTokens;
     this.maxRetries = options.maxRetries ?? CLAUDE_PLANNER_DEFAULTS.maxRetries;
     this.timeoutMs = options.timeoutMs ?? CLAUDE_PLANNER_DEFAULTS.timeoutMs;
+    this.deadlineAt = options.deadlineAt;
     if (!Number.isInteger(this.keepScreenshots) || this.keepScreenshots < 1) {
       throw new RangeError(`keepScreenshots must be a whole number ≥ 1. Got ${this.keepScreenshots}`);
     }
@@ -306,11 +313,16 @@ export class ClaudePlanner implements Planner {
       this.calls++;
       return next(request);
     };
+    // Near the goal's deadline a request gets only the time that is left, and a retry would
+    // have none: a model that does not answer then ends the goal with that message.
+    const left = this.deadlineAt === undefined ? Infinity : this.deadlineAt - Date.now();
+    const bounded = left < this.timeoutMs;
+    const timeoutMs = bounded ? Math.max(1, Math.floor(left)) : this.timeoutMs;
     let raw: unknown;
     try {
       raw = await this.client.beta.messages.create(params, {
-        maxRetries: this.maxRetries,
-        timeout: this.timeoutMs,
+        maxRetries: bounded ? 0 : this.maxRetries,
+        timeout: timeoutMs,
         middleware: [count],
       });
     } catch (err) {
@@ -318,7 +330,7 @@ export class ClaudePlanner implements Planner {
         model: this.model,
         baseURL: this.client.baseURL,
         attempts,
-        timeoutMs: this.timeoutMs,
+        timeoutMs,
       });
     }
     assertMessage(raw, this.model);

@@ -82,7 +82,7 @@ export default async function run(args: ParsedArgs): Promise<number> {
     ...(typeof flags.shard === 'string' ? { shard: flags.shard } : {}),
   });
   printRunResult(result, relative(root, options.reports) || '.', quiet);
-  const code = exitCodeOf(result.summary);
+  const code = exitCodeOf(result);
   if (keepOpen && code !== 0) await holdDisplay(process.env.DISPLAY ?? '');
   return code;
 }

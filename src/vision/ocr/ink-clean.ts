@@ -17,6 +17,7 @@
  * "On" rather than "[on]" and a display's value "84" rather than "84 . .".
  */
 import type { Region } from '../../domain.ts';
+import { labelComponents, neighbours8, type ComponentBox } from '../components.ts';
 import { boundingRegion } from '../frame.ts';
 import type { GrayImage } from '../types.ts';
 
@@ -58,12 +59,7 @@ export interface CleanReport {
   readonly textHeight: number;
 }
 
-interface Component {
-  x0: number;
-  y0: number;
-  x1: number; // inclusive
-  y1: number; // inclusive
-  n: number;
+interface Component extends ComponentBox {
   /** Darkest value. */
   min: number;
   kind: 'glyph' | 'frame' | 'line' | 'cut' | 'speck';
@@ -82,41 +78,16 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
   if (n === 0) return { erased: [], lines: [], spaces: [], glyphs: [], ink: null, textHeight: 0 };
 
   // Label 8-connected ink components (label 0: ground).
-  const label = new Int32Array(n);
-  const comps: Component[] = [];
-  const stack: number[] = [];
-  for (let s = 0; s < n; s++) {
-    if (label[s] !== 0 || data[s]! >= inkLevel) continue;
-    const id = comps.length + 1;
-    const c: Component = { x0: w, y0: h, x1: -1, y1: -1, n: 0, min: 255, kind: 'glyph' };
-    label[s] = id;
-    stack.push(s);
-    while (stack.length > 0) {
-      const i = stack.pop()!;
-      const x = i % w;
-      const y = (i - x) / w;
-      c.n++;
-      if (data[i]! < c.min) c.min = data[i]!;
-      if (x < c.x0) c.x0 = x;
-      if (x > c.x1) c.x1 = x;
-      if (y < c.y0) c.y0 = y;
-      if (y > c.y1) c.y1 = y;
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= h) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= w) continue;
-          const j = yy * w + xx;
-          if (label[j] === 0 && data[j]! < inkLevel) {
-            label[j] = id;
-            stack.push(j);
-          }
-        }
-      }
-    }
-    comps.push(c);
-  }
+  const inkMask = new Uint8Array(n);
+  for (let i = 0; i < n; i++) inkMask[i] = (data[i]! - inkLevel) >>> 31; // branch-free data[i] < inkLevel
+  const { labels: label, boxes, pixels } = labelComponents(inkMask, w, h);
+  const comps: Component[] = boxes.map((b) => ({ ...b, min: 255, kind: 'glyph' }));
+  const firstPixel = new Int32Array(comps.length + 1);
+  comps.forEach((c, k) => {
+    const end = firstPixel[k]! + c.n;
+    firstPixel[k + 1] = end;
+    for (let p = firstPixel[k]!; p < end; p++) if (data[pixels[p]!]! < c.min) c.min = data[pixels[p]!]!;
+  });
   if (comps.length === 0) return { erased: [], lines: [], spaces: [], glyphs: [], ink: null, textHeight: 0 };
 
   const bw = (c: Component): number => c.x1 - c.x0 + 1;
@@ -201,25 +172,17 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
     drop[i + 1] = 1;
     erased.push({ x: c.x0, y: c.y0, width: bw(c), height: bh(c) });
   });
-  if (erased.length > 0) {
-    for (let y = 0; y < h; y++) {
-      for (let x = 0; x < w; x++) {
-        const i = y * w + x;
-        if (drop[label[i]!] !== 1) continue;
-        data[i] = 255;
-        for (let dy = -1; dy <= 1; dy++) {
-          const yy = y + dy;
-          if (yy < 0 || yy >= h) continue;
-          for (let dx = -1; dx <= 1; dx++) {
-            const xx = x + dx;
-            if (xx < 0 || xx >= w) continue;
-            const j = yy * w + xx;
-            if (label[j] === 0) data[j] = 255;
-          }
-        }
-      }
+  const near = new Int32Array(8);
+  comps.forEach((c, k) => {
+    if (drop[k + 1] !== 1) return;
+    for (let p = firstPixel[k]!; p < firstPixel[k + 1]!; p++) {
+      const i = pixels[p]!;
+      const x = i % w;
+      data[i] = 255;
+      const m = neighbours8(x, (i - x) / w, w, h, near);
+      for (let t = 0; t < m; t++) if (label[near[t]!] === 0) data[near[t]!] = 255;
     }
-  }
+  });
 
   // Lines: bands of rows holding kept ink; a gap of a pixel or two inside a band is tolerated
   // (the dot of an "i" over a lower-case line). Bands lower than 3 rows only count when alone.

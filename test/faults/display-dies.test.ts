@@ -1,0 +1,103 @@
+/**
+ * The X server dies in the middle of a run. The CLI starts its own Xvfb for its worker; the test
+ * finds it in the CLI's process tree and kills it (SIGKILL), once while the path waits (nothing
+ * talks to X at that moment) and once while the screen is being captured (a capture is in
+ * flight). Either way the goal ends as broken (exit 3) at once, with a message that names the
+ * display, and it is counted in the summary and the history: never dropped.
+ */
+import { describe, expect, test } from 'vitest';
+import { Project } from '../support/project.ts';
+import { descendants, environOf, freezeDuringXRequest, isAlive, pollFor, startCli, waitUntilIdle, type CliProcess } from '../support/faults-cli.ts';
+
+const SPEC = `name: Display
+app:
+  launch: \${env.FIXTURES}/open calculator
+  window: Retrace Calculator
+goals:
+  - id: long-wait
+    steps:
+      - wait: 30000
+    expect:
+      - text: "0"
+`;
+
+/** The run's Xvfb, the worker that owns it, and the display name (read from the app's environment). */
+function runProcesses(cli: CliProcess): { xvfb: number; worker: number; display: string; browser: number } {
+  const tree = descendants(cli.pid);
+  const xvfbs = tree.filter((p) => p.comm === 'Xvfb');
+  expect(xvfbs, 'the run owns exactly one Xvfb').toHaveLength(1);
+  const xvfb = xvfbs[0]!;
+  // The display number is not on Xvfb's command line (-displayfd): the app's environment has it.
+  const browser = tree.find((p) => p.comm === 'chromium' && environOf(p.pid, 'DISPLAY') !== undefined);
+  expect(browser, 'the app runs under the CLI').toBeDefined();
+  const display = environOf(browser!.pid, 'DISPLAY')!;
+  expect(display).toMatch(/^:\d+$/);
+  return { xvfb: xvfb.pid, worker: xvfb.ppid, display, browser: browser!.pid };
+}
+
+/**
+ * Kills the run's Xvfb and checks the verdict. `latency`: how the time to the verdict is measured:
+ * by the worker's verdict line (at most 2 s after the kill), or, when the worker itself may not
+ * survive the fault, by the end of the whole run (at most 10 s after the kill, far less than the
+ * 30 s wait step).
+ */
+async function killDisplayAndCheck(
+  project: Project,
+  cli: CliProcess,
+  run: ReturnType<typeof runProcesses>,
+  latency: 'verdict-line' | 'run-end',
+): Promise<void> {
+  const killedAt = Date.now();
+  process.kill(run.xvfb, 'SIGKILL');
+  await pollFor('Xvfb to die', () => (isAlive(run.xvfb) ? undefined : true), 5000);
+  const end = await cli.ended;
+
+  expect(end.code, cli.output).toBe(3);
+  const summary = project.summary();
+  expect(summary.totals, cli.output).toMatchObject({ broken: 1, passed: 0, failed: 0 });
+  const verdict = summary.goals[0]!;
+  expect(verdict).toMatchObject({ goal: 'long-wait', status: 'broken', category: 'infrastructure' });
+  // The cause is the display, named, even though the app loses its X connection too.
+  expect(verdict.message).toContain(`X server ${run.display}`);
+  expect(verdict.message).toMatch(/died/);
+  if (latency === 'verdict-line') {
+    const verdictLine = await cli.line(/✗ specs\/display\.yaml › long-wait broken/, 1000);
+    expect(verdictLine.at - killedAt, 'display death detection latency (ms)').toBeLessThan(2000);
+  } else {
+    expect(end.endedAt - killedAt, 'from the display death to the end of the run (ms)').toBeLessThan(10_000);
+  }
+  // The goal run is in the history like any other.
+  const history = project.read('reports/history/runs.jsonl').trim().split('\n').map((l) => JSON.parse(l) as { status: string });
+  expect(history.map((r) => r.status)).toEqual(['broken']);
+  // Nothing of the run survives it: no app, no watchdog, no worker.
+  await pollFor(
+    'the run to leave no process behind',
+    () => (descendants(cli.pid).length === 0 && !isAlive(run.browser) ? true : undefined),
+    5000,
+  );
+}
+
+describe('the X server dies mid-run', () => {
+  test('while the path waits: broken at once, naming the display', { timeout: 150_000 }, async () => {
+    const project = new Project().write('specs/display.yaml', SPEC);
+    const cli = startCli(project, ['run']);
+    await cli.line(/display\.yaml › long-wait: action 1\/1/, 90_000);
+    const run = runProcesses(cli);
+    // The screen settled before the wait began: the worker now only sleeps, nothing talks to X.
+    await waitUntilIdle(run.worker);
+    await killDisplayAndCheck(project, cli, run, 'verdict-line');
+  });
+
+  test('while the screen is being captured: still a broken goal naming the display, not a lost one', { timeout: 150_000 }, async () => {
+    const project = new Project().write('specs/display.yaml', SPEC);
+    const cli = startCli(project, ['run']);
+    // Learning first watches the window for 1.2 s for content that changes on its own,
+    // capturing it frame after frame.
+    await cli.line(/display\.yaml › long-wait: learning \(watching/, 90_000);
+    const run = runProcesses(cli);
+    // Frozen with a capture in flight, then killed: the capture's reply never comes, its
+    // connection breaks (and Xlib's answer to a broken connection is to end the process).
+    await freezeDuringXRequest(run.xvfb, run.worker);
+    await killDisplayAndCheck(project, cli, run, 'run-end');
+  });
+});
