@@ -23,6 +23,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 export interface ReplayOptions {
   readonly settle: Omit<SettleOptions, 'ignore'>;
   readonly resolveText: (template: string) => string;
+  /** How long a `wait for` text may take to appear (timeouts.actionMs). */
+  readonly findTimeoutMs: number;
   /** Reads an image of the path. */
   readonly asset: (name: string) => Uint8Array;
   readonly model?: ModelLocator;
@@ -101,7 +103,7 @@ export class Replayer {
       await this.stage.guard(delay(action.ms));
     } else if (action.kind === 'wait-for') {
       const found = await locateText(this.stage, this.options.resolveText(action.text), {
-        timeoutMs: action.timeoutMs ?? this.options.settle.timeoutMs,
+        timeoutMs: action.timeoutMs ?? this.options.findTimeoutMs,
       });
       if (!found.hit) {
         throw new GoalFailure('target-not-found', `action ${index + 1} (${description}): the text never appeared (OCR read: "${found.read}")`, { failedAction: index });

@@ -109,6 +109,7 @@ export async function runGoal(input: GoalRunInput): Promise<GoalRunResult> {
   const replayer = new Replayer(stage, {
     settle: { timeoutMs: options.timeouts.settleMs },
     resolveText: input.resolveText,
+    findTimeoutMs: options.timeouts.actionMs,
     asset: (name) => store.asset(spec.id, goal.id, name),
     ...(model ? { model: model.locate } : {}),
     onAction: (i, n, d) => input.hooks?.action?.(i, n, d),
@@ -157,6 +158,7 @@ async function navigateToStart(input: GoalRunInput, store: PathStore, stage: Sta
     await new Replayer(stage, {
       settle: { timeoutMs: input.options.timeouts.settleMs },
       resolveText: input.resolveText,
+      findTimeoutMs: input.options.timeouts.actionMs,
       asset: (name) => store.asset(input.spec.id, edge.goal, name),
     }).replay(edge.path);
   }
