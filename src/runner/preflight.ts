@@ -3,7 +3,10 @@
  * goals to run, the goal filter, and goals that cannot be learned as configured. Any problem is
  * invalid input (exit 2), reported all at once, and nothing has been written.
  */
-import type { Spec } from '../spec/types.ts';
+import type { GoalSpec, Spec } from '../spec/types.ts';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { specDirName } from '../paths/location.ts';
 import type { ResolvedOptions } from '../spec/defaults.ts';
 import { loadSpec } from '../spec/load.ts';
 import { parseRulesGoal } from '../brain/rules-grammar.ts';
@@ -21,12 +24,27 @@ const collect = (errors: InvalidInputError[], error: unknown): void => {
   else throw error;
 };
 
+/**
+ * Under `--update-baselines none` no baseline can be written, so a screenshot expectation with
+ * none at all (for any size) cannot pass: say so before running anything.
+ */
+function missingBaselines(baselinesDir: string, spec: Spec, goal: GoalSpec): InvalidInputError[] {
+  const dir = join(baselinesDir, specDirName(spec.id));
+  const present = existsSync(dir) ? readdirSync(dir) : [];
+  return goal.expect.flatMap((e) =>
+    e.kind === 'screenshot' && !present.some((f) => f.startsWith(`${e.name}-${process.platform}-`))
+      ? [new InvalidInputError({ file: spec.id, line: e.line }, `screenshot "${e.name}" has no baseline in ${relative(process.cwd(), dir) || dir} and --update-baselines none writes none; create it with a run that may (--update-baselines missing)`)]
+      : [],
+  );
+}
+
 export function preflight(
   root: string,
   files: readonly string[],
   options: ResolvedOptions,
   goals: readonly string[],
   env: NodeJS.ProcessEnv,
+  baselinesDir: string,
 ): Preflight {
   const errors: InvalidInputError[] = [];
   const specs: Spec[] = [];
@@ -45,6 +63,9 @@ export function preflight(
   }
   const store = new PathStore(options.paths);
   const claude = options.planner === 'claude' || (options.planner === 'auto' && Boolean(env.ANTHROPIC_API_KEY));
+  if (options.planner === 'claude' && !env.ANTHROPIC_API_KEY) {
+    errors.push(new InvalidInputError({ file: 'command line' }, '--planner claude needs ANTHROPIC_API_KEY to be set (or use --planner rules)'));
+  }
   for (const spec of specs) {
     for (const goal of spec.goals) {
       if (goals.length > 0 && !goals.includes(goal.id)) continue;
@@ -55,6 +76,7 @@ export function preflight(
         collect(errors, error);
         continue;
       }
+      if (options.updateBaselines === 'none') errors.push(...missingBaselines(baselinesDir, spec, goal));
       const needsLearning = options.learn === 'force' || !path || isStale(path.source, goalSource(goal));
       if (!needsLearning || goal.steps || claude || options.learn === 'off') continue;
       const parsed = parseRulesGoal(goal.goal ?? '');

@@ -15,6 +15,8 @@ import type { RunContext } from '../../runner/context.ts';
 import { printRunResult, exitCodeOf } from '../result.ts';
 import { describeForDisplay } from '../../spec/interpolate.ts';
 
+const baselinesDirOf = (root: string): string => join(root, 'fixtures', 'baselines');
+
 /** The CLI flags that are also config-file options, in the config's vocabulary. */
 export function cliOptions(flags: ParsedArgs['flags']): CliOptions {
   const pick = <T>(name: string): T | undefined => flags[name] as T | undefined;
@@ -42,7 +44,7 @@ export function prepareRun(args: ParsedArgs): { root: string; cli: CliOptions; o
   const options = resolveOptions({ root, cli, config, env: process.env });
   const files = collectSpecFiles(root, args.positionals.length > 0 ? args.positionals : ['specs']);
   const goals = (flags.goal as readonly string[] | undefined) ?? [];
-  const { specs } = preflight(root, files, options, goals, process.env);
+  const { specs } = preflight(root, files, options, goals, process.env, baselinesDirOf(root));
   return { root, cli, options, specs, goals };
 }
 
@@ -65,7 +67,7 @@ export default async function run(args: ParsedArgs): Promise<number> {
     root,
     options,
     cli,
-    baselinesDir: join(root, 'fixtures', 'baselines'),
+    baselinesDir: baselinesDirOf(root),
     runId: randomUUID(),
     ownDisplays: !keepOpen && (options.workers > 1 || !process.env.DISPLAY),
     keepOpen,
