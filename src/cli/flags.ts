@@ -44,6 +44,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       shard: { type: 'string', description: 'run shard i of n (split by spec file), e.g. 1/3' },
       model: { type: 'string', description: 'Claude model for learning and healing (also RETRACE_MODEL)', defaultText: 'claude-sonnet-5-5' },
       retry: { type: 'number', description: 'retry a failed goal up to N times (a goal that passes on retry is flagged flaky)', defaultText: '0' },
+      junit: { type: 'string', description: 'also write a JUnit XML report to this file (for CI systems that read it)' },
       'keep-open': { type: 'boolean', description: 'leave the app and its display running after a failed goal' },
       quiet: { type: 'boolean', description: 'print only failures and the result' },
       verbose: { type: 'boolean', description: 'print every step' },

@@ -68,6 +68,9 @@ const topLevelIds = (nodes: Map<number, TreeNode>, rootId: number | undefined): 
   return result;
 };
 
+const VANISHED_WINDOW = /Bad (Window|Drawable)/;
+const TREE_RETRIES = 5;
+
 const field = (text: string, name: string): number | undefined => {
   const match = new RegExp(`${name}:\\s+(-?\\d+)`).exec(text);
   return match?.[1] === undefined ? undefined : Number(match[1]);
@@ -170,7 +173,12 @@ export class XWindowSystem implements WindowSystem {
   }
 
   private async tree(): Promise<{ nodes: Map<number, TreeNode>; rootId: number | undefined }> {
-    const result = await this.tool('xwininfo', ['-root', '-tree', '-int']);
+    let result = await this.tool('xwininfo', ['-root', '-tree', '-int']);
+    // A window destroyed while xwininfo walks the tree (an app starting up creates and drops
+    // helper windows) fails the whole walk with BadWindow; the next walk no longer meets it.
+    for (let retry = 0; result.code !== 0 && VANISHED_WINDOW.test(result.stderr) && retry < TREE_RETRIES; retry++) {
+      result = await this.tool('xwininfo', ['-root', '-tree', '-int']);
+    }
     if (result.code !== 0) this.fail('xwininfo -root -tree', result);
     const rootId = /Window id: (\d+) \(the root window\)/.exec(result.stdout)?.[1];
     return { nodes: parseTree(result.stdout), rootId: rootId === undefined ? undefined : Number(rootId) };

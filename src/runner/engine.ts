@@ -17,6 +17,8 @@ export interface EngineOptions {
   readonly bail: boolean;
   readonly shard?: string;
   readonly retry: number;
+  /** Write a JUnit XML report here too. */
+  readonly junit?: string;
   /** The app commands of the specs, for the report's environment. */
   readonly apps: readonly string[];
 }
@@ -45,7 +47,7 @@ export async function runEngine(options: EngineOptions): Promise<RunResult> {
       reporters: [
         reporter,
         new AllureVitestReporter({ resultsDir: join(context.options.reports, 'allure-results') }),
-        ...(process.env.RETRACE_JUNIT ? [['junit', { outputFile: process.env.RETRACE_JUNIT }] as ['junit', { outputFile: string }]] : []),
+        ...(options.junit ? [['junit', { outputFile: options.junit }] as ['junit', { outputFile: string }]] : []),
       ],
       silent: context.verbosity === 'quiet' ? 'passed-only' : false,
     },

@@ -79,6 +79,7 @@ export function changedRegions(a: Frame, b: Frame, options: ChangeOptions = {}):
   const gw = Math.ceil(width / cell);
   const gh = Math.ceil(height / cell);
   const count = new Int32Array(gw * gh);
+  const changed = new Uint8Array(gw * gh);
   const minX = new Int32Array(gw * gh);
   const maxX = new Int32Array(gw * gh);
   const minY = new Int32Array(gw * gh);
@@ -110,6 +111,7 @@ export function changedRegions(a: Frame, b: Frame, options: ChangeOptions = {}):
       const n = count[c]!;
       count[c] = n + 1;
       if (n === 0) {
+        changed[c] = 1;
         minX[c] = x;
         maxX[c] = x;
         minY[c] = y;
@@ -122,10 +124,8 @@ export function changedRegions(a: Frame, b: Frame, options: ChangeOptions = {}):
     }
   }
 
-  // Pass 2: 8-connected components of changed cells, boxed by the changed pixels they hold
-  // (a cell's own box, not the whole cell).
-  const changed = new Uint8Array(count.length);
-  for (let c = 0; c < count.length; c++) if (count[c] !== 0) changed[c] = 1;
+  // Pass 2: 8-connected components of changed cells, boxed by the changed pixels in them (not
+  // by the whole cells).
   const { labels, boxes: parts } = labelComponents(changed, gw, gh);
   const boxes = parts.map(() => ({ x0: width, y0: height, x1: -1, y1: -1, pixels: 0 }));
   for (let c = 0; c < labels.length; c++) {

@@ -19,7 +19,7 @@
  * control of its own.
  */
 import type { Frame, Region } from '../domain.ts';
-import { labelComponents, type ComponentBox } from './components.ts';
+import { labelComponents, type ComponentBox as Box } from './components.ts';
 import { containsPoint, regionCenter, toGray } from './frame.ts';
 
 export interface SegmentOptions {
@@ -55,8 +55,6 @@ export interface Control {
 export function segmentControls(frame: Frame, options: SegmentOptions = {}): Region[] {
   return segmentDetailed(frame, options).map((c) => c.box);
 }
-
-type Box = ComponentBox;
 
 const toRegion = (b: Box): Region => ({ x: b.x0, y: b.y0, width: b.x1 - b.x0 + 1, height: b.y1 - b.y0 + 1 });
 

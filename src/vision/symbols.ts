@@ -5,10 +5,8 @@
  * bars and dots; anything else (digits, letters, "+", "×") is left to OCR (null).
  */
 import type { Frame, Region } from '../domain.ts';
-import { labelComponents, type ComponentBox } from './components.ts';
+import { labelComponents, type ComponentBox as Part } from './components.ts';
 import { clampRegion, crop, inflateRegion, toGray } from './frame.ts';
-
-type Part = ComponentBox;
 
 /**
  * The symbol a label shows, when it is one of "-", "=", "÷", "±", "." (ASCII "-" for a minus

@@ -36,7 +36,7 @@ describe('learning stops for a reason', () => {
   test('the same click with no effect, again and again: no_progress', async () => {
     // (400, 350) is empty background on the home screen: clicking it changes nothing.
     const { result, verdict, project } = await learn('maxSteps: 10', Array.from({ length: 10 }, () => click(400, 350)));
-    expect(result.code).toBe(1);
+    expect(result.code, result.stdout + result.stderr).toBe(1);
     expect(verdict).toMatchObject({ status: 'failed', mode: 'learned', stopReason: 'no_progress' });
     expect(verdict?.actions.length).toBe(3);
     expect(project.exists('paths/specs/settings/explore.path.json')).toBe(false);
@@ -45,7 +45,7 @@ describe('learning stops for a reason', () => {
   test('more actions than allowed: max_steps', async () => {
     const script = [click(168, 122), click(168, 88), click(168, 154), click(168, 88), click(168, 154), click(168, 88)];
     const { result, verdict } = await learn('maxSteps: 4', script);
-    expect(result.code).toBe(1);
+    expect(result.code, result.stdout + result.stderr).toBe(1);
     expect(verdict).toMatchObject({ status: 'failed', stopReason: 'max_steps' });
     expect(verdict?.actions.length).toBe(4);
   });
@@ -53,7 +53,7 @@ describe('learning stops for a reason', () => {
   test('more model calls than allowed: budget', async () => {
     const script = [click(168, 122), click(168, 88), click(168, 154), click(168, 88)];
     const { result, verdict } = await learn('maxModelCalls: 2', script);
-    expect(result.code).toBe(1);
+    expect(result.code, result.stdout + result.stderr).toBe(1);
     expect(verdict).toMatchObject({ status: 'failed', stopReason: 'budget' });
     expect(verdict?.modelCalls).toBe(2);
   });
@@ -62,7 +62,7 @@ describe('learning stops for a reason', () => {
     // The window is 480×400: (900, 700) is outside it. The model is told, then gives up.
     const script: ScriptedReply[] = [click(900, 700), { kind: 'end', text: 'IMPOSSIBLE: there is no volume control.' }];
     const { result, verdict } = await learn('maxSteps: 10', script);
-    expect(result.code).toBe(1);
+    expect(result.code, result.stdout + result.stderr).toBe(1);
     expect(verdict?.actions).toEqual([]);
     expect(verdict?.stopReason).toBe('no_progress');
     const second = server?.requests[1]?.raw ?? '';

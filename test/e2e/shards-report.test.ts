@@ -54,12 +54,13 @@ describe('shards, merge and report', () => {
   const project = new Project().write('specs/calc.yaml', CALC).write('specs/notes.yaml', NOTES);
 
   test('retrace run --shard 1/2 and 2/2 run every goal once; merge adds them up; report builds', async () => {
-    const one = await project.cli(['run', '--shard', '1/2', '--reports', 'reports-1']);
+    const one = await project.cli(['run', '--shard', '1/2', '--reports', 'reports-1', '--junit', 'junit-1.xml']);
     const two = await project.cli(['run', '--shard', '2/2', '--reports', 'reports-2']);
     expect(one.code, one.stderr).toBe(0);
     expect(two.code, two.stderr).toBe(0);
     const all = [...goalsOf(project, 'reports-1'), ...goalsOf(project, 'reports-2')].sort();
     expect(all).toEqual(['specs/calc.yaml#add:passed', 'specs/notes.yaml#save:passed']);
+    expect(project.read('junit-1.xml')).toMatch(/<testsuites[^>]*tests="1"/);
 
     const merged = await project.cli(['merge', 'reports-1', 'reports-2']);
     expect(merged.code, merged.stderr).toBe(0);

@@ -77,6 +77,17 @@ describe('cleanInk', () => {
     expect(cleanInk(dot).erased).toEqual([]);
   });
 
+  it('erases a faint speck far from text inside the image, keeps a dark one', () => {
+    const img = white(60, 20);
+    word(img, 10, 5, [2]);
+    fill(img, { x: 45, y: 10, width: 2, height: 2 }, 150); // faint: darkest pixel lighter than 100
+    fill(img, { x: 45, y: 3, width: 2, height: 2 }, 150);
+    img.data[3 * 60 + 46] = 40; // one dark pixel makes this one dark
+    const report = cleanInk(img);
+    expect(report.erased).toEqual([{ x: 45, y: 10, width: 2, height: 2 }]);
+    expect(inkAt(img, 45, 3)).toBe(true);
+  });
+
   it('finds lines and word spaces', () => {
     const img = white(100, 50);
     word(img, 10, 5, [2, 2, 8, 2]); // two words: a 2 px gap inside, 8 px between

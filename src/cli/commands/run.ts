@@ -82,6 +82,7 @@ export default async function run(args: ParsedArgs): Promise<number> {
     bail: flags.bail === true,
     retry: (flags.retry as number | undefined) ?? 0,
     ...(typeof flags.shard === 'string' ? { shard: flags.shard } : {}),
+    ...(typeof flags.junit === 'string' ? { junit: flags.junit } : {}),
   });
   printRunResult(result, relative(root, options.reports) || '.', quiet);
   const code = exitCodeOf(result);

@@ -17,7 +17,7 @@
  * "On" rather than "[on]" and a display's value "84" rather than "84 . .".
  */
 import type { Region } from '../../domain.ts';
-import { labelComponents, neighbours8, type ComponentBox } from '../components.ts';
+import { labelComponents, type ComponentBox } from '../components.ts';
 import { boundingRegion } from '../frame.ts';
 import type { GrayImage } from '../types.ts';
 
@@ -60,8 +60,6 @@ export interface CleanReport {
 }
 
 interface Component extends ComponentBox {
-  /** Darkest value. */
-  min: number;
   kind: 'glyph' | 'frame' | 'line' | 'cut' | 'speck';
 }
 
@@ -78,16 +76,10 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
   if (n === 0) return { erased: [], lines: [], spaces: [], glyphs: [], ink: null, textHeight: 0 };
 
   // Label 8-connected ink components (label 0: ground).
-  const inkMask = new Uint8Array(n);
-  for (let i = 0; i < n; i++) inkMask[i] = (data[i]! - inkLevel) >>> 31; // branch-free data[i] < inkLevel
-  const { labels: label, boxes, pixels } = labelComponents(inkMask, w, h);
-  const comps: Component[] = boxes.map((b) => ({ ...b, min: 255, kind: 'glyph' }));
-  const firstPixel = new Int32Array(comps.length + 1);
-  comps.forEach((c, k) => {
-    const end = firstPixel[k]! + c.n;
-    firstPixel[k + 1] = end;
-    for (let p = firstPixel[k]!; p < end; p++) if (data[pixels[p]!]! < c.min) c.min = data[pixels[p]!]!;
-  });
+  const isInk = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (data[i]! < inkLevel) isInk[i] = 1;
+  const { labels: label, boxes } = labelComponents(isInk, w, h);
+  const comps: Component[] = boxes.map((b) => ({ x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1, n: b.n, kind: 'glyph' }));
   if (comps.length === 0) return { erased: [], lines: [], spaces: [], glyphs: [], ink: null, textHeight: 0 };
 
   const bw = (c: Component): number => c.x1 - c.x0 + 1;
@@ -99,6 +91,15 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
     return short <= 3 && Math.max(bw(c), bh(c)) >= 5 * short;
   };
   const tiny = (c: Component): boolean => bw(c) <= 2 && bh(c) <= 2;
+  // Darkest value of component `id`, measured on demand: only speck candidates ask, and their
+  // boxes are a few pixels, whereas tracking it while labelling would touch every ink pixel.
+  const darkest = (c: Component, id: number): number => {
+    let min = 255;
+    for (let y = c.y0; y <= c.y1; y++) {
+      for (let i = y * w + c.x0; i <= y * w + c.x1; i++) if (label[i] === id && data[i]! < min) min = data[i]!;
+    }
+    return min;
+  };
 
   // A ring: ink along most of each side of its box (rounded corners allowed). A "/" whose box
   // holds the circles of a "%" is not one.
@@ -139,7 +140,7 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
 
   if (textHeight > 0) {
     const speckSide = Math.max(2, Math.round(0.12 * textHeight));
-    for (const c of comps) {
+    for (const [ci, c] of comps.entries()) {
       if (c.kind !== 'glyph') continue;
       const long = Math.max(bw(c), bh(c));
       const edge = touches(c);
@@ -148,7 +149,7 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
         if (long >= (edge ? touchRatio : lineRatio) * textHeight) c.kind = 'line';
       } else if (edge && fill(c) < 0.3 && (bw(c) >= 2 * textHeight || bh(c) >= 1.5 * textHeight)) {
         c.kind = 'cut';
-      } else if (long <= speckSide && (edge || c.min > 100)) {
+      } else if (long <= speckSide && (edge || darkest(c, ci + 1) > 100)) {
         c.kind = 'speck';
       }
     }
@@ -172,17 +173,25 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
     drop[i + 1] = 1;
     erased.push({ x: c.x0, y: c.y0, width: bw(c), height: bh(c) });
   });
-  const near = new Int32Array(8);
-  comps.forEach((c, k) => {
-    if (drop[k + 1] !== 1) return;
-    for (let p = firstPixel[k]!; p < firstPixel[k + 1]!; p++) {
-      const i = pixels[p]!;
-      const x = i % w;
-      data[i] = 255;
-      const m = neighbours8(x, (i - x) / w, w, h, near);
-      for (let t = 0; t < m; t++) if (label[near[t]!] === 0) data[near[t]!] = 255;
+  if (erased.length > 0) {
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const i = y * w + x;
+        if (drop[label[i]!] !== 1) continue;
+        data[i] = 255;
+        for (let dy = -1; dy <= 1; dy++) {
+          const yy = y + dy;
+          if (yy < 0 || yy >= h) continue;
+          for (let dx = -1; dx <= 1; dx++) {
+            const xx = x + dx;
+            if (xx < 0 || xx >= w) continue;
+            const j = yy * w + xx;
+            if (label[j] === 0) data[j] = 255;
+          }
+        }
+      }
     }
-  });
+  }
 
   // Lines: bands of rows holding kept ink; a gap of a pixel or two inside a band is tolerated
   // (the dot of an "i" over a lower-case line). Bands lower than 3 rows only count when alone.
