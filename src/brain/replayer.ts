@@ -175,6 +175,17 @@ export class Replayer {
       if (failed) {
         const untouched = framesEqual(before.frame, after.frame, recorded.dynamic);
         if (untouched && attempt < MAX_RETRIES) continue;
+        // The failed action is reported too, unverified, with the screen it left behind.
+        if (!recorded.secret) this.options.onEvidence?.(index, before.frame, after.frame);
+        this.reports.push({
+          kind: action.kind,
+          ms: Math.round(performance.now() - started),
+          settleMs: Math.round(after.settleMs),
+          verifyMs,
+          verified: false,
+          resolvedBy,
+          description,
+        });
         throw new EffectNotVerified(index, description, failed, untouched, after, failed.effect.image ? this.image(failed.effect.image) : undefined);
       }
 
