@@ -27,6 +27,9 @@ const rowsFor = (d: number): { retrace: Row; seed: Row } => ({
 
 export const ROWS = DELAYS.flatMap((d) => Object.values(rowsFor(d)));
 
+/** How long after D the slow app is certainly finished (spinner gone, result painted). */
+const DONE_MARGIN_MS = 400;
+
 async function measureDelay(desktop: Desktop, d: number): Promise<Measurement[]> {
   const rows = rowsFor(d);
   const slow = await openFixture(desktop, 'slow', { query: `delay=${d}&boot=0` });
@@ -44,7 +47,9 @@ async function measureDelay(desktop: Desktop, d: number): Promise<Measurement[]>
       await desktop.input.click(load);
       const result = await waitForStable(slow.grab, { expectChangeFrom: before, timeoutMs: d + 5_000 });
       const elapsed = performance.now() - start;
-      await sleep(Math.max(0, d + 400 - elapsed));
+      // Ground truth, not a wait the product makes: well after D the app is surely done, so
+      // a frame then tells whether settle declared "stable" too early.
+      await sleep(Math.max(0, d + DONE_MARGIN_MS - elapsed));
       const done = await slow.grab();
       if (!result.stable || !result.reacted) unstable++;
       else if (!framesEqual(result.frame, done)) early.push(elapsed);

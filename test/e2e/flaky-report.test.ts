@@ -7,38 +7,18 @@ import { describe, expect, test } from 'vitest';
 import { createRequire } from 'node:module';
 import { FIXTURES, Project } from '../support/project.ts';
 import type { PathStats } from '../../src/paths/stats.ts';
+import { calculatorSpec, notesSpec } from '../support/specs.ts';
+
+const CALC_SPEC = calculatorSpec({ variant: true });
+const NOTES_SPEC = notesSpec('steady');
 
 const { flakyFails } = createRequire(import.meta.url)(`${FIXTURES}/common.js`) as { flakyFails: (rate: number, seed: number) => boolean };
-
-const CALC = `name: Calculator
-app:
-  launch: \${env.FIXTURES}/open calculator "\${env.VARIANT}"
-  window: Retrace Calculator
-goals:
-  - id: add
-    goal: click "7", click "+", click "8", click "="
-    expect:
-      - text: "15"
-`;
-const NOTES = `name: Notes
-app:
-  launch: \${env.FIXTURES}/open notes
-  window: Retrace Notes
-goals:
-  - id: save
-    steps:
-      - click: { text: "New" }
-      - type: "steady"
-      - click: { text: "Save" }
-    expect:
-      - text: "Saved"
-`;
 
 const SEEDS = [0, 1, 2, 3, 4, 5];
 
 describe('the flaky-path report', () => {
   test('ranks the flaky path first, with its observed success rate', { timeout: 300_000 }, async () => {
-    const project = new Project().write('specs/calc.yaml', CALC).write('specs/notes.yaml', NOTES);
+    const project = new Project().write('specs/calc.yaml', CALC_SPEC).write('specs/notes.yaml', NOTES_SPEC);
     const learned = await project.cli(['run'], { VARIANT: '' });
     expect(learned.code, learned.stderr).toBe(0);
 

@@ -7,38 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Project } from '../support/project.ts';
 import type { Path } from '../../src/domain.ts';
+import { calculatorSpec, notesSpec } from '../support/specs.ts';
 
-const CALC = `name: Calculator
-app:
-  launch: \${env.FIXTURES}/open calculator "\${env.VARIANT}"
-  window: Retrace Calculator
-goals:
-  - id: add
-    goal: click "7", click "+", click "8", click "="
-    expect:
-      - text: "15"
-  - id: multiply
-    goal: click "1", click "2", click "*", click "7", click "="
-    expect:
-      - text: "84"
-      - absent: "Error"
-`;
+const CALC_SPEC = calculatorSpec({ variant: true, multiply: true });
+const NOTES_SPEC = notesSpec('Milk & eggs @ 3!');
 
-const NOTES = `name: Notes
-app:
-  launch: \${env.FIXTURES}/open notes
-  window: Retrace Notes
-goals:
-  - id: save
-    steps:
-      - click: { text: "New" }
-      - type: "Milk & eggs @ 3!"
-      - click: { text: "Save" }
-    expect:
-      - text: "Saved"
-`;
-
-const project = new Project().write('specs/calc.yaml', CALC).write('specs/notes.yaml', NOTES);
+const project = new Project().write('specs/calc.yaml', CALC_SPEC).write('specs/notes.yaml', NOTES_SPEC);
 const run = (variant: string, ...args: string[]) => project.cli(['run', ...args], { VARIANT: variant });
 const goal = (id: string) => {
   const found = project.summary().goals.find((g) => g.goal === id);
@@ -116,7 +90,7 @@ describe('learn, replay, heal, catch', () => {
   });
 
   test('an edited goal is stale: --learn off fails it, --learn auto relearns it and says so', async () => {
-    project.write('specs/calc.yaml', CALC.replace('click "7", click "+", click "8"', 'click "7", click "+", click "9"').replace('"15"', '"16"'));
+    project.write('specs/calc.yaml', CALC_SPEC.replace('click "7", click "+", click "8"', 'click "7", click "+", click "9"').replace('"15"', '"16"'));
     const off = await run('', '--learn', 'off', '--goal', 'add');
     expect(off.code).toBe(1);
     expect(goal('add')).toMatchObject({ status: 'failed', category: 'no-path' });

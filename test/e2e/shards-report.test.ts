@@ -9,30 +9,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES, Project, REPO } from '../support/project.ts';
 import type { Summary } from '../../src/report/summary.ts';
+import { calculatorSpec, notesSpec } from '../support/specs.ts';
 
-const CALC = `name: Calculator
-app:
-  launch: \${env.FIXTURES}/open calculator
-  window: Retrace Calculator
-goals:
-  - id: add
-    goal: click "7", click "+", click "8", click "="
-    expect:
-      - text: "15"
-`;
-const NOTES = `name: Notes
-app:
-  launch: \${env.FIXTURES}/open notes
-  window: Retrace Notes
-goals:
-  - id: save
-    steps:
-      - click: { text: "New" }
-      - type: "shard me"
-      - click: { text: "Save" }
-    expect:
-      - text: "Saved"
-`;
+const CALC_SPEC = calculatorSpec();
+const NOTES_SPEC = notesSpec('shard me');
 
 const goalsOf = (project: Project, reports: string): string[] =>
   (JSON.parse(project.read(`${reports}/summary.json`)) as Summary).goals.map((g) => `${g.spec}#${g.goal}:${g.status}`);
@@ -51,7 +31,7 @@ function vitest(project: Project, shard: string): Promise<number | null> {
 }
 
 describe('shards, merge and report', () => {
-  const project = new Project().write('specs/calc.yaml', CALC).write('specs/notes.yaml', NOTES);
+  const project = new Project().write('specs/calc.yaml', CALC_SPEC).write('specs/notes.yaml', NOTES_SPEC);
 
   test('retrace run --shard 1/2 and 2/2 run every goal once; merge adds them up; report builds', async () => {
     const one = await project.cli(['run', '--shard', '1/2', '--reports', 'reports-1', '--junit', 'junit-1.xml']);

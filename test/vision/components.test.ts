@@ -102,11 +102,23 @@ describe('labelComponents', () => {
     expect(() => labelComponents(new Uint8Array(5), 2, 3)).toThrow(RangeError);
   });
 
+  it('fills shapes that turn back on themselves: combs, a spiral', () => {
+    for (const [count, rows] of [
+      [2, ['#######', '#.#.#.#', '#.#.#.#', '#...#..', '.......', '.#.#.#.', '.#####.']],
+      [1, ['#######', '......#', '####..#', '#..#..#', '#.##..#', '#.....#', '#######']],
+    ] as const) {
+      const { mask: m, w, h } = mask(...rows);
+      const { boxes, labels } = labelComponents(m, w, h);
+      expect(boxes).toHaveLength(count);
+      expect({ labels: Array.from(labels), boxes }).toEqual(reference(m, w, h));
+    }
+  });
+
   it('agrees with a plain union-find on random masks', () => {
     const next = random(11);
-    for (let t = 0; t < 200; t++) {
-      const w = 1 + Math.floor(next() * 30);
-      const h = 1 + Math.floor(next() * 30);
+    for (let t = 0; t < 300; t++) {
+      const w = 1 + Math.floor(next() * 40);
+      const h = 1 + Math.floor(next() * 40);
       const density = next();
       const m = Uint8Array.from({ length: w * h }, () => (next() < density ? 1 : 0));
       const { boxes, labels } = labelComponents(m, w, h);
