@@ -9,7 +9,7 @@ export type TitlePattern =
   | { readonly kind: 'substring'; readonly text: string }
   | { readonly kind: 'regex'; readonly regex: RegExp };
 
-/** `/…/` plus flag letters; the same form as `src/desktop/title-pattern.ts` accepts. */
+/** `/…/` plus flag letters. */
 const REGEX_TITLE = /^\/(.+)\/([dgimsuy]*)$/s;
 
 /**
