@@ -7,6 +7,10 @@ import type { Frame, Region } from '../domain.ts';
 import type { AppSession, Desktop, WindowInfo } from '../desktop/types.ts';
 import type { TextReader } from '../vision/types.ts';
 import { InfrastructureError } from '../errors.ts';
+import { setTimeout as delay } from 'node:timers/promises';
+
+/** How long a failed operation waits to learn whether the app died under it. */
+const EXIT_GRACE_MS = 300;
 
 export interface Shot {
   readonly frame: Frame;
@@ -39,9 +43,21 @@ export class Stage {
     this.fault.catch(() => undefined);
   }
 
-  /** Runs `work`, failing at once if the app exits or the display dies meanwhile. */
-  guard<T>(work: Promise<T>): Promise<T> {
-    return Promise.race([work, this.fault]);
+  /**
+   * Runs `work`, failing at once if the app exits or the display dies meanwhile. When `work`
+   * fails first (its window vanished, an X call failed), the app may be dying: its exit, if it
+   * comes within a moment, is the real story and is reported instead.
+   */
+  async guard<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await Promise.race([work, this.fault]);
+    } catch (error) {
+      const fault = await Promise.race([
+        this.fault.then(() => undefined, (reason: unknown) => reason),
+        delay(EXIT_GRACE_MS).then(() => undefined),
+      ]);
+      throw fault ?? error;
+    }
   }
 
   async window(): Promise<WindowInfo> {
