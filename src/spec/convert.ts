@@ -5,7 +5,7 @@
  * they are cast to once, in `load.ts`, after validation succeeded.
  */
 import type { Action, Region, ScrollDirection, Target } from '../domain.ts';
-import type { Expectation, SpecOptions, TextMatch } from './types.ts';
+import type { AppSpec, Expectation, SpecOptions, TextMatch } from './types.ts';
 
 export type RawRegion = readonly [number, number, number, number];
 export type RawTarget = string | { readonly text: string } | { readonly x: number; readonly y: number };
@@ -43,17 +43,8 @@ export interface RawGoal {
   readonly expect: readonly RawExpectation[];
 }
 
-export interface RawApp {
-  readonly launch: string;
-  readonly window: string;
-  readonly size?: readonly [number, number];
-  readonly restart: 'goal' | 'spec';
-  readonly env: Readonly<Record<string, string>>;
-  readonly cwd?: string;
-  readonly setup?: string;
-  readonly teardown?: string;
-  readonly windowTimeoutMs?: number;
-}
+/** The `app:` mapping is already in its final shape once validated. */
+export type RawApp = AppSpec;
 
 export interface RawSpec {
   readonly name?: string;
