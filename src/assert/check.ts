@@ -1,5 +1,5 @@
 /** Runs a goal's `expect:` list, in order, and returns every result. */
-import type { Expectation } from '../spec/types.ts';
+import type { Expectation } from '../spec-file/types.ts';
 import type { Stage } from '../brain/stage.ts';
 import type { AssertionResult } from './types.ts';
 import { assertText, assertAbsent } from './text.ts';

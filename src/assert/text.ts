@@ -2,7 +2,7 @@
 import type { Region } from '../domain.ts';
 import { readText } from '../vision/ocr/find-text.ts';
 import { matchText } from '../vision/text-match.ts';
-import type { TextMatch } from '../spec/types.ts';
+import type { TextMatch } from '../spec-file/types.ts';
 import type { Stage } from '../brain/stage.ts';
 import type { AssertionResult } from './types.ts';
 import { pollAssertion } from './poll.ts';

@@ -1,7 +1,7 @@
 /** Short, secret-free descriptions of actions, for progress lines, reports and errors. */
 import type { Action, Target } from '../domain.ts';
 import { isTextTarget } from '../domain.ts';
-import { describeForDisplay } from '../spec/interpolate.ts';
+import { describeForDisplay } from '../spec-file/interpolate.ts';
 
 const target = (t: Target): string =>
   isTextTarget(t) ? `"${describeForDisplay(t.text)}"` : `(${t.x}, ${t.y})`;

@@ -8,7 +8,7 @@ import { isTextTarget } from '../domain.ts';
 import { GoalFailure } from '../errors.ts';
 import { fingerprint } from '../vision/fingerprint.ts';
 import { crop } from '../vision/frame.ts';
-import { containsSecret } from '../spec/interpolate.ts';
+import { containsSecret } from '../spec-file/interpolate.ts';
 import type { Stage } from './stage.ts';
 import { settle, type SettleOptions } from './settle.ts';
 import { locateText, centre } from './locate.ts';

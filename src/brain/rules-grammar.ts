@@ -16,7 +16,7 @@
  * Keywords are case-insensitive; separators inside quotes do not count; a final "." is ignored.
  */
 import type { Action } from '../domain.ts';
-import { DEFAULT_SCROLL_AMOUNT, KEY_COMBO_PATTERN, SCROLL_DIRECTIONS } from '../spec/format.ts';
+import { DEFAULT_SCROLL_AMOUNT, KEY_COMBO_PATTERN, SCROLL_DIRECTIONS } from '../spec-file/format.ts';
 
 export const RULES_GRAMMAR_HELP = [
   'The rules grammar (offline, no API key needed): clauses separated by "," ";" or "then":',

@@ -5,8 +5,8 @@
  */
 import type { ActionReport, Mode, Path, StopReason } from '../domain.ts';
 import { GoalFailure, InvalidInputError } from '../errors.ts';
-import type { GoalSpec, Spec } from '../spec/types.ts';
-import type { ResolvedOptions } from '../spec/defaults.ts';
+import type { GoalSpec, Spec } from '../spec-file/types.ts';
+import type { ResolvedOptions } from '../spec-file/defaults.ts';
 import { PathStore, type AssetMap } from '../paths/store.ts';
 import { goalSource, isStale } from '../paths/source.ts';
 import { PATH_FORMAT_VERSION } from '../paths/validate.ts';

@@ -1,7 +1,7 @@
 /** `--paths` and `--reports` of any command, resolved like `run` resolves them (CLI > config > default). */
 import type { ParsedArgs } from './flags.ts';
-import { loadConfig } from '../spec/config.ts';
-import { resolveOptions } from '../spec/options.ts';
+import { loadConfig } from '../spec-file/config.ts';
+import { resolveOptions } from '../spec-file/options.ts';
 
 export function resolveDirs(args: ParsedArgs): { readonly root: string; readonly paths: string; readonly reports: string } {
   const root = process.cwd();

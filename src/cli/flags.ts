@@ -3,7 +3,7 @@
  * it. A wrong flag is invalid input (exit 2) with a message that says what was expected.
  */
 import { InvalidInputError } from '../errors.ts';
-import { closest } from '../spec/suggest.ts';
+import { closest } from '../spec-file/suggest.ts';
 
 export type FlagType = 'boolean' | 'string' | 'number' | 'list';
 

@@ -1,10 +1,10 @@
 /**
  * The `window:` key of a spec, as the desktop matches it: the rule itself (a title substring,
- * or `/regex/flags`) lives in `src/spec/patterns.ts`, so the validator and the matcher agree.
+ * or `/regex/flags`) lives in `src/spec-file/patterns.ts`, so the validator and the matcher agree.
  * An invalid regex in that form is an input error.
  */
 import { InvalidInputError } from '../errors.ts';
-import { parseTitlePattern as parseRule, titleMatches } from '../spec/patterns.ts';
+import { parseTitlePattern as parseRule, titleMatches } from '../spec-file/patterns.ts';
 
 export interface TitlePattern {
   readonly source: string;

@@ -1,7 +1,7 @@
 /** The source a path was made from; a path whose source hash differs is stale. */
 import { createHash } from 'node:crypto';
 import type { PathSource } from '../domain.ts';
-import type { GoalSpec } from '../spec/types.ts';
+import type { GoalSpec } from '../spec-file/types.ts';
 
 const canonical = (value: unknown): string =>
   JSON.stringify(value, (_key, v: unknown) =>

@@ -2,8 +2,8 @@
  * Builds the Claude planner (and the model locator that `--heal-with-model` uses) when an API key
  * is set. The model sees goals with their `${secret.X}` placeholders, never the values.
  */
-import type { ResolvedOptions } from '../spec/defaults.ts';
-import { placeholders, resolveTemplate } from '../spec/interpolate.ts';
+import type { ResolvedOptions } from '../spec-file/defaults.ts';
+import { placeholders, resolveTemplate } from '../spec-file/interpolate.ts';
 import type { GoalRunInput } from '../brain/run-goal.ts';
 import { ClaudePlanner } from '../brain/planners/claude-planner.ts';
 import { isTextTarget } from '../domain.ts';

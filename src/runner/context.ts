@@ -2,8 +2,8 @@
  * What the main process hands every worker: the resolved options of the run. Vitest carries it
  * across the process boundary with `provide`/`inject`, so it is plain JSON.
  */
-import type { ResolvedOptions } from '../spec/defaults.ts';
-import type { CliOptions } from '../spec/options.ts';
+import type { ResolvedOptions } from '../spec-file/defaults.ts';
+import type { CliOptions } from '../spec-file/options.ts';
 
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
 

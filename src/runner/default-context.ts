@@ -1,8 +1,8 @@
 /** The run context of a plain `npx vitest` run, where no CLI flags exist: config file + environment. */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { loadConfig } from '../spec/config.ts';
-import { resolveOptions } from '../spec/options.ts';
+import { loadConfig } from '../spec-file/config.ts';
+import { resolveOptions } from '../spec-file/options.ts';
 import type { RunContext } from './context.ts';
 
 export function defaultRunContext(root: string = process.cwd()): RunContext {

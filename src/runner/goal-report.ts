@@ -1,10 +1,10 @@
 /** Hands a goal's verdict and evidence to the Allure report, from inside its vitest test. */
 import type { Frame, Verdict } from '../domain.ts';
-import type { Spec, GoalSpec } from '../spec/types.ts';
+import type { Spec, GoalSpec } from '../spec-file/types.ts';
 import type { AssertionResult } from '../assert/types.ts';
 import { encodePng, scale } from '../vision/frame.ts';
 import { reportGoalToAllure, type ActionImages } from '../report/allure-goal.ts';
-import { describeForDisplay } from '../spec/interpolate.ts';
+import { describeForDisplay } from '../spec-file/interpolate.ts';
 import { describeAction } from '../brain/describe.ts';
 import { computePathStats, type PathStats } from '../paths/stats.ts';
 import { readHistory } from '../report/history.ts';

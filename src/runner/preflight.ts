@@ -3,12 +3,12 @@
  * goals to run, the goal filter, and goals that cannot be learned as configured. Any problem is
  * invalid input (exit 2), reported all at once, and nothing has been written.
  */
-import type { GoalSpec, Spec } from '../spec/types.ts';
+import type { GoalSpec, Spec } from '../spec-file/types.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { specDirName } from '../paths/location.ts';
-import type { ResolvedOptions } from '../spec/defaults.ts';
-import { loadSpec } from '../spec/load.ts';
+import type { ResolvedOptions } from '../spec-file/defaults.ts';
+import { loadSpec } from '../spec-file/load.ts';
 import { parseRulesGoal } from '../brain/rules-grammar.ts';
 import { PathStore } from '../paths/store.ts';
 import { goalSource, isStale } from '../paths/source.ts';

@@ -5,12 +5,12 @@
 import { describe, test, inject, afterAll, type TestContext } from 'vitest';
 import type { Verdict, Status } from '../domain.ts';
 import { GoalFailure, InfrastructureError, InvalidInputError, RetraceError } from '../errors.ts';
-import type { GoalSpec, Spec } from '../spec/types.ts';
-import { loadSpec } from '../spec/load.ts';
-import { loadConfig } from '../spec/config.ts';
-import { resolveOptions } from '../spec/options.ts';
-import { interpolate, describeForDisplay } from '../spec/interpolate.ts';
-import { secretMasker } from '../spec/secrets.ts';
+import type { GoalSpec, Spec } from '../spec-file/types.ts';
+import { loadSpec } from '../spec-file/load.ts';
+import { loadConfig } from '../spec-file/config.ts';
+import { resolveOptions } from '../spec-file/options.ts';
+import { interpolate, describeForDisplay } from '../spec-file/interpolate.ts';
+import { secretMasker } from '../spec-file/secrets.ts';
 import type { AppSession } from '../desktop/types.ts';
 import { Stage } from '../brain/stage.ts';
 import { runGoal, GoalRunFailure, type GoalRunResult, type Phase } from '../brain/run-goal.ts';

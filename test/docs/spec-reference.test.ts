@@ -11,14 +11,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RULES_GRAMMAR_HELP } from '../../src/brain/rules-grammar.ts';
-import { specReferenceMarkdown } from '../../src/spec/reference.ts';
+import { specReferenceMarkdown } from '../../src/spec-file/reference.ts';
 
 const FILE = resolve(import.meta.dirname, '../../docs/spec-reference.md');
 const REGENERATE = 'RETRACE_UPDATE_DOCS=1 npx vitest run test/docs/spec-reference.test.ts';
 
 /** The generated blocks of the file and what renders each. */
 const BLOCKS: Readonly<Record<string, () => string>> = {
-  /** The whole format: src/spec/format.ts and options-format.ts, via src/spec/reference.ts. */
+  /** The whole format: src/spec-file/format.ts and options-format.ts, via src/spec-file/reference.ts. */
   generated: () => specReferenceMarkdown(),
   /** The rules grammar as the CLI prints it when a goal is outside it (src/brain/rules-grammar.ts). */
   'rules-grammar': () => ['```text', RULES_GRAMMAR_HELP, '```', ''].join('\n'),

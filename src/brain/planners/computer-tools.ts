@@ -24,7 +24,7 @@
  * `toolset_name`.
  */
 import { InvalidInputError } from '../../errors.ts';
-import { DEFAULT_OPTIONS } from '../../spec/defaults.ts';
+import { DEFAULT_OPTIONS } from '../../spec-file/defaults.ts';
 
 /** The model a run uses unless told otherwise: the one default, kept with the other run options. */
 export const DEFAULT_MODEL = DEFAULT_OPTIONS.model;

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ParsedArgs } from '../flags.ts';
 import { writeFileAtomic } from '../../paths/atomic.ts';
-import { renderSpecSchema } from '../../spec/schema.ts';
+import { renderSpecSchema } from '../../spec-file/schema.ts';
 
 const EXAMPLE_SPEC = `# yaml-language-server: $schema=./spec.schema.json
 # A retrace spec: goals in plain language, learned once, then replayed and verified.

@@ -4,16 +4,16 @@ import { join, relative } from 'node:path';
 import { rmSync } from 'node:fs';
 import type { ParsedArgs } from '../flags.ts';
 import { parseShard } from '../flags.ts';
-import { loadConfig } from '../../spec/config.ts';
-import { resolveOptions } from '../../spec/options.ts';
-import type { CliOptions } from '../../spec/options.ts';
-import type { ResolvedOptions } from '../../spec/defaults.ts';
-import type { Spec } from '../../spec/types.ts';
-import { collectSpecFiles } from '../../spec/collect.ts';
+import { loadConfig } from '../../spec-file/config.ts';
+import { resolveOptions } from '../../spec-file/options.ts';
+import type { CliOptions } from '../../spec-file/options.ts';
+import type { ResolvedOptions } from '../../spec-file/defaults.ts';
+import type { Spec } from '../../spec-file/types.ts';
+import { collectSpecFiles } from '../../spec-file/collect.ts';
 import { preflight } from '../../runner/preflight.ts';
 import type { RunContext } from '../../runner/context.ts';
 import { printRunResult, exitCodeOf } from '../result.ts';
-import { describeForDisplay } from '../../spec/interpolate.ts';
+import { describeForDisplay } from '../../spec-file/interpolate.ts';
 
 const baselinesDirOf = (root: string): string => join(root, 'fixtures', 'baselines');
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectationShape, specShape, stepShape } from '../../src/spec/format.ts';
-import { configJsonSchema, renderSpecSchema, SPEC_SCHEMA_PATH, specJsonSchema } from '../../src/spec/schema.ts';
-import { specReferenceMarkdown } from '../../src/spec/reference.ts';
-import type { Shape } from '../../src/spec/shape.ts';
+import { expectationShape, specShape, stepShape } from '../../src/spec-file/format.ts';
+import { configJsonSchema, renderSpecSchema, SPEC_SCHEMA_PATH, specJsonSchema } from '../../src/spec-file/schema.ts';
+import { specReferenceMarkdown } from '../../src/spec-file/reference.ts';
+import type { Shape } from '../../src/spec-file/shape.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -53,7 +53,7 @@ function keysOf(shape: Shape, out = new Set<string>()): Set<string> {
 }
 
 describe('specs/spec.schema.json', () => {
-  it('is up to date with the format (regenerate: npx tsx src/spec/write-schema.ts)', () => {
+  it('is up to date with the format (regenerate: npx tsx src/spec-file/write-schema.ts)', () => {
     const committed = readFileSync(resolve(ROOT, SPEC_SCHEMA_PATH), 'utf8');
     expect(committed).toBe(renderSpecSchema());
   });

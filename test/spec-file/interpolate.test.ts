@@ -7,8 +7,8 @@ import {
   parseTemplate,
   placeholders,
   resolveTemplate,
-} from '../../src/spec/interpolate.ts';
-import { MASK, SecretMasker } from '../../src/spec/secrets.ts';
+} from '../../src/spec-file/interpolate.ts';
+import { MASK, SecretMasker } from '../../src/spec-file/secrets.ts';
 
 describe('interpolate', () => {
   const env = { USER_NAME: 'Ada', TOKEN: 's3cr3t-token', EMPTY: '' };

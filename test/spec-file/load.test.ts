@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError, InvalidInputErrors } from '../../src/errors.ts';
-import { loadSpec, parseSpec } from '../../src/spec/load.ts';
-import { MASK, SecretMasker, secretMasker } from '../../src/spec/secrets.ts';
+import { loadSpec, parseSpec } from '../../src/spec-file/load.ts';
+import { MASK, SecretMasker, secretMasker } from '../../src/spec-file/secrets.ts';
 import { APP, FILE, load, problems, ROOT } from './helpers.ts';
 
 const FIXTURE = resolve(import.meta.dirname, 'fixtures/calc.yaml');
@@ -14,7 +14,7 @@ describe('loadSpec: the PRODUCT.md example', () => {
   const spec = loadSpec(FIXTURE, { root: PROJECT, env: { USER_NAME: 'Ada' } });
 
   it('names the spec by its path from the root, with forward slashes', () => {
-    expect(spec.id).toBe('test/spec/fixtures/calc.yaml');
+    expect(spec.id).toBe('test/spec-file/fixtures/calc.yaml');
     expect(spec.file).toBe(FIXTURE);
     expect(spec.name).toBe('Calculator');
   });
@@ -63,7 +63,7 @@ describe('loadSpec: the PRODUCT.md example', () => {
 
   it('rejects the example when USER_NAME is unset, naming the variable and the line', () => {
     expect(() => loadSpec(FIXTURE, { root: PROJECT, env: {} })).toThrow(
-      'test/spec/fixtures/calc.yaml:27:15: goals[2].steps[1].type uses ${env.USER_NAME}, but the environment variable USER_NAME is not set',
+      'test/spec-file/fixtures/calc.yaml:27:15: goals[2].steps[1].type uses ${env.USER_NAME}, but the environment variable USER_NAME is not set',
     );
   });
 });

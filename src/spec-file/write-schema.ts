@@ -1,5 +1,5 @@
 /**
- * Writes `specs/spec.schema.json` from the format: `npx tsx src/spec/write-schema.ts [root]`.
+ * Writes `specs/spec.schema.json` from the format: `npx tsx src/spec-file/write-schema.ts [root]`.
  * Importing this module does nothing; only running it as a script writes.
  */
 import { writeFileSync } from 'node:fs';

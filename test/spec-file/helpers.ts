@@ -1,8 +1,8 @@
 /** Helpers of the spec tests: load from text and collect the messages of the thrown errors. */
 import { InvalidInputErrors } from '../../src/errors.ts';
-import type { Env } from '../../src/spec/interpolate.ts';
-import { parseSpec } from '../../src/spec/load.ts';
-import type { Spec } from '../../src/spec/types.ts';
+import type { Env } from '../../src/spec-file/interpolate.ts';
+import { parseSpec } from '../../src/spec-file/load.ts';
+import type { Spec } from '../../src/spec-file/types.ts';
 
 export const ROOT = '/project';
 export const FILE = 'specs/calc.yaml';

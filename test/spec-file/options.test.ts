@@ -1,9 +1,9 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputErrors } from '../../src/errors.ts';
-import type { ProjectConfig } from '../../src/spec/config.ts';
-import { DEFAULT_OPTIONS } from '../../src/spec/defaults.ts';
-import { checkCliOptions, isCi, resolveOptions } from '../../src/spec/options.ts';
+import type { ProjectConfig } from '../../src/spec-file/config.ts';
+import { DEFAULT_OPTIONS } from '../../src/spec-file/defaults.ts';
+import { checkCliOptions, isCi, resolveOptions } from '../../src/spec-file/options.ts';
 
 const root = resolve('/project');
 const config = (values: ProjectConfig['values']): ProjectConfig => ({ dir: root, file: join(root, 'retrace.config.yaml'), values });

@@ -2,7 +2,7 @@
  * The JSON Schemas of retrace's YAML files, generated from the format so they cannot drift.
  * `specs/spec.schema.json` is committed (editors read it through the
  * `# yaml-language-server: $schema=./spec.schema.json` comment); a test fails when it differs
- * from `renderSpecSchema()`. Regenerate it with `npx tsx src/spec/write-schema.ts`.
+ * from `renderSpecSchema()`. Regenerate it with `npx tsx src/spec-file/write-schema.ts`.
  */
 import { specShape } from './format.ts';
 import { toJsonSchema, type JsonSchema } from './json-schema.ts';

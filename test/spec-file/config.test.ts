@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidInputErrors } from '../../src/errors.ts';
-import { loadConfig } from '../../src/spec/config.ts';
+import { loadConfig } from '../../src/spec-file/config.ts';
 
 let root: string;
 beforeEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTitlePattern, textRegex, titleMatches } from '../../src/spec/patterns.ts';
+import { parseTitlePattern, textRegex, titleMatches } from '../../src/spec-file/patterns.ts';
 
 describe('window title patterns', () => {
   it('matches a substring, and /regex/flags', () => {
