@@ -4,7 +4,12 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-packages=(xvfb x11-xserver-utils x11-utils x11-xkb-utils xdotool fonts-dejavu-core chromium galculator mousepad xterm)
+# The X server and tools; the session services of a desktop (D-Bus, the accessibility bus, an
+# XSETTINGS manager that turns animations off); a VNC bridge for watching a display; and the
+# third-party apps of the real-app corpus (specs/real).
+packages=(xvfb x11-xserver-utils x11-utils x11-xkb-utils xdotool fonts-dejavu-core
+  dbus dbus-x11 at-spi2-core xsettingsd x11vnc
+  chromium galculator mousepad xterm zenity x11-apps python3-tk)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
