@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Frame, Region } from '../src/domain.ts';
-import { acquireDisplay, createDesktop } from '../src/desktop/index.ts';
+import { openDesktop } from '../src/desktop/index.ts';
 import type { AppSession, Desktop } from '../src/desktop/types.ts';
 import { waitForStable } from '../src/vision/settle.ts';
 
@@ -43,10 +43,7 @@ export const centre = (r: Region, origin: Region = { x: 0, y: 0, width: 0, heigh
 
 /** Starts the benchmark's Xvfb (1280×800) and binds this process to it. */
 export async function startDesktop(): Promise<Desktop> {
-  const display = await acquireDisplay({ reuseEnv: false, size: [1280, 800] });
-  // Before anything loads nut-js: libnut opens $DISPLAY on first use.
-  process.env.DISPLAY = display.name;
-  return createDesktop(display);
+  return openDesktop({ own: true, size: [1280, 800] });
 }
 
 export interface OpenApp {

@@ -141,12 +141,21 @@ export interface Path {
   readonly actions: readonly RecordedAction[];
 }
 
-/** Per-action result, as in `reports/summary.json`. */
+/**
+ * Per-action result, as in `reports/summary.json`. `ms` is the whole action; it splits into
+ * `waitMs` (the screen settling before), `resolveMs` (finding the target), `actMs` (input),
+ * `settleMs` (the screen settling after) and `verifyMs` (checking the effects).
+ */
 export interface ActionReport {
   readonly kind: ActionKind;
   readonly ms: number;
+  readonly waitMs: number;
+  readonly resolveMs: number;
+  readonly actMs: number;
   readonly settleMs: number;
   readonly verifyMs: number;
+  /** How many times the action was done again because its effect did not appear. */
+  readonly retries: number;
   readonly verified: boolean;
   readonly resolvedBy: ResolvedBy;
   /** A short human description, secrets masked. */

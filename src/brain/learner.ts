@@ -1,58 +1,82 @@
 /**
- * The learning loop: capture → plan the next action → act → settle → record, within bounds.
- * Every stop has a reason. The caller checks the goal's expectations and saves the path only
- * when they pass, so a failed lesson never overwrites anything.
+ * The learning loop: capture → plan the next action → do it through the action cycle (act,
+ * settle, record), within bounds. Every stop has a reason. The caller checks the goal's
+ * expectations and saves the path only when they pass, so a failed lesson never overwrites
+ * anything.
  */
-import type { Action, StopReason } from '../domain.ts';
-import { GoalFailure } from '../errors.ts';
+import type { Action, ActionReport, RecordedAction, Region, StopReason } from '../domain.ts';
 import type { LearningBounds, Planner } from './planners/types.ts';
-import type { Recorder } from './recorder.ts';
 import type { Stage } from './stage.ts';
+import type { ActionCycle, ActionFailure } from './cycle.ts';
+import type { AssetSink } from './observe.ts';
 import { describeAction } from './describe.ts';
+import { CYCLE_LIMITS } from './thresholds.ts';
 
-export interface LearnOutcome {
+export interface Lesson {
   readonly stopReason: StopReason;
   readonly message?: string;
+  /** The actions recorded, in order. */
+  readonly actions: readonly RecordedAction[];
+  /** Their reports, index-aligned with `actions`, plus the failed action's when one ended the lesson. */
+  readonly reports: readonly ActionReport[];
+  /** An action whose target was not found, when it ended the lesson. */
+  readonly failure?: ActionFailure;
 }
 
-/** The same action, with no effect, this many times in a row is a loop going nowhere. */
-const REPEAT_LIMIT = 3;
+export interface LearnInput {
+  readonly stage: Stage;
+  readonly planner: Planner;
+  readonly cycle: ActionCycle;
+  readonly bounds: LearningBounds;
+  /** Regions seen changing on their own before the first action. */
+  readonly dynamic: readonly Region[];
+  /** Where the recording's images go. */
+  readonly assets: AssetSink;
+  readonly onAction?: (index: number, description: string) => void;
+}
 
-export async function learn(
-  stage: Stage,
-  planner: Planner,
-  recorder: Recorder,
-  bounds: LearningBounds,
-  onAction?: (index: number, description: string) => void,
-): Promise<LearnOutcome> {
+export async function learn(input: LearnInput): Promise<Lesson> {
+  const { stage, planner, cycle, bounds } = input;
+  const actions: RecordedAction[] = [];
+  const reports: ActionReport[] = [];
+  const stop = (stopReason: StopReason, message?: string, failure?: ActionFailure): Lesson => ({
+    stopReason,
+    actions,
+    reports,
+    ...(message !== undefined ? { message } : {}),
+    ...(failure ? { failure } : {}),
+  });
   const started = Date.now();
   let previous: { action: Action; changed: boolean; error?: string } | undefined;
   let repeats = 0;
   for (let step = 0; ; step++) {
-    if (step >= bounds.maxSteps) return { stopReason: 'max_steps', message: `stopped after ${bounds.maxSteps} actions` };
-    if (Date.now() - started > bounds.maxWallMs) return { stopReason: 'budget', message: `stopped after ${bounds.maxWallMs} ms` };
+    if (step >= bounds.maxSteps) return stop('max_steps', `stopped after ${bounds.maxSteps} actions`);
+    if (Date.now() - started > bounds.maxWallMs) return stop('budget', `stopped after ${bounds.maxWallMs} ms`);
     if (planner.modelCalls >= bounds.maxModelCalls || planner.tokens >= bounds.maxTokens) {
-      return { stopReason: 'budget', message: `model budget spent (${planner.modelCalls} calls, ${planner.tokens} tokens)` };
+      return stop('budget', `model budget spent (${planner.modelCalls} calls, ${planner.tokens} tokens)`);
     }
     const shot = await stage.shoot();
-    const decision = await planner.next({ frame: shot.frame, step, ...(previous ? { previous } : {}) });
-    if (decision.kind === 'done') {
-      return { stopReason: decision.reason, ...(decision.message ? { message: decision.message } : {}) };
-    }
+    const decision = await stage.guard(planner.next({ frame: shot.frame, step, ...(previous ? { previous } : {}) }));
+    if (decision.kind === 'done') return stop(decision.reason, decision.message);
     const { action } = decision;
-    onAction?.(step, describeAction(action));
-    try {
-      const outcome = await recorder.record(action);
-      const same = previous !== undefined && JSON.stringify(previous.action) === JSON.stringify(action);
-      repeats = outcome.changed ? 0 : same ? repeats + 1 : 1;
-      previous = { action, changed: outcome.changed };
-      if (repeats >= REPEAT_LIMIT) {
-        return { stopReason: 'no_progress', message: `"${describeAction(action)}" repeated ${REPEAT_LIMIT} times with no effect` };
-      }
-    } catch (error) {
+    input.onAction?.(step, describeAction(action));
+    const outcome = await cycle.run({ kind: 'learn', action, index: actions.length, dynamic: input.dynamic, assets: input.assets });
+    if (outcome.failure || !outcome.observed) {
       // A model that named a target the screen does not show may recover; a rules plan cannot.
-      if (!(error instanceof GoalFailure) || planner.name === 'rules') throw error;
-      previous = { action, changed: false, error: error.message };
+      if (planner.name === 'rules') {
+        reports.push(outcome.report);
+        return stop('error', outcome.failure?.message, outcome.failure);
+      }
+      previous = { action, changed: false, ...(outcome.failure ? { error: outcome.failure.message } : {}) };
+      continue;
+    }
+    actions.push(outcome.observed);
+    reports.push(outcome.report);
+    const same = previous !== undefined && JSON.stringify(previous.action) === JSON.stringify(action);
+    repeats = outcome.changed ? 0 : same ? repeats + 1 : 1;
+    previous = { action, changed: outcome.changed };
+    if (repeats >= CYCLE_LIMITS.repeatLimit) {
+      return stop('no_progress', `"${describeAction(action)}" repeated ${CYCLE_LIMITS.repeatLimit} times with no effect`);
     }
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Turns what the screen looked like before and after an action into the recorded evidence of a
- * path: the target's anchor and the regions the action changed. Shared by the recorder (learning,
- * scripted steps) and the replayer (which records a proposal when it heals).
+ * path: the target's anchor and the regions the action changed. The action cycle uses it for new
+ * recordings and for the proposal of a healed replay.
  */
 import type { Anchor, Effect, Frame, Point, Region } from '../domain.ts';
 import { crop, encodePng, clampRegion, containsPoint, inflateRegion } from '../vision/frame.ts';
@@ -11,6 +11,7 @@ import { readText } from '../vision/ocr/find-text.ts';
 import type { TextReader } from '../vision/types.ts';
 import { segmentControls } from '../vision/segment.ts';
 import { assetName } from '../paths/store.ts';
+import { EFFECT_THRESHOLDS } from './thresholds.ts';
 
 /** Images collected while observing, keyed by asset name. */
 export type AssetSink = Map<string, Uint8Array>;
@@ -18,13 +19,7 @@ export type AssetSink = Map<string, Uint8Array>;
 const ANCHOR_FALLBACK = { width: 56, height: 36 };
 /** A control larger than this is a panel, not a button: anchor on a fixed crop instead. */
 const MAX_CONTROL = { width: 320, height: 120 };
-/**
- * A change of fewer pixels than this is a rendering speck (an anti-aliased corner repainted),
- * not an effect worth verifying: even a typed "." changes more.
- */
-const MIN_EFFECT_PIXELS = 6;
-/** Effects are padded so their image carries a little context and survives 1-px jitter. */
-const EFFECT_PADDING = 3;
+const { minEffectPixels: MIN_EFFECT_PIXELS, padding: EFFECT_PADDING } = EFFECT_THRESHOLDS;
 
 const store = (sink: AssetSink, frame: Frame): string => {
   const png = encodePng(frame);

@@ -1,10 +1,11 @@
 /**
  * The stage: one running application on one desktop, as the brain sees it. Every wait and
- * every capture is raced against the app exiting and the display dying, so a crash ends the
- * goal at once as broken instead of after a timeout.
+ * every capture is raced against the app exiting, the display dying and the goal being aborted
+ * (its deadline), so a crash ends the goal at once as broken instead of after a timeout, and an
+ * aborted goal touches the app no more: its input refuses every call once the signal fired.
  */
 import type { Frame, Region } from '../domain.ts';
-import type { AppSession, Desktop, WindowInfo } from '../desktop/types.ts';
+import type { AppSession, Desktop, InputDriver, WindowInfo } from '../desktop/types.ts';
 import type { TextReader } from '../vision/types.ts';
 import { InfrastructureError } from '../errors.ts';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -20,13 +21,19 @@ export interface Shot {
 
 export class Stage {
   private readonly fault: Promise<never>;
+  /** The desktop's input, refusing every call once the goal is aborted. */
+  readonly input: InputDriver;
 
   constructor(
     readonly desktop: Desktop,
     readonly app: AppSession,
     readonly reader: TextReader,
+    /** Fires when the goal must stop (its deadline); its reason is the error reported. */
+    readonly signal: AbortSignal = new AbortController().signal,
   ) {
+    this.input = guardedInput(desktop.input, signal);
     this.fault = Promise.race([
+      aborted(signal),
       app.exited.then((exit) => {
         const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
         const tail = exit.stderrTail.trim();
@@ -75,4 +82,31 @@ export class Stage {
   grabber(window: Region): () => Promise<Frame> {
     return () => this.guard(this.desktop.capture.grab(window));
   }
+
+  /** Waits `ms`, ending early (with the abort's reason) when the goal is aborted. */
+  async wait(ms: number): Promise<void> {
+    await this.guard(delay(ms, undefined, { signal: this.signal }));
+  }
+}
+
+const aborted = (signal: AbortSignal): Promise<never> =>
+  new Promise<never>((_, reject) => {
+    const fire = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error('the goal was aborted'));
+    if (signal.aborted) fire();
+    else signal.addEventListener('abort', fire, { once: true });
+  });
+
+/** An input driver that refuses to act once `signal` has fired. */
+function guardedInput(input: InputDriver, signal: AbortSignal): InputDriver {
+  const check = (): void => {
+    if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('the goal was aborted');
+  };
+  return {
+    move: async (to) => (check(), input.move(to)),
+    click: async (at, options) => (check(), input.click(at, options)),
+    drag: async (from, to) => (check(), input.drag(from, to)),
+    scroll: async (at, direction, amount) => (check(), input.scroll(at, direction, amount)),
+    key: async (combo) => (check(), input.key(combo)),
+    type: async (text) => (check(), input.type(text)),
+  };
 }

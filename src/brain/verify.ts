@@ -3,7 +3,7 @@
  * recorded image again. The image is looked for where it was recorded, then shifted with the
  * target (when the target moved), then anywhere in the window; only the first is a clean pass.
  */
-import type { Effect, Frame, Point, Region } from '../domain.ts';
+import type { Effect, Frame, Point, RecordedAction, Region } from '../domain.ts';
 import { crop, clampRegion, offsetRegion, regionsIntersect, unionRegions } from '../vision/frame.ts';
 import { readAll, matchKey } from '../vision/ocr/find-text.ts';
 import type { TextReader } from '../vision/types.ts';
@@ -11,6 +11,7 @@ import { compareFrames } from '../vision/compare.ts';
 import { changedRegions } from '../vision/changes.ts';
 import { findTemplate } from '../vision/template.ts';
 import { isCaretLike } from '../vision/settle.ts';
+import { EFFECT_THRESHOLDS } from './thresholds.ts';
 
 export interface EffectCheck {
   readonly effect: Effect;
@@ -22,25 +23,38 @@ export interface EffectCheck {
   readonly diffPixels: number;
 }
 
-/** Per-pixel colour tolerance of effect images (pixelmatch threshold). */
-const THRESHOLD = 0.1;
-/**
- * Per-channel difference forgiven once the caret is set aside: sub-pixel text rendering, not a
- * repainted background (pale green to pale pink differs by 19–30 per channel).
- */
-const CHANNEL_TOLERANCE = 12;
-/** How sure a search must be before an effect counts as found elsewhere. */
-const RELOCATE_MIN_SCORE = 0.97;
+const { pixelThreshold, channelTolerance, relocateMinScore, blankSlackPx } = EFFECT_THRESHOLDS;
 
+/**
+ * Checks every recorded effect of an action on the screen after its replay: by image first,
+ * then by its words where the layout moved.
+ * @param image decodes an image of the path.
+ * @param offset how far the target moved since recording.
+ */
+export async function verifyEffects(
+  reader: TextReader,
+  recorded: RecordedAction,
+  image: (name: string) => Frame,
+  before: Frame,
+  after: Frame,
+  offset: Point,
+): Promise<EffectCheck[]> {
+  const checks: EffectCheck[] = [];
+  for (const effect of recorded.effects) {
+    const check = checkEffect(effect, effect.image ? image(effect.image) : undefined, before, after, offset);
+    checks.push(check.verified ? check : await checkEffectText(reader, check, before, after, recorded.dynamic));
+  }
+  return checks;
+}
 
 function matches(after: Frame, region: Region, expected: Frame): { ok: boolean; diffPixels: number } {
   if (region.x < 0 || region.y < 0 || region.x + region.width > after.width || region.y + region.height > after.height) {
     return { ok: false, diffPixels: region.width * region.height };
   }
   const actual = crop(after, region);
-  const result = compareFrames(expected, actual, null, { threshold: THRESHOLD });
+  const result = compareFrames(expected, actual, null, { threshold: pixelThreshold });
   if (result.ok) return { ok: true, diffPixels: 0 };
-  const real = changedRegions(expected, actual, { tolerance: CHANNEL_TOLERANCE }).filter((r) => !isCaretLike(r));
+  const real = changedRegions(expected, actual, { tolerance: channelTolerance }).filter((r) => !isCaretLike(r));
   return { ok: real.length === 0, diffPixels: result.diffPixels };
 }
 
@@ -73,11 +87,13 @@ export function checkEffect(
     best = Math.min(best, result.diffPixels);
   }
   if (uniformColour(image) !== undefined) return checkBlankEffect(effect, image, before, after, best);
-  const found = findTemplate(after, image, { minScore: RELOCATE_MIN_SCORE });
+  const found = findTemplate(after, image, { minScore: relocateMinScore });
   if (found.found) {
     const region = { ...effect.region, x: found.point.x, y: found.point.y };
-    const result = matches(after, region, image);
-    if (result.ok) return { effect, verified: true, moved: true, region, diffPixels: 0 };
+    // What already looked like this before the action (the first of a row of equal items) is
+    // not its effect: only a place the action changed counts.
+    const changedThere = changedRegions(crop(before, region), crop(after, region), {}).length > 0;
+    if (changedThere && matches(after, region, image).ok) return { effect, verified: true, moved: true, region, diffPixels: 0 };
   }
   return { effect, verified: false, moved: false, region: effect.region, diffPixels: best };
 }
@@ -108,12 +124,12 @@ export async function checkEffectText(
   return found ? { ...failed, verified: true, moved: true, region: found } : failed;
 }
 
-/** The colour of a frame that is one flat colour (within CHANNEL_TOLERANCE), else undefined. */
+/** The colour of a frame that is one flat colour (within the channel tolerance), else undefined. */
 function uniformColour(frame: Frame): readonly [number, number, number] | undefined {
   const d = frame.data;
   const [r, g, b] = [d[0] ?? 0, d[1] ?? 0, d[2] ?? 0];
   for (let i = 4; i < d.length; i += 4) {
-    if (Math.abs((d[i] ?? 0) - r) > CHANNEL_TOLERANCE || Math.abs((d[i + 1] ?? 0) - g) > CHANNEL_TOLERANCE || Math.abs((d[i + 2] ?? 0) - b) > CHANNEL_TOLERANCE) {
+    if (Math.abs((d[i] ?? 0) - r) > channelTolerance || Math.abs((d[i + 1] ?? 0) - g) > channelTolerance || Math.abs((d[i + 2] ?? 0) - b) > channelTolerance) {
       return undefined;
     }
   }
@@ -128,9 +144,9 @@ function uniformColour(frame: Frame): readonly [number, number, number] | undefi
 function checkBlankEffect(effect: Effect, image: Frame, before: Frame, after: Frame, diffPixels: number): EffectCheck {
   const colour = uniformColour(image);
   for (const changed of changedRegions(before, after, {})) {
-    if (changed.width < image.width - 2 * 3 || changed.height < image.height - 2 * 3) continue;
+    if (changed.width < image.width - blankSlackPx || changed.height < image.height - blankSlackPx) continue;
     const now = uniformColour(crop(after, clampRegion(changed, after.width, after.height)));
-    if (now && colour && now.every((c, i) => Math.abs(c - (colour[i] ?? 0)) <= CHANNEL_TOLERANCE)) {
+    if (now && colour && now.every((c, i) => Math.abs(c - (colour[i] ?? 0)) <= channelTolerance)) {
       return { effect, verified: true, moved: true, region: changed, diffPixels: 0 };
     }
   }

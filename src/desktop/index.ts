@@ -3,6 +3,7 @@
  * Nothing outside `src/desktop` imports nut-js, spawns X tools or starts app processes.
  */
 import { launchApp } from './app.ts';
+import { acquireDisplay } from './display.ts';
 import { NutScreenCapture } from './capture.ts';
 import { XInputDriver, type XInputOptions } from './input.ts';
 import type { Desktop, Display } from './types.ts';
@@ -28,12 +29,51 @@ export const createDesktop = (display: Display, options: DesktopOptions = {}): D
   };
 };
 
+export interface OpenDesktopOptions {
+  /** Start a display of retrace's own (an Xvfb) instead of using the user's `$DISPLAY`. */
+  readonly own: boolean;
+  /** Screen size of a display retrace starts. @default [1280, 800] */
+  readonly size?: readonly [number, number];
+}
+
+/**
+ * The desktop of this process: the one factory the rest of retrace calls. A backend for another
+ * OS is a folder beside this file and a branch here (docs/architecture.md lists what it must
+ * implement). Call it once per process, before anything captures or acts.
+ */
+export const openDesktop = async (options: OpenDesktopOptions): Promise<Desktop> => {
+  const display = await acquireDisplay({ reuseEnv: !options.own, ...(options.size ? { size: options.size } : {}) });
+  bindProcess(display);
+  return createDesktop(display);
+};
+
+/**
+ * A display for a whole run, which the run's worker processes inherit and share (`--keep-open`
+ * keeps it after the run): `$DISPLAY` when set, else an Xvfb owned by this process.
+ */
+export const openSharedDisplay = async (size: readonly [number, number]): Promise<Display> => {
+  const display = await acquireDisplay({ reuseEnv: true, size });
+  bindProcess(display);
+  return display;
+};
+
+/** True when the user has a display of their own (`$DISPLAY`) that a run may use. */
+export const hasUserDisplay = (): boolean => Boolean(process.env.DISPLAY);
+
+/**
+ * The capture library binds to `$DISPLAY` on first use, once per process, and child processes
+ * (the run's workers) inherit it: the display must be this process's before anything touches X.
+ */
+const bindProcess = (display: Display): void => {
+  process.env.DISPLAY = display.name;
+};
+
 export { acquireDisplay, probeDisplay, DISPLAY_DEFAULTS } from './display.ts';
 export { launchApp, APP_DEFAULTS } from './app.ts';
 export { NutScreenCapture } from './capture.ts';
 export { XInputDriver, INPUT_DEFAULTS, type XInputOptions } from './input.ts';
 export { XWindowSystem, type XWindowOptions } from './windows.ts';
-export { parseKeyCombo, toXdotoolKey, type KeyCombo, type Modifier } from './key-combo.ts';
+export { toXdotoolKey } from './x-keys.ts';
 export { parseTitlePattern, type TitlePattern } from './title-pattern.ts';
 export { bgraToRgba } from './bgra.ts';
 export type * from './types.ts';

@@ -9,7 +9,8 @@
 import type { Point, ScrollDirection } from '../domain.ts';
 import { InfrastructureError, InvalidInputError } from '../errors.ts';
 import { runTool } from './exec-tool.ts';
-import { parseKeyCombo, toXdotoolKey } from './key-combo.ts';
+import { parseKeyCombo } from '../key-combo.ts';
+import { toXdotoolKey } from './x-keys.ts';
 import { nutFor, type Nut } from './nut.ts';
 import type { Display, InputDriver, MouseButton } from './types.ts';
 

@@ -22,7 +22,7 @@ export type AssetMap = ReadonlyMap<string, Uint8Array>;
 export const assetName = (png: Uint8Array): string =>
   `${createHash('sha256').update(png).digest('hex').slice(0, 16)}.png`;
 
-/** Stable text: two-space JSON with a trailing newline, keys in the order the recorder built them. */
+/** Stable text: two-space JSON with a trailing newline, keys in the order learning built them. */
 export const serializePath = (path: Path): string => `${JSON.stringify(path, null, 2)}\n`;
 
 const referencedAssets = (path: Path): Set<string> => {

@@ -19,8 +19,9 @@ const REPORT_MARGIN_MS = 2000;
 /**
  * @param deadlineAt when the goal's time runs out (epoch ms): no single model request may
  *   outlast it, so a model that never answers ends the goal with a clear message.
+ * @param signal aborts a request in flight when the goal is stopped.
  */
-export function claudeFactories(options: ResolvedOptions, env: NodeJS.ProcessEnv, deadlineAt: number): ClaudeFactories {
+export function claudeFactories(options: ResolvedOptions, env: NodeJS.ProcessEnv, deadlineAt: number, signal?: AbortSignal): ClaudeFactories {
   const planners: ClaudePlanner[] = [];
   const calls = (): number => planners.reduce((n, p) => n + p.modelCalls, 0);
   if (!env.ANTHROPIC_API_KEY || options.planner === 'rules') return { calls };
@@ -34,6 +35,7 @@ export function claudeFactories(options: ResolvedOptions, env: NodeJS.ProcessEnv
       secretValues: resolved.ok ? resolved.secrets : [],
       bounds,
       deadlineAt: deadlineAt - REPORT_MARGIN_MS,
+      ...(signal ? { signal } : {}),
     });
     planners.push(planner);
     return planner;

@@ -3,8 +3,8 @@
  * into a module that calls `defineSpecSuite`, so `retrace run` and `npx vitest` share this.
  */
 import { describe, test, inject, afterAll, type TestContext } from 'vitest';
-import type { Verdict, Status } from '../domain.ts';
-import { GoalFailure, InfrastructureError, InvalidInputError, RetraceError } from '../errors.ts';
+import type { ActionReport, Verdict } from '../domain.ts';
+import { InfrastructureError } from '../errors.ts';
 import type { GoalSpec, Spec } from '../spec-file/types.ts';
 import { loadSpec } from '../spec-file/load.ts';
 import { loadConfig } from '../spec-file/config.ts';
@@ -12,31 +12,20 @@ import { resolveOptions } from '../spec-file/options.ts';
 import { interpolate, describeForDisplay } from '../spec-file/interpolate.ts';
 import { secretMasker } from '../spec-file/secrets.ts';
 import type { AppSession } from '../desktop/types.ts';
-import { Stage } from '../brain/stage.ts';
-import { runGoal, GoalRunFailure, type GoalRunResult, type Phase } from '../brain/run-goal.ts';
+import { runGoal, type Phase } from '../brain/run-goal.ts';
 import type { AssertionResult } from '../assert/types.ts';
 import type { RunContext } from './context.ts';
 import { createProgress } from './progress.ts';
 import { workerDesktop } from './worker-desktop.ts';
 import { claudeFactories } from './claude.ts';
 import { recordGoalReport, GoalEvidence, pathStatsOf } from './goal-report.ts';
+import { GoalApp, type SharedApp } from './goal-app.ts';
+import { brokenVerdict, verdictError, verdictOf } from './verdict.ts';
 
 const PHASE_MODES: Partial<Record<Phase, Verdict['mode']>> = { learning: 'learned', recording: 'scripted', replaying: 'replayed' };
 
-const X_REFUSED = /Missing X server|cannot open display|Can't open display/i;
-
 const resolveText = (template: string): string => interpolate(template, process.env);
 const mask = (text: string): string => secretMasker.mask(text);
-
-/** Status and category of an error that ended a goal. */
-function classify(error: unknown): { status: Status; category: Verdict['category']; message: string } {
-  const message = mask(error instanceof Error ? error.message : String(error));
-  if (error instanceof GoalFailure) return { status: 'failed', category: error.category, message };
-  if (error instanceof InvalidInputError || error instanceof InfrastructureError) {
-    return { status: 'broken', category: 'infrastructure', message };
-  }
-  return { status: 'broken', category: 'infrastructure', message: `${message}\n${error instanceof Error ? (error.stack ?? '') : ''}` };
-}
 
 export function defineSpecSuite(file: string): void {
   const run = inject('retrace');
@@ -64,7 +53,6 @@ export function defineSpecSuite(file: string): void {
         await runOne(ctx, spec, goal, context, progress, {
           get: () => shared,
           set: (app) => (shared = app),
-          close: closeShared,
           keep: () => (keep = true),
         });
       });
@@ -72,15 +60,10 @@ export function defineSpecSuite(file: string): void {
   });
 }
 
-/** The app of a `restart: spec` suite, shared by its goals. */
-interface SharedApp {
-  get(): AppSession | undefined;
-  set(app: AppSession): void;
-  close(): Promise<void>;
-  /** Leave it running at the end (--keep-open after a failure). */
-  keep(): void;
-}
-
+/**
+ * One goal as one test: attach the app, run the goal under its deadline, turn the outcome into a
+ * verdict, hand the verdict and its evidence to the reports, and tell vitest.
+ */
 async function runOne(
   ctx: TestContext,
   spec: Spec,
@@ -93,71 +76,47 @@ async function runOne(
   const label = `${spec.id} › ${goal.id}`;
   const { options } = context;
   const { desktop, reader } = await workerDesktop(context.ownDisplays, options.display.size, options.reports);
-  const perGoal = spec.app.restart === 'goal';
-  let app: AppSession | undefined;
-
-  const config = {
-    launch: resolveText(spec.app.launch),
-    window: resolveText(spec.app.window),
-    ...(spec.app.size ? { size: spec.app.size } : {}),
-    env: Object.fromEntries(Object.entries(spec.app.env).map(([k, v]) => [k, resolveText(v)])),
-    cwd: spec.app.cwd ?? context.root,
-    ...(spec.app.setup ? { setup: spec.app.setup } : {}),
-    ...(spec.app.teardown ? { teardown: spec.app.teardown } : {}),
-    windowTimeoutMs: spec.app.windowTimeoutMs ?? options.timeouts.windowMs,
-  };
-  const launch = async (): Promise<AppSession> => {
-    progress.status(`${label}: launching ${describeForDisplay(spec.app.launch)}`);
-    try {
-      return await desktop.launch(config);
-    } catch (error) {
-      // Under load an X server can refuse a client's first connection; the app then dies at
-      // start. That is the display's hiccup, not the app's fault: one more try tells them apart.
-      if (!(error instanceof InfrastructureError) || !X_REFUSED.test(error.message)) throw error;
-      progress.line(`warning: ${label}: the app could not connect to the display at start; launching it again`);
-      return desktop.launch(config);
-    }
-  };
-
-  const stage = async (fresh: boolean): Promise<Stage> => {
-    let current = perGoal ? app : shared.get();
-    if (current && (fresh || current.exitInfo())) {
-      await current.close();
-      current = undefined;
-    }
-    if (!current) {
-      current = await launch();
-      if (!perGoal) shared.set(current);
-    }
-    app = current;
-    await current.focus();
-    return new Stage(desktop, current, reader);
-  };
-
-  const evidence = new GoalEvidence();
-  let result: Partial<GoalRunResult> = {};
-  let failure: unknown;
-  const goalMs = options.timeouts.goalMs;
-  const claude = claudeFactories(options, process.env, started + goalMs);
-  // What the goal was doing, for the verdict of a goal that runs out of time.
-  let mode: Verdict['mode'] | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new InfrastructureError('GOAL_TIMEOUT', `the goal did not finish within ${goalMs} ms (timeouts.goalMs)`)),
-      goalMs - (Date.now() - started),
-    );
+  const app = new GoalApp({
+    spec,
+    options,
+    root: context.root,
+    desktop,
+    reader,
+    shared,
+    say: { status: (text) => progress.status(`${label}: ${text}`), warn: (text) => progress.line(`warning: ${label}: ${text}`) },
   });
+
+  // The goal's deadline aborts it: every wait, capture, input and model request of the goal
+  // ends, and nothing touches the app after it.
+  const goalMs = options.timeouts.goalMs;
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new InfrastructureError('GOAL_TIMEOUT', `the goal did not finish within ${goalMs} ms (timeouts.goalMs)`)),
+    goalMs,
+  );
+  const claude = claudeFactories(options, process.env, started + goalMs, deadline.signal);
+  const evidence = new GoalEvidence();
+  const done: ActionReport[] = [];
+  // What the goal was doing, for the verdict of a goal that breaks.
+  let mode: Verdict['mode'] = goal.steps ? 'scripted' : 'replayed';
+  let verdict: Verdict;
+  let assertions: readonly AssertionResult[] = [];
+  let planner: string | undefined;
+  let cause: unknown;
+  // A backstop: should some wait not listen to the signal, the goal still ends at its deadline.
+  const aborted = new Promise<never>((_, reject) => deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason), { once: true }));
+  aborted.catch(() => undefined);
   try {
-    const run = runGoal({
+    const outcome = await Promise.race([aborted, runGoal({
       spec,
       goal,
       options,
       baselinesDir: context.baselinesDir,
       resolveText,
       check: { resolveText, display: describeForDisplay, mask },
-      stage,
+      stage: app.stages(deadline.signal),
       onEvidence: evidence.collect,
+      onReport: (report) => done.push(report),
       ...claude,
       hooks: {
         phase: (phase, detail) => {
@@ -167,66 +126,49 @@ async function runOne(
         action: (i, n, d) => progress.status(`${label}: action ${i + 1}${n ? `/${n}` : ''} ${d}`),
         warn: (message) => progress.line(`warning: ${label}: ${message}`),
       },
-    });
-    run.catch(() => undefined);
-    result = await Promise.race([run, deadline]);
+    })]);
+    verdict = verdictOf(outcome, { spec: spec.id, goal: goal.id, durationMs: Date.now() - started, mask });
+    assertions = outcome.assertions;
+    planner = outcome.planner;
   } catch (error) {
-    if (error instanceof GoalRunFailure) {
-      result = error.partial;
-      failure = error.error;
-    } else {
-      failure = error;
-      result = { ...(mode ? { mode } : {}), modelCalls: claude.calls() };
-    }
+    cause = error;
+    verdict = {
+      ...brokenVerdict(error, { spec: spec.id, goal: goal.id, durationMs: Date.now() - started, mask, mode, modelCalls: claude.calls() }),
+      actions: done,
+    };
   } finally {
     clearTimeout(timer);
   }
 
-  const outcome = failure === undefined ? undefined : classify(failure);
-  const failedAction = failure instanceof GoalFailure ? failure.details.failedAction : undefined;
-  const verdict: Verdict = {
-    spec: spec.id,
-    goal: goal.id,
-    status: outcome?.status ?? 'passed',
-    mode: result.mode ?? (goal.steps ? 'scripted' : 'replayed'),
-    modelCalls: result.modelCalls ?? 0,
-    durationMs: Date.now() - started,
-    actions: result.actions ?? [],
-    ...(outcome ? { category: outcome.category, message: outcome.message } : {}),
-    ...(failedAction !== undefined ? { failedAction } : {}),
-    ...(result.stopReason ? { stopReason: result.stopReason } : {}),
-  };
-  const assertions: readonly AssertionResult[] = result.assertions ?? [];
   ctx.task.meta.retrace = { verdict, baselines: assertions.filter((a) => a.baseline).map((a) => ({ description: a.description, baseline: a.baseline! })) };
   const stats = await pathStatsOf(options.reports, spec.id, goal.id).catch(() => undefined);
   await recordGoalReport(spec, goal, verdict, assertions, evidence, {
-    ...(result.planner ? { planner: result.planner } : {}),
+    ...(planner ? { planner } : {}),
     ...(stats ? { pathStats: stats } : {}),
     retries: ctx.task.result?.retryCount ?? 0,
   });
+  printVerdict(progress, label, verdict, assertions);
 
-  const verdictLine = `${verdict.status === 'passed' ? '✓' : '✗'} ${label} ${verdict.status} (${verdict.mode}, ${verdict.actions.length} actions, ${verdict.modelCalls} model calls, ${verdict.durationMs} ms)`;
-  for (const [i, a] of verdict.actions.entries()) {
-    progress.detail(`  ${i + 1}. ${a.description ?? a.kind}: ${a.ms} ms (settle ${a.settleMs}, verify ${a.verifyMs}), resolved by ${a.resolvedBy}`);
-  }
-  for (const a of assertions) progress.detail(`  ${a.ok ? '✓' : '✗'} ${a.description}: ${a.message}`);
-  if (verdict.status === 'passed') progress.status(verdictLine);
-  else progress.line(`${verdictLine}\n  ${(verdict.message ?? '').split('\n').join('\n  ')}`);
-
-  if (context.keepOpen && verdict.status !== 'passed') {
-    shared.keep();
-    app?.release();
+  const keep = context.keepOpen && verdict.status !== 'passed';
+  await app.end(keep);
+  if (keep) {
     progress.line(
       `--keep-open: the app is still running on display ${desktop.display.name}.\n` +
         `  Look at it: DISPLAY=${desktop.display.name} import -window root /tmp/retrace-${goal.id}.png  (or xwd -root -display ${desktop.display.name} | convert xwd:- out.png)`,
     );
-  } else if (perGoal) {
-    await app?.close();
   }
-  if (outcome) {
-    const error = failure instanceof RetraceError ? failure : new InfrastructureError('IO', outcome.message);
-    // Vitest prints the message; the stack of a known error is noise.
-    error.stack = `${error.name}: ${outcome.message}`;
-    throw error;
+  if (verdict.status !== 'passed') throw verdictError(verdict, cause);
+}
+
+function printVerdict(progress: ReturnType<typeof createProgress>, label: string, verdict: Verdict, assertions: readonly AssertionResult[]): void {
+  const line = `${verdict.status === 'passed' ? '✓' : '✗'} ${label} ${verdict.status} (${verdict.mode}, ${verdict.actions.length} actions, ${verdict.modelCalls} model calls, ${verdict.durationMs} ms)`;
+  for (const [i, a] of verdict.actions.entries()) {
+    progress.detail(
+      `  ${i + 1}. ${a.description ?? a.kind}: ${a.ms} ms (wait ${a.waitMs}, resolve ${a.resolveMs}, act ${a.actMs}, settle ${a.settleMs}, verify ${a.verifyMs})` +
+        `, resolved by ${a.resolvedBy}${a.retries > 0 ? `, ${a.retries} ${a.retries === 1 ? 'retry' : 'retries'}` : ''}`,
+    );
   }
+  for (const a of assertions) progress.detail(`  ${a.ok ? '✓' : '✗'} ${a.description}: ${a.message}`);
+  if (verdict.status === 'passed') progress.status(line);
+  else progress.line(`${line}\n  ${(verdict.message ?? '').split('\n').join('\n  ')}`);
 }

@@ -1,8 +1,7 @@
 /**
  * The desktop of one worker process. Each worker gets its own display when the run asks for
  * it (parallel workers, or no `$DISPLAY`), so GUI sessions never fight over one mouse. The
- * display must be chosen before anything touches X: the capture library binds to
- * `$DISPLAY` on first use, once per process.
+ * desktop must be opened before anything touches X (see openDesktop).
  */
 import { join } from 'node:path';
 import type { Desktop } from '../desktop/types.ts';
@@ -27,13 +26,11 @@ export const workersDir = (reportsDir: string): string => join(reportsDir, '.wor
 export function workerDesktop(own: boolean, size: readonly [number, number], reportsDir: string): Promise<WorkerDesktop> {
   const holder = globalThis as Holder;
   holder[KEY] ??= (async () => {
-    const { acquireDisplay } = await import('../desktop/display.ts');
-    const display = await acquireDisplay({ reuseEnv: !own, size });
-    process.env.DISPLAY = display.name;
-    writeFileAtomic(join(workersDir(reportsDir), `${process.pid}.json`), JSON.stringify({ display: display.name }));
-    const { createDesktop } = await import('../desktop/index.ts');
+    const { openDesktop } = await import('../desktop/index.ts');
+    const desktop = await openDesktop({ own, size });
+    writeFileAtomic(join(workersDir(reportsDir), `${process.pid}.json`), JSON.stringify({ display: desktop.display.name }));
     const { sharedTextReader } = await import('../vision/ocr/tesseract-reader.ts');
-    return { desktop: createDesktop(display), reader: sharedTextReader() };
+    return { desktop, reader: sharedTextReader() };
   })();
   return holder[KEY];
 }

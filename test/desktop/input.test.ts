@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { parseKeyCombo, toXdotoolKey } from '../../src/desktop/index.ts';
+import { toXdotoolKey } from '../../src/desktop/index.ts';
+import { parseKeyCombo } from '../../src/key-combo.ts';
 import type { Desktop } from '../../src/desktop/types.ts';
 import { InvalidInputError } from '../../src/errors.ts';
 import { getTestDesktop } from '../support/desktop.ts';
@@ -26,6 +27,9 @@ describe('parseKeyCombo', () => {
     ['A', 'A'],
     ['shift', 'Shift_L'],
     ['KP_Enter', 'KP_Enter'],
+    ['Prior', 'Prior'],
+    ['ArrowLeft', 'Left'],
+    ['space', 'space'],
   ])('%s → %s', (combo, expected) => {
     expect(toXdotoolKey(parseKeyCombo(combo))).toBe(expected);
   });

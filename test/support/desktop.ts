@@ -7,7 +7,7 @@
  * src/desktop/nut.ts), which is why the desktop is cached per process, on `process`, so it
  * survives vitest re-evaluating modules between test files.
  */
-import { acquireDisplay, createDesktop } from '../../src/desktop/index.ts';
+import { openDesktop } from '../../src/desktop/index.ts';
 import type { Desktop } from '../../src/desktop/types.ts';
 
 const KEY = Symbol.for('retrace.test.desktop');
@@ -16,12 +16,7 @@ const holder = process as unknown as { [KEY]?: Promise<Desktop> };
 export const getTestDesktop = (): Promise<Desktop> => {
   const cached = holder[KEY];
   if (cached !== undefined) return cached;
-  const started = (async () => {
-    const display = await acquireDisplay({ reuseEnv: false });
-    // Before anything loads nut-js: libnut opens $DISPLAY on first use.
-    process.env.DISPLAY = display.name;
-    return createDesktop(display);
-  })();
+  const started = openDesktop({ own: true });
   holder[KEY] = started;
   // A failed start is not cached: the next test file may try again.
   started.catch(() => {

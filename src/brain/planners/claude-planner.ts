@@ -78,6 +78,8 @@ export interface ClaudePlannerOptions {
    * when it is the deadline that limits it.
    */
   readonly deadlineAt?: number;
+  /** Aborts a request in flight when the goal is stopped (its deadline). */
+  readonly signal?: AbortSignal;
   /** A client to use instead of building one (tests, custom transports). */
   readonly client?: Anthropic;
 }
@@ -114,6 +116,7 @@ export class ClaudePlanner implements Planner {
   private readonly maxRetries: number;
   private readonly timeoutMs: number;
   private readonly deadlineAt: number | undefined;
+  private readonly signal: AbortSignal | undefined;
   private readonly system: string;
 
   private readonly messages: BetaMessageParam[] = [];
@@ -140,6 +143,7 @@ export class ClaudePlanner implements Planner {
     this.maxRetries = options.maxRetries ?? CLAUDE_PLANNER_DEFAULTS.maxRetries;
     this.timeoutMs = options.timeoutMs ?? CLAUDE_PLANNER_DEFAULTS.timeoutMs;
     this.deadlineAt = options.deadlineAt;
+    this.signal = options.signal;
     if (!Number.isInteger(this.keepScreenshots) || this.keepScreenshots < 1) {
       throw new RangeError(`keepScreenshots must be a whole number ≥ 1. Got ${this.keepScreenshots}`);
     }
@@ -324,6 +328,7 @@ export class ClaudePlanner implements Planner {
         maxRetries: bounded ? 0 : this.maxRetries,
         timeout: timeoutMs,
         middleware: [count],
+        ...(this.signal ? { signal: this.signal } : {}),
       });
     } catch (err) {
       throw toModelError(err, {

@@ -58,18 +58,16 @@ export default async function run(args: ParsedArgs): Promise<number> {
   rmSync(join(options.reports, 'allure-results'), { recursive: true, force: true });
   const quiet = flags.quiet === true;
   const keepOpen = flags['keep-open'] === true;
-  if (keepOpen) {
-    // The display must outlive the workers: the CLI owns it, and one worker shares it.
-    const { acquireDisplay } = await import('../../desktop/display.ts');
-    process.env.DISPLAY = (await acquireDisplay({ reuseEnv: true, size: options.display.size })).name;
-  }
+  const { openSharedDisplay, hasUserDisplay } = await import('../../desktop/index.ts');
+  // The display must outlive the workers: the CLI owns it, and one worker shares it.
+  const kept = keepOpen ? await openSharedDisplay(options.display.size) : undefined;
   const context: RunContext = {
     root,
     options,
     cli,
     baselinesDir: baselinesDirOf(root),
     runId: randomUUID(),
-    ownDisplays: !keepOpen && (options.workers > 1 || !process.env.DISPLAY),
+    ownDisplays: !keepOpen && (options.workers > 1 || !hasUserDisplay()),
     keepOpen,
     verbosity: quiet ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
     tty: Boolean(process.stderr.isTTY) && !process.env.CI,
@@ -86,7 +84,7 @@ export default async function run(args: ParsedArgs): Promise<number> {
   });
   printRunResult(result, relative(root, options.reports) || '.', quiet);
   const code = exitCodeOf(result);
-  if (keepOpen && code !== 0) await holdDisplay(process.env.DISPLAY ?? '');
+  if (kept && code !== 0) await holdDisplay(kept.name);
   return code;
 }
 

@@ -1,0 +1,92 @@
+/**
+ * What a goal run takes and gives back. A goal ends in an outcome, a value: passed, or a product
+ * mismatch with its category and the action where it happened. Exceptions are left for
+ * infrastructure faults (the app died, the display died, the goal was aborted) and invalid input.
+ */
+import type { ActionReport, FailureCategory, Mode, StopReason } from '../domain.ts';
+import type { GoalSpec, Spec } from '../spec-file/types.ts';
+import type { ResolvedOptions } from '../spec-file/defaults.ts';
+import { checkExpectations, type CheckContext } from '../assert/check.ts';
+import type { AssertionResult } from '../assert/types.ts';
+import type { Stage } from './stage.ts';
+import type { CycleOptions, Evidence } from './cycle.ts';
+import type { Planner } from './planners/types.ts';
+import type { ModelLocator } from './ladder.ts';
+
+/** What the goal is doing now, for progress lines. */
+export type Phase = 'launching' | 'learning' | 'recording' | 'replaying' | 'navigating' | 'checking' | 'saving';
+
+export interface GoalHooks {
+  phase?(phase: Phase, detail?: string): void;
+  action?(index: number, total: number | undefined, description: string): void;
+  warn?(message: string): void;
+}
+
+export interface GoalRunInput {
+  readonly spec: Spec;
+  readonly goal: GoalSpec;
+  readonly options: ResolvedOptions;
+  readonly baselinesDir: string;
+  readonly check: Omit<CheckContext, 'specId' | 'baselinesDir' | 'update' | 'stableTimeoutMs' | 'expectMs'>;
+  readonly resolveText: (template: string) => string;
+  /** A stage with the app ready at the goal's start. Called again, fresh, for a relearn. */
+  readonly stage: (fresh: boolean) => Promise<Stage>;
+  /** Makes a Claude planner; absent when no API key is set. */
+  readonly claude?: (goalText: string) => Planner;
+  readonly modelLocator?: () => { locate: ModelLocator; calls: () => number };
+  readonly hooks?: GoalHooks;
+  readonly onEvidence?: Evidence;
+  /** Receives each action's report as it ends. */
+  readonly onReport?: (report: ActionReport) => void;
+}
+
+/** A product mismatch: the application did not do what the goal expects. */
+export interface Mismatch {
+  readonly category: Exclude<FailureCategory, 'infrastructure'>;
+  readonly message: string;
+  /** 0-based index of the action where the goal failed, when an action failed. */
+  readonly failedAction?: number;
+}
+
+export interface GoalOutcome {
+  readonly mode: Mode;
+  readonly actions: readonly ActionReport[];
+  readonly assertions: readonly AssertionResult[];
+  readonly modelCalls: number;
+  readonly stopReason?: StopReason;
+  readonly planner?: string;
+  /** Absent when the goal passed. */
+  readonly mismatch?: Mismatch;
+}
+
+/**
+ * The options of the action cycles a goal runs.
+ * @param reported false for actions that are not part of the goal's report (a walk to its start).
+ */
+export const cycleOptions = (input: GoalRunInput, reported = true): CycleOptions => ({
+  settleTimeoutMs: input.options.timeouts.settleMs,
+  findTimeoutMs: input.options.timeouts.actionMs,
+  resolveText: input.resolveText,
+  ...(reported && input.onEvidence ? { onEvidence: input.onEvidence } : {}),
+  ...(reported && input.onReport ? { onReport: input.onReport } : {}),
+});
+
+/** Runs the goal's `expect:` list on the stage. */
+export async function checkGoal(input: GoalRunInput, stage: Stage): Promise<AssertionResult[]> {
+  input.hooks?.phase?.('checking');
+  return checkExpectations(stage, input.goal.expect, {
+    ...input.check,
+    specId: input.spec.id,
+    baselinesDir: input.baselinesDir,
+    update: input.options.updateBaselines,
+    stableTimeoutMs: input.options.timeouts.settleMs,
+    expectMs: input.options.timeouts.expectMs,
+  });
+}
+
+/** The mismatch of failed expectations, or undefined when all held. */
+export function expectationMismatch(assertions: readonly AssertionResult[]): Mismatch | undefined {
+  const failed = assertions.filter((a) => !a.ok);
+  if (failed.length === 0) return undefined;
+  return { category: 'expectation-failed', message: failed.map((a) => `${a.description}: ${a.message}`).join('\n') };
+}

@@ -1,0 +1,78 @@
+/**
+ * Every threshold the brain decides by, in one place. A verdict is only as trustworthy as these
+ * numbers, so each one says what it guards against and where it was measured; change them here
+ * and nowhere else (docs/how-it-works.md quotes them).
+ */
+import type { ResolvedBy } from '../domain.ts';
+
+/**
+ * One rung of the target ladder, as data: the order of `RUNGS` is the order replay tries them,
+ * from the cheapest and surest to the dearest. A rung's hit is accepted when its score reaches
+ * `minScore` and beats the best other place on the screen by `margin` (look-alike controls, such
+ * as a keypad's keys, must not be confused for each other).
+ */
+export interface RungSpec {
+  readonly name: ResolvedBy;
+  /** Relative cost of trying the rung: ~1 is a single comparison, 1000 a model request. */
+  readonly cost: number;
+  /** Lowest acceptable score, 0..1. */
+  readonly minScore: number;
+  /** How far the best score must be above the runner-up's, 0..1. */
+  readonly margin: number;
+}
+
+export const RUNGS: readonly RungSpec[] = Object.freeze([
+  // The anchor image compared at its recorded place: a near-exact match (0.97 ZNCC) keeps
+  // sub-pixel text rendering and a blinking caret from sending replay down the ladder.
+  { name: 'recorded', cost: 1, minScore: 0.97, margin: 0 },
+  // The anchor image searched over the window (a moved button).
+  { name: 'template', cost: 10, minScore: 0.9, margin: 0 },
+  // The target's text read by OCR (a restyled button); the score is OCR's own match score.
+  { name: 'ocr', cost: 100, minScore: 0.5, margin: 0 },
+  // The model, asked where the target is now (only with --heal-with-model).
+  { name: 'model', cost: 1000, minScore: 0, margin: 0 },
+] satisfies RungSpec[]);
+
+/** How a replayed effect is compared with its recorded image. */
+export const EFFECT_THRESHOLDS = Object.freeze({
+  /** Per-pixel colour tolerance of effect images (pixelmatch's threshold, 0..1). */
+  pixelThreshold: 0.1,
+  /**
+   * Per-channel difference forgiven once the caret is set aside: sub-pixel text rendering, not a
+   * repainted background (pale green to pale pink differs by 19–30 per channel).
+   */
+  channelTolerance: 12,
+  /** How sure a template search must be before an effect counts as found elsewhere. */
+  relocateMinScore: 0.97,
+  /**
+   * A change of fewer pixels than this is a rendering speck (an anti-aliased corner repainted),
+   * not an effect worth verifying: even a typed "." changes more.
+   */
+  minEffectPixels: 6,
+  /** Effects are padded so their image carries a little context and survives 1-px jitter. */
+  padding: 3,
+  /** A blanked region verifies when a changed region at least this much smaller is that colour. */
+  blankSlackPx: 6,
+});
+
+/** Bounds of the action cycle's waits and retries. */
+export const CYCLE_LIMITS = Object.freeze({
+  /**
+   * How long a learned action waits for the screen to start changing before it counts as having
+   * no visible effect. Only learning pays it, and only for actions that change nothing.
+   */
+  learnReactMs: 400,
+  /** A replayed action with recorded effects waits for them at least this long… */
+  replayReactMinMs: 1500,
+  /** …or this many times the settle time seen when it was recorded, whichever is longer. */
+  replayReactFactor: 3,
+  /** How many times an action that left the screen untouched is done again. */
+  maxRetries: 1,
+  /**
+   * How long learning watches the idle window for content that changes on its own (a clock
+   * ticking each second, a banner rotating): long enough to see a one-second tick.
+   */
+  dynamicProbeMs: 1200,
+  /** The same action, with no effect, this many times in a row is a learning loop going nowhere. */
+  repeatLimit: 3,
+});

@@ -1,0 +1,157 @@
+/**
+ * The action cycle, the ladder and verification on a desktop in memory (no display): a path is
+ * learned on the counter app, then replayed against variants of it.
+ */
+import { describe, expect, test } from 'vitest';
+import type { Action, Path, RecordedAction } from '../../src/domain.ts';
+import { ActionCycle, type CycleOptions } from '../../src/brain/cycle.ts';
+import { replay } from '../../src/brain/replayer.ts';
+import { resolveTarget } from '../../src/brain/ladder.ts';
+import { RUNGS } from '../../src/brain/thresholds.ts';
+import type { AssetSink } from '../../src/brain/observe.ts';
+import { decodePng } from '../../src/vision/frame.ts';
+import { ADD, CounterApp, FakeDesktop, type CounterOptions } from '../support/fake-desktop.ts';
+
+const OPTIONS: CycleOptions = { settleTimeoutMs: 2000, findTimeoutMs: 500, resolveText: (t) => t };
+const clickAdd: Action = { kind: 'click', target: { x: ADD.x + 30, y: ADD.y + 14 } };
+
+async function learnPath(actions: readonly Action[]): Promise<{ path: Path; assets: AssetSink }> {
+  const desktop = new FakeDesktop(new CounterApp());
+  const cycle = new ActionCycle(desktop.stage(), OPTIONS);
+  const assets: AssetSink = new Map();
+  const recorded: RecordedAction[] = [];
+  for (const [index, action] of actions.entries()) {
+    const outcome = await cycle.run({ kind: 'learn', action, index, dynamic: [], assets });
+    expect(outcome.failure).toBeUndefined();
+    recorded.push(outcome.observed!);
+  }
+  const path: Path = {
+    version: 1,
+    spec: 'specs/counter.yaml',
+    goal: 'add',
+    source: { kind: 'steps', hash: 'h', text: '' },
+    planner: 'scripted',
+    window: { width: 240, height: 140 },
+    actions: recorded,
+  };
+  return { path, assets };
+}
+
+async function replayOn(variant: CounterOptions, learned: { path: Path; assets: AssetSink }, signal?: AbortSignal) {
+  const desktop = new FakeDesktop(new CounterApp(variant));
+  const cycle = new ActionCycle(desktop.stage(signal), OPTIONS);
+  const done = replay({ cycle, path: learned.path, asset: (name) => learned.assets.get(name)! });
+  return { desktop, done };
+}
+
+describe('the action cycle on an app in memory', () => {
+  const learned = learnPath([clickAdd, clickAdd, clickAdd]);
+
+  test('learning records an anchor and the region each click changed', async () => {
+    const { path, assets } = await learned;
+    expect(path.actions).toHaveLength(3);
+    for (const action of path.actions) {
+      expect(action.anchor?.box).toBeDefined();
+      expect(action.effects.length).toBeGreaterThan(0);
+      for (const effect of action.effects) expect(assets.has(effect.image!)).toBe(true);
+    }
+  });
+
+  test('a replay of the same app verifies every action at its recorded place', async () => {
+    const { desktop, done } = await replayOn({}, await learned);
+    const result = await done;
+    expect(result.failure).toBeUndefined();
+    expect(result.healed).toBe(false);
+    expect(result.reports.map((r) => [r.verified, r.resolvedBy, r.retries])).toEqual([
+      [true, 'recorded', 0],
+      [true, 'recorded', 0],
+      [true, 'recorded', 0],
+    ]);
+    expect(desktop.app.count).toBe(3);
+    for (const r of result.reports) expect(r.ms).toBeGreaterThanOrEqual(r.waitMs + r.resolveMs + r.actMs + r.settleMs - 1);
+  });
+
+  test('a moved layout is healed by the template rung, and the whole path is proposed anew', async () => {
+    const { desktop, done } = await replayOn({ offset: { x: 30, y: 12 } }, await learned);
+    const result = await done;
+    expect(result.failure).toBeUndefined();
+    expect(result.healed).toBe(true);
+    expect(result.reports[0]?.resolvedBy).toBe('template');
+    expect(desktop.app.count).toBe(3);
+    expect(result.observed.actions[0]?.anchor?.point).toEqual({ x: ADD.x + 30 + 30, y: ADD.y + 14 + 12 });
+  });
+
+  test('a click the app swallows is done again, and the retry is in the report', async () => {
+    const { desktop, done } = await replayOn({ swallow: [2] }, await learned);
+    const result = await done;
+    expect(result.reports.map((r) => r.retries)).toEqual([0, 1, 0]);
+    expect(desktop.events.filter((e) => e.kind === 'click')).toHaveLength(4);
+  });
+
+  test('an app that ignores the click is a failed verification, returned as a value', async () => {
+    const { desktop, done } = await replayOn({ dead: true }, await learned);
+    const result = await done;
+    expect(result.failure).toMatchObject({ category: 'effect-not-verified', index: 0 });
+    expect(result.failure?.message).toMatch(/the screen did not change at all/);
+    expect(result.reports).toHaveLength(1);
+    expect(result.reports[0]).toMatchObject({ verified: false, retries: 1 });
+    expect(desktop.events.filter((e) => e.kind === 'click')).toHaveLength(2);
+  });
+
+  test('a missing control is a target not found, returned as a value, and nothing is clicked', async () => {
+    const { desktop, done } = await replayOn({ withoutAdd: true }, await learned);
+    const result = await done;
+    expect(result.failure).toMatchObject({ category: 'target-not-found', index: 0 });
+    expect(desktop.events.filter((e) => e.kind === 'click')).toHaveLength(0);
+  });
+
+  test('an app that reacts late is waited for', async () => {
+    const { desktop, done } = await replayOn({ reactMs: 250 }, await learned);
+    const result = await done;
+    expect(result.failure).toBeUndefined();
+    expect(result.reports.every((r) => r.settleMs >= 200)).toBe(true);
+    expect(desktop.app.count).toBe(3);
+  });
+
+  test('an aborted goal stops at once and touches the app no more', async () => {
+    const deadline = new AbortController();
+    const { desktop, done } = await replayOn({ reactMs: 300 }, await learned, deadline.signal);
+    const reason = new Error('the goal did not finish in time');
+    setTimeout(() => deadline.abort(reason), 150);
+    await expect(done).rejects.toBe(reason);
+    const abortedAt = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(desktop.events.filter((e) => e.at > abortedAt)).toEqual([]);
+    expect(desktop.app.count).toBeLessThan(3);
+  });
+});
+
+describe('the ladder is data', () => {
+  test('the rungs run from the cheapest to the dearest', () => {
+    expect(RUNGS.map((r) => r.name)).toEqual(['recorded', 'template', 'ocr', 'model']);
+    const costs = RUNGS.map((r) => r.cost);
+    expect([...costs].sort((a, b) => a - b)).toEqual(costs);
+  });
+
+  test("a rung's margin over the runner-up decides whether its finding is taken", async () => {
+    const { path, assets } = await learnPath([clickAdd]);
+    const desktop = new FakeDesktop(new CounterApp({ offset: { x: 30, y: 12 } }));
+    const stage = desktop.stage();
+    const anchor = path.actions[0]!.anchor!;
+    const input = {
+      stage,
+      shot: await stage.shoot(),
+      anchor,
+      anchorImage: decodePng(assets.get(anchor.image)!),
+      target: clickAdd.target,
+      resolveText: (t: string) => t,
+      description: 'click Add',
+    };
+    const found = await resolveTarget(input);
+    expect(found).toMatchObject({ resolvedBy: 'template', offset: { x: 30, y: 12 } });
+    const demanding = RUNGS.map((r) => (r.name === 'template' ? { ...r, margin: 1 } : r));
+    const refused = await resolveTarget(input, demanding);
+    expect(refused.point).toBeUndefined();
+    expect(refused).toMatchObject({ candidate: { x: anchor.box.x + 30, y: anchor.box.y + 12 } });
+  });
+});
