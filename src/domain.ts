@@ -1,6 +1,6 @@
 /**
  * The domain vocabulary of retrace, in one place. The names are the names of PRODUCT.md:
- * Frame, Region, Point, Action, Anchor, Path, Goal, Verdict.
+ * Frame, Region, Point, Action, Anchor, Effect, Path, Goal, Verdict.
  */
 
 /** A position in pixels. Window-relative unless a name says otherwise. */
@@ -73,6 +73,7 @@ export type FailureCategory =
   | 'no-path'
   | 'target-not-found'
   | 'effect-not-verified'
+  | 'unexpected-change'
   | 'expectation-failed'
   | 'infrastructure';
 
@@ -89,19 +90,34 @@ export interface Anchor {
   readonly text?: string;
 }
 
+/**
+ * What a recorded change means, decided when it was recorded:
+ * - `feedback`: the target's own look (pressed, focus ring, hover): it reads the same before and
+ *   after. Kept for the record, it never decides a verdict.
+ * - `text`: content whose words changed: verified by what it says (OCR, exact).
+ * - `look`: content whose words did not change, or that holds none (an icon, a highlight, a
+ *   check mark): verified by its pixels, or by its structure when the colours changed.
+ * Regions that change on their own are no effect: they are the action's `dynamic` regions.
+ */
+export type EffectKind = 'feedback' | 'text' | 'look';
+
+/** The role a text's colours give it: an error is red, a success green, whatever the theme. */
+export type TextRole = 'plain' | 'alert' | 'success';
+
 /** A region that changed after an action, with what it looked like once the screen settled. */
 export interface Effect {
   readonly region: Region;
+  /** Absent in paths of format version 1: `text` when it has text, else `look`. */
+  readonly kind?: EffectKind;
   /**
    * Asset file name of the post image. Absent when the action typed a secret: then only
    * "this region changed" is verified, so no image of the secret is ever stored.
    */
   readonly image?: string;
-  /**
-   * What OCR read in the post image, if anything. When the image is not found again (the
-   * layout moved), the effect still verifies if this exact text appeared where the screen changed.
-   */
+  /** What OCR read in the post image, if anything; lines separated by "\n". */
   readonly text?: string;
+  /** The role of the text's colours, when not plain (a `text` effect only). */
+  readonly role?: Exclude<TextRole, 'plain'>;
 }
 
 /** One recorded action of a path. */
@@ -160,6 +176,26 @@ export interface ActionReport {
   readonly resolvedBy: ResolvedBy;
   /** A short human description, secrets masked. */
   readonly description?: string;
+  /** Changes the action caused that its path did not record (a failure, or a warning). */
+  readonly unexpected?: readonly UnexpectedChange[];
+  /** Images that show what went wrong, as files under the reports directory. */
+  readonly evidence?: readonly EvidenceFile[];
+}
+
+/** A change an action caused that its recorded path does not account for. */
+export interface UnexpectedChange {
+  /** Window-relative, where it is in the window after the action. */
+  readonly region: Region;
+  /** What OCR read there ("" when it holds no text). */
+  readonly text: string;
+}
+
+/** An evidence image written for an action. */
+export interface EvidenceFile {
+  /** What it shows: "target not found", "unexpected change (after)", "effect diff", … */
+  readonly name: string;
+  /** Relative to the reports directory, e.g. "evidence/specs/calc/add/action-3-after.png". */
+  readonly file: string;
 }
 
 /** The verdict of one goal run, as in `reports/summary.json`. */
@@ -176,4 +212,6 @@ export interface Verdict {
   /** Index of the action where the goal failed, if an action failed. */
   readonly failedAction?: number;
   readonly stopReason?: StopReason;
+  /** What passed but deserves a look: an unexpected change under `unexpectedChanges: warn`. */
+  readonly warnings?: readonly string[];
 }

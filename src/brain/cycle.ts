@@ -5,15 +5,15 @@
  *   wait until stable → resolve the target → act → wait until stable → observe / verify
  *
  * Learning resolves a target by finding its text on screen and observes what the action changed
- * (the recording). Replay resolves it by the target ladder and verifies the recorded effects;
- * when it needed a rung below "recorded", or found an effect elsewhere, it observes the action
- * anew so a healed path can be proposed. A target not found or an effect not verified is an
- * outcome (a value), never an exception: exceptions are infrastructure faults only.
+ * (the recording). Replay resolves it by the target ladder, verifies the recorded effects and
+ * looks for changes nobody recorded (replay-step.ts); when it needed a rung below "recorded", or
+ * found an effect elsewhere, it observes the action anew so a healed path can be proposed. A
+ * target not found or an effect not verified is an outcome (a value), never an exception:
+ * exceptions are infrastructure faults only.
  */
-import type { Action, ActionReport, Frame, FailureCategory, Point, RecordedAction, Region, ResolvedBy } from '../domain.ts';
+import type { Action, ActionReport, Frame, Point, RecordedAction, Region, ResolvedBy } from '../domain.ts';
 import { isTextTarget } from '../domain.ts';
 import { fingerprint } from '../vision/fingerprint.ts';
-import { framesEqual } from '../vision/changes.ts';
 import { crop } from '../vision/frame.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
 import type { Stage } from './stage.ts';
@@ -23,8 +23,11 @@ import { perform } from './perform.ts';
 import { describeAction, targetsOf } from './describe.ts';
 import { makeAnchor, makeEffects, type AssetSink } from './observe.ts';
 import { resolveTarget, type ModelLocator } from './ladder.ts';
-import { verifyEffects, type EffectCheck } from './verify.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
+import type { ActionFailure, ActionOutcome, Held, ProblemSink } from './outcome.ts';
+import { ReplayStep, type Phases } from './replay-step.ts';
+
+export type { ActionFailure, ActionOutcome, Held } from './outcome.ts';
 
 /** Receives the window before and after each action, for the report (never for a secret action). */
 export type Evidence = (index: number, before: Frame, after: Frame) => void;
@@ -34,11 +37,20 @@ export interface CycleOptions {
   readonly settleTimeoutMs: number;
   /** Turns `${env.X}` / `${secret.X}` placeholders into values, only when acting. */
   readonly resolveText: (template: string) => string;
-  /** How long a text target may take to appear while learning, and a `wait for` text. */
-  readonly findTimeoutMs: number;
+  /**
+   * One action's time limit (timeouts.actionMs): how long a text target may take to appear while
+   * learning, a `wait for` text, and a replayed action to react before it may be done again.
+   */
+  readonly actionTimeoutMs: number;
+  /** A retry fails the goal (--strict). */
+  readonly strict?: boolean;
+  /** What a change nobody recorded does to the goal. @default 'fail' */
+  readonly unexpectedChanges?: 'fail' | 'warn';
   /** The model rung of the ladder (only with --heal-with-model). */
   readonly model?: ModelLocator;
   readonly onEvidence?: Evidence;
+  /** Receives the images that show a failure or an unexpected change. */
+  readonly onProblem?: ProblemSink;
   /** Receives every action's report as the action ends (a goal that breaks keeps what it did). */
   readonly onReport?: (report: ActionReport) => void;
 }
@@ -64,39 +76,8 @@ export type CycleStep =
       readonly assets: AssetSink;
     };
 
-export interface ActionFailure {
-  readonly category: Extract<FailureCategory, 'target-not-found' | 'effect-not-verified'>;
-  /** Secret-free, one paragraph: what was expected and what the screen showed. */
-  readonly message: string;
-  /** 0-based index of the action in its path. */
-  readonly index: number;
-}
-
-export interface ActionOutcome {
-  readonly report: ActionReport;
-  /**
-   * The action as it is to be kept: the new recording (learning), the recorded action when it
-   * replayed exactly, or the action observed anew when replay healed. Absent on failure.
-   */
-  readonly observed?: RecordedAction;
-  /** Whether the action visibly changed the window. */
-  readonly changed: boolean;
-  /** Replay only: a rung below "recorded" was needed, or an effect was found elsewhere. */
-  readonly healed: boolean;
-  readonly failure?: ActionFailure;
-}
-
-/** Milliseconds of each phase of one action, in the order they happen. */
-interface Phases {
-  waitMs: number;
-  resolveMs: number;
-  actMs: number;
-  settleMs: number;
-  verifyMs: number;
-}
-
 /** Where the targets of an action were found. */
-interface Resolved {
+export interface Resolved {
   readonly points: Point[];
   readonly resolvedBy: ResolvedBy;
   readonly offset: Point;
@@ -104,16 +85,25 @@ interface Resolved {
   readonly text?: string;
 }
 
-type Unresolved = { readonly failure: string };
+export interface Unresolved {
+  readonly failure: string;
+  /** Where the target's anchor was recorded, and the best place a rung found: evidence. */
+  readonly recorded?: Region;
+  readonly candidate?: Region;
+}
 
 export class ActionCycle {
   /** How far the last resolved target had moved since recording. */
   private lastOffset: Point = { x: 0, y: 0 };
+  /** What replay remembers from one action to the next. */
+  private readonly replaying: ReplayStep;
 
   constructor(
-    private readonly stage: Stage,
-    private readonly options: CycleOptions,
-  ) {}
+    readonly stage: Stage,
+    readonly options: CycleOptions,
+  ) {
+    this.replaying = new ReplayStep(this);
+  }
 
   async run(step: CycleStep): Promise<ActionOutcome> {
     const outcome = await this.cycle(step);
@@ -121,13 +111,20 @@ export class ActionCycle {
     return outcome;
   }
 
+  /**
+   * Looks at the last replayed action again before the next one (or, `final`, at the end of the
+   * path, for as long as its effects must hold): an effect that reverted, or a late change nobody
+   * recorded, amends its report.
+   */
+  hold(final = false): Promise<Held | undefined> {
+    return this.replaying.hold(final);
+  }
+
   private async cycle(step: CycleStep): Promise<ActionOutcome> {
     const action = step.kind === 'learn' ? step.action : step.recorded.action;
     if (action.kind === 'wait' || action.kind === 'wait-for') return this.waitStep(step, action);
     const started = performance.now();
     const phases: Phases = { waitMs: 0, resolveMs: 0, actMs: 0, settleMs: 0, verifyMs: 0 };
-    const dynamic = step.kind === 'learn' ? step.dynamic : step.recorded.dynamic;
-    const secret = action.kind === 'type' && containsSecret(action.text);
     const report = (extra: Pick<ActionReport, 'verified' | 'resolvedBy' | 'retries'>): ActionReport => ({
       kind: action.kind,
       ms: Math.round(performance.now() - started),
@@ -141,79 +138,45 @@ export class ActionCycle {
       resolvedBy: extra.resolvedBy,
       description: describeAction(action),
     });
+    if (step.kind === 'replay') return this.replaying.run(step, phases, report);
 
-    for (let attempt = 0; ; attempt++) {
-      let mark = performance.now();
-      const lap = (phase: keyof Phases): void => {
-        const now = performance.now();
-        phases[phase] += now - mark;
-        mark = now;
-      };
-      const before = await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic });
-      lap('waitMs');
-      const resolved = step.kind === 'learn' ? await this.find(action, before) : await this.ladder(step, before);
-      lap('resolveMs');
-      if ('failure' in resolved) {
-        const failure: ActionFailure = { category: 'target-not-found', message: resolved.failure, index: step.index };
-        return { report: report({ verified: false, resolvedBy: 'recorded', retries: attempt }), changed: false, healed: false, failure };
-      }
-      await this.stage.guard(perform(this.stage.input, action, resolved.points, before.window, this.options.resolveText));
-      lap('actMs');
-
-      if (step.kind === 'learn') {
-        const after = await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic }, {
-          changeFrom: before.frame,
-          reactMs: CYCLE_LIMITS.learnReactMs,
-        });
-        lap('settleMs');
-        const observed = await this.observe(action, before, after, resolved, dynamic, secret, step.assets);
-        lap('verifyMs');
-        if (!secret) this.options.onEvidence?.(step.index, before.frame, after.frame);
-        return {
-          report: report({ verified: true, resolvedBy: 'recorded', retries: 0 }),
-          observed,
-          changed: observed.effects.length > 0,
-          healed: false,
-        };
-      }
-
-      const { recorded } = step;
-      const reactMs = Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor);
-      const settleOptions = { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic };
-      let after = await settle(this.stage, settleOptions, recorded.effects.length > 0 ? { changeFrom: before.frame, reactMs } : undefined);
-      lap('settleMs');
-      const verify = (shot: Settled): Promise<EffectCheck[]> =>
-        this.stage.guard(verifyEffects(this.stage.reader, recorded, step.image, before.frame, shot.frame, resolved.offset));
-      let checks = await verify(after);
-      // An app that stalls mid-change (a spinner that skips frames) can look settled too soon.
-      // While the screen keeps changing within the reaction window, wait and look again.
-      const patience = Date.now() + reactMs;
-      while (checks.some((c) => !c.verified) && Date.now() < patience) {
-        const later = await settle(this.stage, settleOptions, { changeFrom: after.frame, reactMs: Math.max(0, patience - Date.now()) });
-        if (framesEqual(later.frame, after.frame, dynamic)) break;
-        after = later;
-        checks = await verify(after);
-      }
-      lap('verifyMs');
-      const failed = checks.find((c) => !c.verified);
-      const changed = !framesEqual(before.frame, after.frame, dynamic);
-      if (failed && !changed && attempt < CYCLE_LIMITS.maxRetries) continue;
-      // The window before and after is evidence for a failed action as much as for a passed one.
-      if (!recorded.secret) this.options.onEvidence?.(step.index, before.frame, after.frame);
-      if (failed) {
-        const failure: ActionFailure = { category: 'effect-not-verified', message: notVerified(step.index, action, failed, changed), index: step.index };
-        return { report: report({ verified: false, resolvedBy: resolved.resolvedBy, retries: attempt }), changed, healed: false, failure };
-      }
-      const healed = resolved.resolvedBy !== 'recorded' || checks.some((c) => c.moved);
-      // An action that replayed exactly keeps its recorded evidence (and images) in a proposal.
-      const observed = healed ? await this.observe(action, before, after, resolved, dynamic, recorded.secret === true, step.assets, recorded) : recorded;
-      return {
-        report: report({ verified: true, resolvedBy: resolved.resolvedBy, retries: attempt }),
-        observed,
-        changed,
-        healed,
-      };
+    let mark = performance.now();
+    const lap = (phase: keyof Phases): void => {
+      const now = performance.now();
+      phases[phase] += now - mark;
+      mark = now;
+    };
+    const { dynamic } = step;
+    const before = await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic });
+    lap('waitMs');
+    const resolved = await this.find(action, before);
+    lap('resolveMs');
+    if ('failure' in resolved) {
+      const failure: ActionFailure = { category: 'target-not-found', message: resolved.failure, index: step.index };
+      return { report: report({ verified: false, resolvedBy: 'recorded', retries: 0 }), changed: false, healed: false, failure };
     }
+    await this.act(action, resolved, before);
+    lap('actMs');
+    const after = await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic }, {
+      changeFrom: before.frame,
+      reactMs: CYCLE_LIMITS.learnReactMs,
+    });
+    lap('settleMs');
+    const secret = action.kind === 'type' && containsSecret(action.text);
+    const observed = await this.observe(action, before, after, resolved, dynamic, secret, step.assets);
+    lap('verifyMs');
+    if (!secret) this.options.onEvidence?.(step.index, before.frame, after.frame);
+    return {
+      report: report({ verified: true, resolvedBy: 'recorded', retries: 0 }),
+      observed,
+      changed: observed.effects.length > 0,
+      healed: false,
+    };
+  }
+
+  /** Does the action at its resolved targets. */
+  async act(action: Action, resolved: Resolved, before: Settled): Promise<void> {
+    await this.stage.guard(perform(this.stage.input, action, resolved.points, before.window, this.options.resolveText));
   }
 
   /** Learning: each text target is looked for on screen, waiting for it to appear. */
@@ -225,7 +188,7 @@ export class ActionCycle {
         points.push(target);
         continue;
       }
-      const found = await locateText(this.stage, this.options.resolveText(target.text), { first: before, timeoutMs: this.options.findTimeoutMs });
+      const found = await locateText(this.stage, this.options.resolveText(target.text), { first: before, timeoutMs: this.options.actionTimeoutMs });
       if (!found.hit) return { failure: `${describeAction(action)}: no such text on screen (OCR read: "${found.read}")` };
       points.push(centre(found.hit.box));
       if (i === 0) text = target.text;
@@ -234,7 +197,7 @@ export class ActionCycle {
   }
 
   /** Replay: each target by the ladder; an action without a target acts where the last one moved. */
-  private async ladder(step: Extract<CycleStep, { kind: 'replay' }>, before: Settled): Promise<Resolved | Unresolved> {
+  async ladder(step: Extract<CycleStep, { kind: 'replay' }>, before: Settled): Promise<Resolved | Unresolved> {
     const { recorded, index } = step;
     const description = describeAction(recorded.action);
     const targets = targetsOf(recorded.action);
@@ -265,6 +228,8 @@ export class ActionCycle {
           failure:
             `action ${index + 1} (${description}): target not found — best template score ${resolution.bestScore.toFixed(2)}` +
             (resolution.ocrRead ? `; OCR read: "${resolution.ocrRead}"` : ''),
+          ...(anchor ? { recorded: anchor.box } : {}),
+          ...(resolution.candidate ? { candidate: resolution.candidate } : {}),
         };
       }
       points.push(resolution.point);
@@ -278,7 +243,7 @@ export class ActionCycle {
   }
 
   /** What the action did, as a path keeps it: the anchor of its target and the regions it changed. */
-  private async observe(
+  async observe(
     action: Action,
     before: Settled,
     after: Settled,
@@ -292,7 +257,9 @@ export class ActionCycle {
     // A healed action keeps the text it was recorded with; a learned one reads what is under it.
     const text = secret ? undefined : recorded ? recorded.anchor?.text : (resolved.text ?? (point ? await this.readUnder(before.frame, point) : undefined));
     const anchor = point && (!recorded || recorded.anchor) ? makeAnchor(before.frame, point, text, assets) : undefined;
-    const effects = await this.stage.guard(makeEffects(before.frame, after.frame, dynamic, secret, assets, this.stage.reader));
+    const effects = await this.stage.guard(
+      makeEffects({ before: before.frame, after: after.frame, dynamic, secret, sink: assets, reader: this.stage.reader, ...(anchor ? { target: anchor.box } : {}) }),
+    );
     return {
       action,
       ...(anchor ? { anchor } : {}),
@@ -308,12 +275,14 @@ export class ActionCycle {
   /** `wait N ms` and `wait for "T"`: nothing is done to the app, so nothing is verified. */
   private async waitStep(step: CycleStep, action: Extract<Action, { kind: 'wait' | 'wait-for' }>): Promise<ActionOutcome> {
     const started = performance.now();
+    // The screen is meant to change while waiting: the last action is looked at no more.
+    this.replaying.forget();
     let failure: ActionFailure | undefined;
     if (action.kind === 'wait') {
       await this.stage.wait(action.ms);
     } else {
       const found = await locateText(this.stage, this.options.resolveText(action.text), {
-        timeoutMs: action.timeoutMs ?? this.options.findTimeoutMs,
+        timeoutMs: action.timeoutMs ?? this.options.actionTimeoutMs,
       });
       if (!found.hit) {
         const where = step.kind === 'replay' ? `action ${step.index + 1} (${describeAction(action)})` : describeAction(action);
@@ -348,14 +317,4 @@ export class ActionCycle {
     const text = (await this.stage.guard(this.stage.reader.read(crop(frame, box), { layout: 'line' }))).text.trim();
     return text.length > 0 ? text : undefined;
   }
-}
-
-function notVerified(index: number, action: Action, check: EffectCheck, changed: boolean): string {
-  const { x, y, width, height } = check.effect.region;
-  return (
-    `action ${index + 1} (${describeAction(action)}): its effect did not verify — ` +
-    (changed
-      ? `the region [${x}, ${y}, ${width}, ${height}] does not show what was recorded (${check.diffPixels} pixels differ)`
-      : 'the screen did not change at all')
-  );
 }

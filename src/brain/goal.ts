@@ -10,6 +10,7 @@ import { checkExpectations, type CheckContext } from '../assert/check.ts';
 import type { AssertionResult } from '../assert/types.ts';
 import type { Stage } from './stage.ts';
 import type { CycleOptions, Evidence } from './cycle.ts';
+import type { ProblemSink } from './outcome.ts';
 import type { Planner } from './planners/types.ts';
 import type { ModelLocator } from './ladder.ts';
 
@@ -36,6 +37,8 @@ export interface GoalRunInput {
   readonly modelLocator?: () => { locate: ModelLocator; calls: () => number };
   readonly hooks?: GoalHooks;
   readonly onEvidence?: Evidence;
+  /** Receives the images that show an action's failure or unexpected change. */
+  readonly onProblem?: ProblemSink;
   /** Receives each action's report as it ends. */
   readonly onReport?: (report: ActionReport) => void;
 }
@@ -65,8 +68,11 @@ export interface GoalOutcome {
  */
 export const cycleOptions = (input: GoalRunInput, reported = true): CycleOptions => ({
   settleTimeoutMs: input.options.timeouts.settleMs,
-  findTimeoutMs: input.options.timeouts.actionMs,
+  actionTimeoutMs: input.options.timeouts.actionMs,
   resolveText: input.resolveText,
+  strict: input.options.strict,
+  unexpectedChanges: input.options.unexpectedChanges,
+  ...(reported && input.onProblem ? { onProblem: input.onProblem } : {}),
   ...(reported && input.onEvidence ? { onEvidence: input.onEvidence } : {}),
   ...(reported && input.onReport ? { onReport: input.onReport } : {}),
 });

@@ -1,15 +1,18 @@
 /**
  * Turns what the screen looked like before and after an action into the recorded evidence of a
- * path: the target's anchor and the regions the action changed. The action cycle uses it for new
- * recordings and for the proposal of a healed replay.
+ * path: the target's anchor and the regions the action changed, each classified by what it
+ * means. The action cycle uses it for new recordings and for the proposal of a healed replay.
  */
-import type { Anchor, Effect, Frame, Point, Region } from '../domain.ts';
-import { crop, encodePng, clampRegion, containsPoint, inflateRegion } from '../vision/frame.ts';
+import type { Anchor, Effect, EffectKind, Frame, Point, Region } from '../domain.ts';
+import { crop, encodePng, clampRegion, containsPoint, inflateRegion, intersectRegions, regionArea } from '../vision/frame.ts';
 import { changedRegions } from '../vision/changes.ts';
 import { isCaretLike } from '../vision/settle.ts';
 import { readText } from '../vision/ocr/find-text.ts';
 import type { TextReader } from '../vision/types.ts';
 import { segmentControls } from '../vision/segment.ts';
+import { structureSimilarity } from '../vision/structure.ts';
+import { colourRole } from '../vision/colour-role.ts';
+import { sameText } from './effect-text.ts';
 import { assetName } from '../paths/store.ts';
 import { EFFECT_THRESHOLDS } from './thresholds.ts';
 
@@ -49,33 +52,68 @@ export function makeAnchor(frame: Frame, point: Point, text: string | undefined,
   return text === undefined ? { point, box, image } : { point, box, image, text };
 }
 
+/** What observing an action needs: the settled window before and after it. */
+export interface ObserveInput {
+  readonly before: Frame;
+  readonly after: Frame;
+  /** Regions that change on their own: no effect of the action. */
+  readonly dynamic: readonly Region[];
+  /** The action typed a secret: no image and no text of it is kept. */
+  readonly secret: boolean;
+  readonly sink: AssetSink;
+  readonly reader: TextReader;
+  /** The box of the control the action pointed at, if any: its own feedback is told apart. */
+  readonly target?: Region;
+}
+
+/** The text OCR reads in a region, one line per line, whitespace folded. */
+export async function readRegion(reader: TextReader, frame: Frame, region: Region): Promise<string> {
+  return (await readText(reader, frame, region))
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter((line) => line.length > 0)
+    .join('\n');
+}
+
 /**
- * The regions `before` → `after` changed, outside `dynamic`, each with its post image and the
- * text OCR reads in it (neither for an action that typed a secret).
+ * The regions `before` → `after` changed, outside `dynamic`, each with its post image, the text
+ * OCR reads in it (neither for an action that typed a secret) and what it means (`kind`): the
+ * target's own feedback, a text that changed, or a look that changed.
  */
-export async function makeEffects(
-  before: Frame,
-  after: Frame,
-  dynamic: readonly Region[],
-  secret: boolean,
-  sink: AssetSink,
-  reader: TextReader,
-): Promise<Effect[]> {
-  const changes = changedRegions(before, after, { ignore: dynamic, minPixels: MIN_EFFECT_PIXELS });
+export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
+  const { before, after, sink, reader } = input;
+  const changes = changedRegions(before, after, { ignore: input.dynamic, minPixels: MIN_EFFECT_PIXELS });
   // A caret is in either blink phase on any frame: its appearing is no effect to verify.
   const effects: Effect[] = [];
   for (const changed of changes.filter((c) => !isCaretLike(c))) {
     const region = clampRegion(inflateRegion(changed, EFFECT_PADDING), after.width, after.height);
-    if (secret) {
-      effects.push({ region });
+    if (input.secret) {
+      effects.push({ region, kind: 'look' });
       continue;
     }
-    const text = (await readText(reader, after, region))
-      .split('\n')
-      .map((line) => line.replace(/\s+/g, ' ').trim())
-      .filter((line) => line.length > 0)
-      .join('\n');
-    effects.push(text ? { region, image: store(sink, crop(after, region)), text } : { region, image: store(sink, crop(after, region)) });
+    const text = await readRegion(reader, after, region);
+    const said = await readRegion(reader, before, region);
+    const image = store(sink, crop(after, region));
+    const kind: EffectKind =
+      input.target && isFeedback(before, after, region, input.target) && sameText(said, text) ? 'feedback' : sameText(said, text) ? 'look' : 'text';
+    const role = kind === 'text' && text ? colourRole(crop(after, region)) : 'plain';
+    effects.push({ region, kind, image, ...(text ? { text } : {}), ...(role !== 'plain' ? { role } : {}) });
   }
   return effects;
+}
+
+/**
+ * A change is the target's own feedback (pressed, focus ring, hover) when it lies on the target
+ * and leaves the target's inside as it was — its label and its marks; only the look around them
+ * changed. A check mark or a toggle's knob that appeared changes the inside: that is content.
+ */
+function isFeedback(before: Frame, after: Frame, region: Region, target: Region): boolean {
+  const { feedbackReachPx, feedbackInsideShare, feedbackStructure } = EFFECT_THRESHOLDS;
+  const around = inflateRegion(target, feedbackReachPx);
+  const inside = intersectRegions(region, around);
+  if (!inside || regionArea(inside) < 0.98 * regionArea(region)) return false;
+  const margin = Math.max(3, Math.round(Math.min(target.width, target.height) * feedbackInsideShare));
+  const core = clampRegion(inflateRegion(target, -margin), after.width, after.height);
+  if (core.width < 4 || core.height < 4) return true;
+  return structureSimilarity(crop(before, core), crop(after, core)) >= feedbackStructure;
 }

@@ -1,7 +1,9 @@
 /**
  * Deterministic replay of a recorded path, with zero model calls unless healing with the model
  * is allowed (the model rung counts its own calls): each recorded action goes through the action cycle (settle, resolve by the ladder,
- * act, settle, verify the recorded effects). The first action that fails ends the replay.
+ * act, settle, verify the recorded effects, look for changes nobody recorded). The first action
+ * that fails ends the replay; so does an effect that did not hold until the next action (or, for
+ * the last one, for a moment after it).
  */
 import type { ActionReport, Frame, Path, RecordedAction } from '../domain.ts';
 import { decodePng } from '../vision/frame.ts';
@@ -42,7 +44,15 @@ export async function replay(input: ReplayInput): Promise<Replay> {
   const reports: ActionReport[] = [];
   const observed = { actions: [] as RecordedAction[], assets: new Map() as AssetSink };
   let healed = false;
+  // A later look at the last action (its effects held? a late change?) amends its report.
+  const held = async (final: boolean): Promise<ActionFailure | undefined> => {
+    const look = await input.cycle.hold(final);
+    if (look) reports[look.index] = look.report;
+    return look?.failure;
+  };
   for (const [index, recorded] of path.actions.entries()) {
+    const late = await held(false);
+    if (late) return { reports, healed, observed, failure: late };
     input.onAction?.(index, path.actions.length, describeAction(recorded.action));
     const outcome = await input.cycle.run({ kind: 'replay', recorded, index, image, assets: observed.assets });
     reports.push(outcome.report);
@@ -52,5 +62,6 @@ export async function replay(input: ReplayInput): Promise<Replay> {
     healed ||= outcome.healed;
     observed.actions.push(outcome.observed);
   }
-  return { reports, healed, observed };
+  const late = await held(true);
+  return { reports, healed, observed, ...(late ? { failure: late } : {}) };
 }

@@ -26,7 +26,9 @@ export const RUNGS: readonly RungSpec[] = Object.freeze([
   // sub-pixel text rendering and a blinking caret from sending replay down the ladder.
   { name: 'recorded', cost: 1, minScore: 0.97, margin: 0 },
   // The anchor image searched over the window (a moved button).
-  { name: 'template', cost: 10, minScore: 0.9, margin: 0 },
+  // Look-alike controls (a keypad's keys) score up to ~0.9 against each other: the best place
+  // must beat the runner-up by a margin, or the ladder falls through to OCR.
+  { name: 'template', cost: 10, minScore: 0.9, margin: 0.05 },
   // The target's text read by OCR (a restyled button); the score is OCR's own match score.
   { name: 'ocr', cost: 100, minScore: 0.5, margin: 0 },
   // The model, asked where the target is now (only with --heal-with-model).
@@ -51,8 +53,33 @@ export const EFFECT_THRESHOLDS = Object.freeze({
   minEffectPixels: 6,
   /** Effects are padded so their image carries a little context and survives 1-px jitter. */
   padding: 3,
-  /** A blanked region verifies when a changed region at least this much smaller is that colour. */
+  /** A blanked region verifies when a changed region at least this much smaller is flat. */
   blankSlackPx: 6,
+  /**
+   * How alike the structure (edges, not colours: vision/structure.ts) of a look must be to its
+   * recorded image when its pixels differ — a theme repainted it. Measured on the calculator
+   * fixture: its display repainted light-on-dark scores 0.99, another value in it 0.62; the most
+   * alike two different keys ("6" and "0", sharing their frame) 0.91; the display shifted by
+   * one pixel 0.92 (a look is compared where it was found, so no shift is forgiven).
+   */
+  structureMin: 0.95,
+  /** A change reaching at most this far outside the target's box can be the target's own feedback. */
+  feedbackReachPx: 8,
+  /** The target's inside: its box less this share of its smaller side on every side. */
+  feedbackInsideShare: 0.2,
+  /** The inside of a target whose structure stays this alike kept its label and marks: feedback. */
+  feedbackStructure: 0.9,
+});
+
+/** How a change that no recorded effect accounts for is told from one that is accounted for. */
+export const UNEXPECTED_LIMITS = Object.freeze({
+  /**
+   * A change this close to a verified effect, the target or a dynamic region belongs to it: text
+   * one size larger, or re-read a few pixels away, still changes pixels just around its box.
+   */
+  slackPx: 6,
+  /** How often a candidate is looked at again to see whether it changes on its own. */
+  watchIntervalMs: 100,
 });
 
 /** Bounds of the action cycle's waits and retries. */
@@ -66,8 +93,16 @@ export const CYCLE_LIMITS = Object.freeze({
   replayReactMinMs: 1500,
   /** …or this many times the settle time seen when it was recorded, whichever is longer. */
   replayReactFactor: 3,
-  /** How many times an action that left the screen untouched is done again. */
+  /**
+   * How many times an action that left the screen untouched is done again — only once its whole
+   * time limit (timeouts.actionMs) passed without any reaction: a slow app is never acted on twice.
+   */
   maxRetries: 1,
+  /**
+   * How long the last action's effects must hold on screen before the replay ends (an effect that
+   * reverts on its own did not happen); between actions the next action's wait is the hold.
+   */
+  holdMs: 400,
   /**
    * How long learning watches the idle window for content that changes on its own (a clock
    * ticking each second, a banner rotating): long enough to see a one-second tick.

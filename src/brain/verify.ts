@@ -1,56 +1,92 @@
 /**
- * Verification of a replayed action: every region the recorded action changed must show its
- * recorded image again. The image is looked for where it was recorded, then shifted with the
- * target (when the target moved), then anywhere in the window; only the first is a clean pass.
+ * Verification of a replayed action: every recorded effect must have happened again, judged by
+ * what it means (its `kind`, decided when it was recorded):
+ * - feedback (the target's own pressed or focus look) never decides;
+ * - a text is read where it is now and must say exactly what it said (effect-text.ts), in a text
+ *   role of the same colour meaning (an error-red restyling is not the same effect);
+ * - a look must show its recorded pixels, or — repainted by a theme — its recorded structure.
+ * Where it is now: at its recorded place, moved with the target (the layout moved), or — a text
+ * re-found by what it says, a look by template search — anywhere this action changed the window.
+ * Only the recorded pixels at the recorded place are a clean pass; anything else heals the path.
  */
-import type { Effect, Frame, Point, RecordedAction, Region } from '../domain.ts';
-import { crop, clampRegion, offsetRegion, regionsIntersect, unionRegions } from '../vision/frame.ts';
-import { readAll, matchKey } from '../vision/ocr/find-text.ts';
-import type { TextReader } from '../vision/types.ts';
+import type { Effect, EffectKind, Frame, Point, RecordedAction, Region } from '../domain.ts';
+import { crop, clampRegion, inflateRegion, offsetRegion, regionsIntersect } from '../vision/frame.ts';
+import { readAll } from '../vision/ocr/find-text.ts';
+import type { TextBox, TextReader } from '../vision/types.ts';
 import { compareFrames } from '../vision/compare.ts';
 import { changedRegions } from '../vision/changes.ts';
 import { findTemplate } from '../vision/template.ts';
 import { isCaretLike } from '../vision/settle.ts';
+import { structureSimilarity } from '../vision/structure.ts';
+import { colourRole } from '../vision/colour-role.ts';
 import { EFFECT_THRESHOLDS } from './thresholds.ts';
+import { findSaid, readingOrder, sameText } from './effect-text.ts';
+import { readRegion } from './observe.ts';
 
 export interface EffectCheck {
   readonly effect: Effect;
   readonly verified: boolean;
-  /** True when the effect was found only away from its recorded place. */
+  /** True when the effect was found other than as recorded: elsewhere, or in other colours. */
   readonly moved: boolean;
+  /** The target's own feedback: not checked, it never decides. */
+  readonly skipped?: boolean;
   /** Where the effect was found or looked for, window-relative. */
   readonly region: Region;
   readonly diffPixels: number;
+  /** Why it did not verify, in a few words ("reads "16"", "restyled as alert"). */
+  readonly detail?: string;
 }
 
-const { pixelThreshold, channelTolerance, relocateMinScore, blankSlackPx } = EFFECT_THRESHOLDS;
+export interface VerifyInput {
+  readonly reader: TextReader;
+  readonly recorded: RecordedAction;
+  /** Decodes an image of the path. */
+  readonly image: (name: string) => Frame;
+  readonly before: Frame;
+  readonly after: Frame;
+  /** How far the target moved since recording. */
+  readonly offset: Point;
+  /** Regions changing on their own: never where an effect is looked for. */
+  readonly ignore: readonly Region[];
+}
 
-/**
- * Checks every recorded effect of an action on the screen after its replay: by image first,
- * then by its words where the layout moved.
- * @param image decodes an image of the path.
- * @param offset how far the target moved since recording.
- */
-export async function verifyEffects(
-  reader: TextReader,
-  recorded: RecordedAction,
-  image: (name: string) => Frame,
-  before: Frame,
-  after: Frame,
-  offset: Point,
-): Promise<EffectCheck[]> {
+const { pixelThreshold, channelTolerance, relocateMinScore, blankSlackPx, structureMin } = EFFECT_THRESHOLDS;
+
+/** The kind of an effect; paths of format version 1 did not record it. */
+export const kindOf = (effect: Effect): EffectKind => effect.kind ?? (effect.text ? 'text' : 'look');
+
+/** Checks every recorded effect of an action on the window after its replay. */
+export async function verifyEffects(input: VerifyInput): Promise<EffectCheck[]> {
   const checks: EffectCheck[] = [];
-  for (const effect of recorded.effects) {
-    const check = checkEffect(effect, effect.image ? image(effect.image) : undefined, before, after, offset);
-    checks.push(check.verified ? check : await checkEffectText(reader, check, before, after, recorded.dynamic));
+  let words: Promise<TextBox[]> | undefined;
+  for (const effect of input.recorded.effects) {
+    const image = effect.image ? input.image(effect.image) : undefined;
+    const check = checkEffect(effect, image, input.before, input.after, input.offset);
+    if (check.verified || kindOf(effect) !== 'text' || !image) {
+      checks.push(check);
+      continue;
+    }
+    // A text is read where it is now, and then looked for by what it says.
+    words ??= changedWords(input);
+    checks.push(await checkText(input, effect, check, words));
   }
   return checks;
 }
 
+/** Where an effect may be now: at its recorded place, and moved with the target. */
+const placesOf = (effect: Effect, offset: Point): Region[] =>
+  offset.x === 0 && offset.y === 0 ? [effect.region] : [effect.region, offsetRegion(effect.region, offset.x, offset.y)];
+
+const inside = (frame: Frame, r: Region): boolean => r.x >= 0 && r.y >= 0 && r.x + r.width <= frame.width && r.y + r.height <= frame.height;
+
+/** Whether this action changed anything (a caret aside) inside `region`. */
+const changedAt = (before: Frame, after: Frame, region: Region): boolean => {
+  const r = clampRegion(region, after.width, after.height);
+  return changedRegions(crop(before, r), crop(after, r), {}).some((c) => !isCaretLike(c));
+};
+
 function matches(after: Frame, region: Region, expected: Frame): { ok: boolean; diffPixels: number } {
-  if (region.x < 0 || region.y < 0 || region.x + region.width > after.width || region.y + region.height > after.height) {
-    return { ok: false, diffPixels: region.width * region.height };
-  }
+  if (!inside(after, region)) return { ok: false, diffPixels: region.width * region.height };
   const actual = crop(after, region);
   const result = compareFrames(expected, actual, null, { threshold: pixelThreshold });
   if (result.ok) return { ok: true, diffPixels: 0 };
@@ -59,26 +95,20 @@ function matches(after: Frame, region: Region, expected: Frame): { ok: boolean; 
 }
 
 /**
- * @param image the recorded post image of `effect`, or undefined for a secret action, where
- *   only "the region changed" can be checked.
- * @param offset how far the target moved since recording.
+ * The pixel checks of an effect: its recorded image at its places, then — for a look — its
+ * structure there, a flat region anywhere it changed, or the image found elsewhere by template.
+ * A text effect whose pixels differ is left to `checkText` (it needs OCR).
+ * @param image the recorded post image, or undefined for a secret action, where only "the region
+ *   changed" can be checked.
  */
-export function checkEffect(
-  effect: Effect,
-  image: Frame | undefined,
-  before: Frame,
-  after: Frame,
-  offset: Point,
-): EffectCheck {
-  const places = offset.x === 0 && offset.y === 0 ? [effect.region] : [effect.region, offsetRegion(effect.region, offset.x, offset.y)];
+export function checkEffect(effect: Effect, image: Frame | undefined, before: Frame, after: Frame, offset: Point): EffectCheck {
+  const places = placesOf(effect, offset);
+  if (kindOf(effect) === 'feedback') return { effect, verified: true, skipped: true, moved: false, region: places[places.length - 1]!, diffPixels: 0 };
   if (!image) {
     for (const [i, region] of places.entries()) {
-      const clamped = clampRegion(region, after.width, after.height);
-      if (changedRegions(crop(before, clamped), crop(after, clamped), {}).length > 0) {
-        return { effect, verified: true, moved: i > 0, region: clamped, diffPixels: 0 };
-      }
+      if (changedAt(before, after, region)) return { effect, verified: true, moved: i > 0, region: clampRegion(region, after.width, after.height), diffPixels: 0 };
     }
-    return { effect, verified: false, moved: false, region: effect.region, diffPixels: 0 };
+    return { effect, verified: false, moved: false, region: effect.region, diffPixels: 0, detail: 'the region did not change' };
   }
   let best = Number.POSITIVE_INFINITY;
   for (const [i, region] of places.entries()) {
@@ -86,46 +116,66 @@ export function checkEffect(
     if (result.ok) return { effect, verified: true, moved: i > 0, region, diffPixels: 0 };
     best = Math.min(best, result.diffPixels);
   }
-  if (uniformColour(image) !== undefined) return checkBlankEffect(effect, image, before, after, best);
+  const failed: EffectCheck = { effect, verified: false, moved: false, region: effect.region, diffPixels: best };
+  if (isFlat(image)) return checkBlank(effect, image, before, after, failed);
+  if (kindOf(effect) === 'text') return failed;
+  for (const region of places) {
+    // Repainted (a theme): the same edges where the action changed the window.
+    if (inside(after, region) && changedAt(before, after, region) && structureSimilarity(image, crop(after, region)) >= structureMin) {
+      return { effect, verified: true, moved: true, region, diffPixels: 0 };
+    }
+  }
   const found = findTemplate(after, image, { minScore: relocateMinScore });
   if (found.found) {
     const region = { ...effect.region, x: found.point.x, y: found.point.y };
     // What already looked like this before the action (the first of a row of equal items) is
     // not its effect: only a place the action changed counts.
-    const changedThere = changedRegions(crop(before, region), crop(after, region), {}).length > 0;
-    if (changedThere && matches(after, region, image).ok) return { effect, verified: true, moved: true, region, diffPixels: 0 };
+    if (changedAt(before, after, region) && matches(after, region, image).ok) return { effect, verified: true, moved: true, region, diffPixels: 0 };
   }
-  return { effect, verified: false, moved: false, region: effect.region, diffPixels: best };
+  return failed;
+}
+
+/** The words OCR reads in the regions this action changed, in reading order. */
+async function changedWords(input: VerifyInput): Promise<TextBox[]> {
+  const changed = changedRegions(input.before, input.after, { ignore: input.ignore }).filter((c) => !isCaretLike(c));
+  if (changed.length === 0) return [];
+  const all = await readAll(input.reader, input.after);
+  return readingOrder(all.words.filter((w) => changed.some((c) => regionsIntersect(c, w.box))));
 }
 
 /**
- * The last chance of an effect whose image was not found where it was recorded: every word of
- * its recorded text, read exactly (no fuzzy tolerance: "mil" must not pass for "milk"), inside a
- * region this action changed. Words may have moved apart (a menu laid out in another order); a
- * word that was already on screen, outside what the action changed, proves nothing.
+ * A text whose pixels differ (another theme, another font size, another place): read where it
+ * was recorded (and where the target moved it) and compared exactly; else looked for among the
+ * words of what this action changed, in order. Either way in the same colour role.
  */
-export async function checkEffectText(
-  reader: TextReader,
-  failed: EffectCheck,
-  before: Frame,
-  after: Frame,
-  dynamic: readonly Region[],
-): Promise<EffectCheck> {
-  const words = (failed.effect.text ?? '').split(/\s+/).map(matchKey).filter((w) => w.length > 0);
-  if (words.length === 0) return failed;
-  const changed = changedRegions(before, after, { ignore: dynamic });
-  const read = (await readAll(reader, after)).words.filter((w) => changed.some((c) => regionsIntersect(c, w.box)));
-  let found: Region | undefined;
-  for (const word of words) {
-    const hit = read.find((w) => matchKey(w.text) === word);
-    if (!hit) return failed;
-    found = found ? unionRegions(found, hit.box) : hit.box;
+async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck, words: Promise<TextBox[]>): Promise<EffectCheck> {
+  const { reader, before, after } = input;
+  const recorded = effect.text ?? '';
+  const role = effect.role ?? 'plain';
+  let read: string | undefined;
+  for (const region of placesOf(effect, input.offset)) {
+    if (!inside(after, region) || !changedAt(before, after, region)) continue;
+    const text = await readRegion(reader, after, region);
+    read ??= text;
+    if (!sameText(recorded, text)) continue;
+    const now = colourRole(crop(after, region));
+    if (now === role) return { effect, verified: true, moved: true, region, diffPixels: 0 };
+    return { ...failed, region, detail: `"${oneLine(recorded)}" restyled from ${role} to ${now}` };
   }
-  return found ? { ...failed, verified: true, moved: true, region: found } : failed;
+  const box = findSaid(recorded, await words);
+  if (box) {
+    const region = clampRegion(inflateRegion(box, EFFECT_THRESHOLDS.padding), after.width, after.height);
+    const now = colourRole(crop(after, region));
+    if (now === role) return { effect, verified: true, moved: true, region, diffPixels: 0 };
+    return { ...failed, region, detail: `"${oneLine(recorded)}" restyled from ${role} to ${now}` };
+  }
+  return { ...failed, detail: read === undefined ? `"${oneLine(recorded)}" is not shown` : `reads "${oneLine(read)}", recorded "${oneLine(recorded)}"` };
 }
 
+const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' / ');
+
 /** The colour of a frame that is one flat colour (within the channel tolerance), else undefined. */
-function uniformColour(frame: Frame): readonly [number, number, number] | undefined {
+function flatColour(frame: Frame): readonly [number, number, number] | undefined {
   const d = frame.data;
   const [r, g, b] = [d[0] ?? 0, d[1] ?? 0, d[2] ?? 0];
   for (let i = 4; i < d.length; i += 4) {
@@ -136,19 +186,19 @@ function uniformColour(frame: Frame): readonly [number, number, number] | undefi
   return [r, g, b];
 }
 
+const isFlat = (frame: Frame): boolean => flatColour(frame) !== undefined;
+
 /**
  * An effect that blanked a region (a field cleared after saving) cannot be searched for: blank
- * areas are everywhere. It verifies when some region this action changed, at least as large,
- * is now that same flat colour — the content went away, wherever the layout put it.
+ * areas are everywhere. It verifies when some region this action changed, at least as large, is
+ * now flat — the content went away, wherever the layout put it, whatever the theme's colour.
  */
-function checkBlankEffect(effect: Effect, image: Frame, before: Frame, after: Frame, diffPixels: number): EffectCheck {
-  const colour = uniformColour(image);
+function checkBlank(effect: Effect, image: Frame, before: Frame, after: Frame, failed: EffectCheck): EffectCheck {
   for (const changed of changedRegions(before, after, {})) {
     if (changed.width < image.width - blankSlackPx || changed.height < image.height - blankSlackPx) continue;
-    const now = uniformColour(crop(after, clampRegion(changed, after.width, after.height)));
-    if (now && colour && now.every((c, i) => Math.abs(c - (colour[i] ?? 0)) <= channelTolerance)) {
+    if (isFlat(crop(after, clampRegion(changed, after.width, after.height)))) {
       return { effect, verified: true, moved: true, region: changed, diffPixels: 0 };
     }
   }
-  return { effect, verified: false, moved: false, region: effect.region, diffPixels };
+  return { ...failed, detail: 'the region was not cleared' };
 }

@@ -37,6 +37,8 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       planner: { type: 'string', choices: ['auto', 'claude', 'rules'], description: 'who learns: Claude (needs ANTHROPIC_API_KEY) or the offline rules planner', defaultText: 'auto' },
       relearn: { type: 'boolean', description: 'learn a goal again when its replay fails for good' },
       'heal-with-model': { type: 'boolean', description: 'let replay ask the model to find a lost target' },
+      strict: { type: 'boolean', description: 'a replayed action that had to be done again (the app ignored it once) fails the goal' },
+      'unexpected-changes': { type: 'string', choices: ['fail', 'warn'], description: 'what a change no recorded effect accounts for does to the goal', defaultText: 'fail' },
       'update-baselines': { type: 'string', choices: ['missing', 'changed', 'all', 'none'], description: 'which screenshot baselines may be written', defaultText: 'missing; none when CI=true' },
       goal: { type: 'list', description: 'run only this goal id (repeatable)' },
       bail: { type: 'boolean', description: 'stop at the first failure' },

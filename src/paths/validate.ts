@@ -6,7 +6,15 @@
 import type { Path } from '../domain.ts';
 import { InvalidInputError } from '../errors.ts';
 
-export const PATH_FORMAT_VERSION = 1;
+/**
+ * 2: effects say what they mean (`kind`: feedback, text or look; `role` of a text's colours).
+ * Version 1 files still load: an effect without a kind is verified as text when it has text, as
+ * a look otherwise.
+ */
+export const PATH_FORMAT_VERSION = 2;
+
+const EFFECT_KINDS = new Set(['feedback', 'text', 'look']);
+const TEXT_ROLES = new Set(['alert', 'success']);
 
 const ACTION_KINDS = new Set([
   'click', 'double-click', 'right-click', 'type', 'key', 'scroll', 'drag', 'wait', 'wait-for',
@@ -55,7 +63,13 @@ function problem(data: Json): string | undefined {
     if (typeof entry.before !== 'string' || typeof entry.after !== 'string')
       return `${at}.before and .after must be fingerprints (strings)`;
     if (!Array.isArray(entry.effects) || !entry.effects.every((e) => isObject(e) && isRegion(e.region)))
-      return `${at}.effects must be a list of { region, image }`;
+      return `${at}.effects must be a list of { region, kind, image, text?, role? }`;
+    for (const [j, effect] of (entry.effects as Json[]).entries()) {
+      if (effect.kind !== undefined && !EFFECT_KINDS.has(String(effect.kind)))
+        return `${at}.effects[${j}].kind must be one of ${[...EFFECT_KINDS].join(', ')}`;
+      if (effect.role !== undefined && !TEXT_ROLES.has(String(effect.role)))
+        return `${at}.effects[${j}].role must be one of ${[...TEXT_ROLES].join(', ')}`;
+    }
     if (!Array.isArray(entry.dynamic) || !entry.dynamic.every(isRegion))
       return `${at}.dynamic must be a list of regions`;
     if (typeof entry.settleMs !== 'number') return `${at}.settleMs must be a number`;

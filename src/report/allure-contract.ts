@@ -71,6 +71,12 @@ export const RETRACE_CATEGORIES: readonly AllureCategory[] = [
     messageRegex: markerRegex('effect-not-verified'),
   },
   {
+    name: 'Unexpected change',
+    description: 'An action verified, but it also changed something its path did not record (an error message, a dialog, another screen).',
+    matchedStatuses: ['failed'],
+    messageRegex: markerRegex('unexpected-change'),
+  },
+  {
     name: 'Expectation failed',
     description: "Every action verified, but the goal's expect: (text, screenshot, window) did not hold.",
     matchedStatuses: ['failed'],

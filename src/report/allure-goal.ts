@@ -21,6 +21,10 @@ import { ATTEMPT_STEP, GOAL_LABEL, SPEC_LABEL, allureIdOf, failureMarker } from 
 export interface ActionImages {
   readonly before?: Uint8Array;
   readonly after?: Uint8Array;
+  /** Images that show why the action failed or what it changed that nobody recorded, boxed. */
+  readonly evidence?: readonly { readonly name: string; readonly png: Uint8Array }[];
+  /** An effect that did not verify: the recorded image, what was there, and their difference. */
+  readonly diff?: ScreenshotDiffImages;
 }
 
 /** PNG bytes of a failed screenshot comparison, as pixelmatch produced them. */
@@ -133,11 +137,13 @@ function actionSignal(verdict: Verdict, action: ActionReport, index: number): St
     return new StepBroken(verdict.message ?? `${failureMarker('infrastructure')} action ${index + 1} could not run`);
   }
   if (failedHere) {
-    return new StepFailed(
-      verdict.message ?? `action ${index + 1} failed`,
-      verdict.category === 'target-not-found' ? 'target found' : 'recorded effect',
-      verdict.category === 'target-not-found' ? 'target not found' : 'effect not seen',
-    );
+    const [expected, actual] =
+      verdict.category === 'target-not-found'
+        ? ['target found', 'target not found']
+        : verdict.category === 'unexpected-change'
+          ? ['only the recorded changes', 'a change nobody recorded']
+          : ['recorded effect', 'effect not seen'];
+    return new StepFailed(verdict.message ?? `action ${index + 1} failed`, expected, actual);
   }
   if (!action.verified) {
     return new StepFailed(`${failureMarker('effect-not-verified')} action ${index + 1}`, 'recorded effect', 'effect not seen');
@@ -151,8 +157,17 @@ async function reportAction(verdict: Verdict, action: ActionReport, index: numbe
     await ctx.parameter('settleMs', String(action.settleMs));
     await ctx.parameter('verified', String(action.verified));
     await ctx.parameter('ms', String(action.ms));
+    if (action.retries > 0) await ctx.parameter('retries', String(action.retries));
     await pngAttachment('before', images?.before);
     await pngAttachment('after', images?.after);
+    for (const change of action.unexpected ?? []) await allure.logStep(`unexpected change: ${change.text ? `"${change.text}"` : 'no text'}`, Status.BROKEN);
+    for (const image of images?.evidence ?? []) await pngAttachment(image.name, image.png);
+    if (images?.diff) {
+      await allure.attachment('effect diff', imageDiffJson(action.description ?? action.kind, images.diff), {
+        contentType: ContentType.IMAGEDIFF,
+        fileExtension: '.imagediff',
+      });
+    }
     return actionSignal(verdict, action, index);
   });
 }

@@ -70,6 +70,7 @@ export const CATEGORIES = allOf<FailureCategory>()([
   'no-path',
   'target-not-found',
   'effect-not-verified',
+  'unexpected-change',
   'expectation-failed',
   'infrastructure',
 ] as const);

@@ -1,9 +1,9 @@
 /** Hands a goal's verdict and evidence to the Allure report, from inside its vitest test. */
-import type { Frame, Verdict } from '../domain.ts';
+import type { Verdict } from '../domain.ts';
 import type { Spec, GoalSpec } from '../spec-file/types.ts';
 import type { AssertionResult } from '../assert/types.ts';
-import { encodePng, scale } from '../vision/frame.ts';
-import { reportGoalToAllure, type ActionImages } from '../report/allure-goal.ts';
+import { reportGoalToAllure } from '../report/allure-goal.ts';
+import type { GoalEvidence } from './evidence.ts';
 import { describeForDisplay } from '../spec-file/interpolate.ts';
 import { describeAction } from '../brain/describe.ts';
 import { computePathStats, type PathStats } from '../paths/stats.ts';
@@ -13,31 +13,6 @@ import { readHistory } from '../report/history.ts';
 export async function pathStatsOf(reportsDir: string, spec: string, goal: string): Promise<PathStats | undefined> {
   const history = (await readHistory(reportsDir)).filter((r) => r.spec === spec && r.goal === goal);
   return computePathStats(history)[0];
-}
-
-/** Before/after images in the report are thumbnails: enough to see what happened, small on disk. */
-const THUMBNAIL_WIDTH = 320;
-
-/** Images gathered while a goal ran: the window before and after each action, by action index. */
-export class GoalEvidence {
-  private readonly frames = new Map<number, { before: Frame; after: Frame }>();
-
-  readonly collect = (index: number, before: Frame, after: Frame): void => {
-    this.frames.set(index, { before, after });
-  };
-
-  images(count: number): (ActionImages | undefined)[] {
-    return Array.from({ length: count }, (_, i) => {
-      const pair = this.frames.get(i);
-      return pair ? { before: thumbnail(pair.before), after: thumbnail(pair.after) } : undefined;
-    });
-  }
-}
-
-function thumbnail(frame: Frame): Uint8Array {
-  if (frame.width <= THUMBNAIL_WIDTH) return encodePng(frame);
-  const height = Math.max(1, Math.round((frame.height * THUMBNAIL_WIDTH) / frame.width));
-  return encodePng(scale(frame, THUMBNAIL_WIDTH, height));
 }
 
 const goalText = (goal: GoalSpec): string =>

@@ -93,7 +93,9 @@ export class RetraceReporter implements Reporter {
         const why = test.result().errors?.map((e) => e.message).join('\n') || unhandled || 'the goal reported no verdict';
         const verdict = meta?.verdict ?? brokenVerdict(module.relativeModuleId, test.name, `the goal ended without a verdict (its worker died?): ${why}`);
         goals.push(verdict);
-        const retries = test.diagnostic()?.retryCount ?? 0;
+        // A goal run again by vitest, or an action done again by the replay: either is a retry.
+        const actionRetries = verdict.actions.reduce((n, a) => n + a.retries, 0);
+        const retries = (test.diagnostic()?.retryCount ?? 0) + actionRetries;
         const isFlaky = verdict.status === 'passed' && (retries > 0 || verdict.mode === 'healed');
         if (isFlaky) flaky.push({ spec: verdict.spec, goal: verdict.goal });
         for (const b of meta?.baselines ?? []) if (b.baseline === 'new') newBaselines.push(`${verdict.spec}#${verdict.goal} ${b.description}`);

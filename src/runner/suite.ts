@@ -18,7 +18,8 @@ import type { RunContext } from './context.ts';
 import { createProgress } from './progress.ts';
 import { workerDesktop } from './worker-desktop.ts';
 import { claudeFactories } from './claude.ts';
-import { recordGoalReport, GoalEvidence, pathStatsOf } from './goal-report.ts';
+import { recordGoalReport, pathStatsOf } from './goal-report.ts';
+import { GoalEvidence } from './evidence.ts';
 import { GoalApp, type SharedApp } from './goal-app.ts';
 import { brokenVerdict, verdictError, verdictOf } from './verdict.ts';
 
@@ -116,6 +117,7 @@ async function runOne(
       check: { resolveText, display: describeForDisplay, mask },
       stage: app.stages(deadline.signal),
       onEvidence: evidence.collect,
+      onProblem: evidence.problem,
       onReport: (report) => done.push(report),
       ...claude,
       hooks: {
@@ -140,6 +142,7 @@ async function runOne(
     clearTimeout(timer);
   }
 
+  verdict = evidence.write(options.reports, verdict);
   ctx.task.meta.retrace = { verdict, baselines: assertions.filter((a) => a.baseline).map((a) => ({ description: a.description, baseline: a.baseline! })) };
   const stats = await pathStatsOf(options.reports, spec.id, goal.id).catch(() => undefined);
   await recordGoalReport(spec, goal, verdict, assertions, evidence, {
@@ -169,6 +172,7 @@ function printVerdict(progress: ReturnType<typeof createProgress>, label: string
     );
   }
   for (const a of assertions) progress.detail(`  ${a.ok ? '✓' : '✗'} ${a.description}: ${a.message}`);
+  for (const warning of verdict.warnings ?? []) progress.line(`warning: ${label}: ${warning}`);
   if (verdict.status === 'passed') progress.status(line);
   else progress.line(`${line}\n  ${(verdict.message ?? '').split('\n').join('\n  ')}`);
 }

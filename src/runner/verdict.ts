@@ -1,5 +1,6 @@
 /** The verdict of a goal: from its outcome when it ran to the end, from its error when it did not. */
-import type { Mode, Status, Verdict } from '../domain.ts';
+import type { ActionReport, Mode, Status, Verdict } from '../domain.ts';
+import { describeUnexpected } from '../brain/unexpected.ts';
 import { GoalFailure, InfrastructureError, InvalidInputError } from '../errors.ts';
 import type { GoalOutcome } from '../brain/run-goal.ts';
 
@@ -11,9 +12,24 @@ export interface VerdictInput {
   readonly mask: (text: string) => string;
 }
 
+/**
+ * What a goal that passed should still tell: an action that had to be done again (the app
+ * ignored it once: the path is flaky), a change nobody recorded under `unexpectedChanges: warn`.
+ */
+export function warningsOf(actions: readonly ActionReport[]): string[] {
+  return actions.flatMap((a, i) => {
+    const what = `action ${i + 1} (${a.description ?? a.kind})`;
+    return [
+      ...(a.retries > 0 ? [`${what}: its effect appeared only when it was done again (${a.retries} ${a.retries === 1 ? 'retry' : 'retries'})`] : []),
+      ...(a.unexpected?.length ? [`${what}: it also changed what its path did not record: ${describeUnexpected(a.unexpected)}`] : []),
+    ];
+  });
+}
+
 /** A goal that ran to its outcome: passed, or failed with its mismatch. */
 export function verdictOf(outcome: GoalOutcome, input: VerdictInput): Verdict {
   const { mismatch } = outcome;
+  const warnings = mismatch ? [] : warningsOf(outcome.actions).map(input.mask);
   return {
     spec: input.spec,
     goal: input.goal,
@@ -25,6 +41,7 @@ export function verdictOf(outcome: GoalOutcome, input: VerdictInput): Verdict {
     ...(mismatch ? { category: mismatch.category, message: input.mask(mismatch.message) } : {}),
     ...(mismatch?.failedAction !== undefined ? { failedAction: mismatch.failedAction } : {}),
     ...(outcome.stopReason ? { stopReason: outcome.stopReason } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
 }
 

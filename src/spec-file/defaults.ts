@@ -16,6 +16,10 @@ export const BASELINE_UPDATES = ['missing', 'changed', 'all', 'none'] as const;
 /** Which screenshot baselines a run may write. */
 export type BaselineUpdate = (typeof BASELINE_UPDATES)[number];
 
+export const UNEXPECTED_CHANGES = ['fail', 'warn'] as const;
+/** What a change an action caused, which its path did not record, does to the goal. */
+export type UnexpectedChanges = (typeof UNEXPECTED_CHANGES)[number];
+
 /** Time limits, all in milliseconds. */
 export interface Timeouts {
   /** Wall clock for one goal: replay or learning of its actions plus its expectations. */
@@ -47,6 +51,10 @@ export interface ResolvedOptions {
   readonly relearn: boolean;
   /** Let replay ask the model to find a lost target. */
   readonly healWithModel: boolean;
+  /** A replayed action that had to be done again fails the goal. */
+  readonly strict: boolean;
+  /** fail: a change nobody recorded fails the goal; warn: it is reported, and the goal may pass. */
+  readonly unexpectedChanges: UnexpectedChanges;
   readonly updateBaselines: BaselineUpdate;
   /** Parallel workers, each on its own virtual display. */
   readonly workers: number;
@@ -80,6 +88,8 @@ export const DEFAULT_OPTIONS: ResolvedOptions = deepFreeze({
   planner: 'auto',
   relearn: false,
   healWithModel: false,
+  strict: false,
+  unexpectedChanges: 'fail',
   updateBaselines: 'missing',
   workers: 1,
   paths: 'paths',

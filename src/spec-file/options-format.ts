@@ -9,6 +9,7 @@ import {
   DEFAULT_OPTIONS as D,
   LEARN_MODES,
   PLANNERS,
+  UNEXPECTED_CHANGES,
 } from './defaults.ts';
 import { bool, int, obj, oneOf, str, type Field, type Shape } from './shape.ts';
 
@@ -78,6 +79,16 @@ const perSpecFields: Readonly<Record<string, Field>> = {
     doc: 'Let replay ask the model to find a lost target (the goal is then "healed")',
     shape: bool(),
     default: D.healWithModel,
+  },
+  strict: {
+    doc: 'A replayed action whose effect appeared only when it was done again (the app ignored it the first time) fails the goal',
+    shape: bool(),
+    default: D.strict,
+  },
+  unexpectedChanges: {
+    doc: 'fail: a change an action caused that its path did not record (an error message, a dialog, another screen) fails the goal; warn: it is reported and the goal may pass',
+    shape: oneOf(UNEXPECTED_CHANGES),
+    default: D.unexpectedChanges,
   },
   timeouts: { doc: 'Time limits in milliseconds', shape: timeoutsShape },
   bounds: { doc: "Bounds of one goal's learning loop", shape: boundsShape },

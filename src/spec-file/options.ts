@@ -104,6 +104,8 @@ export function resolveOptions(input: ResolveOptionsInput): ResolvedOptions {
     planner: first('planner', cli, spec, config) ?? DEFAULT_OPTIONS.planner,
     relearn: first('relearn', cli, spec, config) ?? DEFAULT_OPTIONS.relearn,
     healWithModel: first('healWithModel', cli, spec, config) ?? DEFAULT_OPTIONS.healWithModel,
+    strict: first('strict', cli, spec, config) ?? DEFAULT_OPTIONS.strict,
+    unexpectedChanges: first('unexpectedChanges', cli, spec, config) ?? DEFAULT_OPTIONS.unexpectedChanges,
     model: cli.model ?? model ?? spec.model ?? config.model ?? DEFAULT_OPTIONS.model,
     updateBaselines:
       cli.updateBaselines ?? config.updateBaselines ?? (isCi(env) ? 'none' : DEFAULT_OPTIONS.updateBaselines),

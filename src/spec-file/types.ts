@@ -1,6 +1,6 @@
 /** A loaded, validated spec. Strings keep their `${env.X}` / `${secret.X}` placeholders. */
 import type { Action, Region } from '../domain.ts';
-import type { BaselineUpdate, Bounds, LearnMode, PlannerChoice, Timeouts } from './defaults.ts';
+import type { BaselineUpdate, Bounds, LearnMode, PlannerChoice, Timeouts, UnexpectedChanges } from './defaults.ts';
 
 export type TextMatch = 'contains' | 'exact' | 'regex' | 'fuzzy';
 
@@ -77,6 +77,8 @@ export interface SpecOptions {
   readonly model?: string;
   readonly relearn?: boolean;
   readonly healWithModel?: boolean;
+  readonly strict?: boolean;
+  readonly unexpectedChanges?: UnexpectedChanges;
   readonly timeouts?: Partial<Timeouts>;
   readonly bounds?: Partial<Bounds>;
 }

@@ -176,6 +176,18 @@ export function fillRegion(frame: Frame, region: Region, color: Rgba): void {
   for (let y = r.y; y < r.y + r.height; y++) frame.data.set(row, (y * frame.width + r.x) * 4);
 }
 
+/**
+ * Draws the outline of `region`, `width` pixels thick, just outside it (so what it boxes stays
+ * visible), clamped to the frame. Writes into `frame`.
+ */
+export function strokeRegion(frame: Frame, region: Region, color: Rgba, width = 2): void {
+  const outer = inflateRegion(region, width);
+  fillRegion(frame, { x: outer.x, y: outer.y, width: outer.width, height: width }, color);
+  fillRegion(frame, { x: outer.x, y: region.y + region.height, width: outer.width, height: width }, color);
+  fillRegion(frame, { x: outer.x, y: outer.y, width, height: outer.height }, color);
+  fillRegion(frame, { x: region.x + region.width, y: outer.y, width, height: outer.height }, color);
+}
+
 /** A copy of `frame` with every region painted `color`. @param color @default [255, 0, 255, 255] */
 export function maskRegions(frame: Frame, regions: readonly Region[], color: Rgba = [255, 0, 255, 255]): Frame {
   const out = cloneFrame(frame);

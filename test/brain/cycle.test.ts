@@ -3,46 +3,11 @@
  * learned on the counter app, then replayed against variants of it.
  */
 import { describe, expect, test } from 'vitest';
-import type { Action, Path, RecordedAction } from '../../src/domain.ts';
-import { ActionCycle, type CycleOptions } from '../../src/brain/cycle.ts';
-import { replay } from '../../src/brain/replayer.ts';
 import { resolveTarget } from '../../src/brain/ladder.ts';
 import { RUNGS } from '../../src/brain/thresholds.ts';
-import type { AssetSink } from '../../src/brain/observe.ts';
 import { decodePng } from '../../src/vision/frame.ts';
-import { ADD, CounterApp, FakeDesktop, type CounterOptions } from '../support/fake-desktop.ts';
-
-const OPTIONS: CycleOptions = { settleTimeoutMs: 2000, findTimeoutMs: 500, resolveText: (t) => t };
-const clickAdd: Action = { kind: 'click', target: { x: ADD.x + 30, y: ADD.y + 14 } };
-
-async function learnPath(actions: readonly Action[]): Promise<{ path: Path; assets: AssetSink }> {
-  const desktop = new FakeDesktop(new CounterApp());
-  const cycle = new ActionCycle(desktop.stage(), OPTIONS);
-  const assets: AssetSink = new Map();
-  const recorded: RecordedAction[] = [];
-  for (const [index, action] of actions.entries()) {
-    const outcome = await cycle.run({ kind: 'learn', action, index, dynamic: [], assets });
-    expect(outcome.failure).toBeUndefined();
-    recorded.push(outcome.observed!);
-  }
-  const path: Path = {
-    version: 1,
-    spec: 'specs/counter.yaml',
-    goal: 'add',
-    source: { kind: 'steps', hash: 'h', text: '' },
-    planner: 'scripted',
-    window: { width: 240, height: 140 },
-    actions: recorded,
-  };
-  return { path, assets };
-}
-
-async function replayOn(variant: CounterOptions, learned: { path: Path; assets: AssetSink }, signal?: AbortSignal) {
-  const desktop = new FakeDesktop(new CounterApp(variant));
-  const cycle = new ActionCycle(desktop.stage(signal), OPTIONS);
-  const done = replay({ cycle, path: learned.path, asset: (name) => learned.assets.get(name)! });
-  return { desktop, done };
-}
+import { ADD, CounterApp, FakeDesktop } from '../support/fake-desktop.ts';
+import { clickAdd, learnPath, replayOn } from '../support/fake-replay.ts';
 
 describe('the action cycle on an app in memory', () => {
   const learned = learnPath([clickAdd, clickAdd, clickAdd]);
@@ -58,7 +23,7 @@ describe('the action cycle on an app in memory', () => {
   });
 
   test('a replay of the same app verifies every action at its recorded place', async () => {
-    const { desktop, done } = await replayOn({}, await learned);
+    const { desktop, done } = replayOn({}, await learned);
     const result = await done;
     expect(result.failure).toBeUndefined();
     expect(result.healed).toBe(false);
@@ -72,7 +37,7 @@ describe('the action cycle on an app in memory', () => {
   });
 
   test('a moved layout is healed by the template rung, and the whole path is proposed anew', async () => {
-    const { desktop, done } = await replayOn({ offset: { x: 30, y: 12 } }, await learned);
+    const { desktop, done } = replayOn({ offset: { x: 30, y: 12 } }, await learned);
     const result = await done;
     expect(result.failure).toBeUndefined();
     expect(result.healed).toBe(true);
@@ -82,14 +47,14 @@ describe('the action cycle on an app in memory', () => {
   });
 
   test('a click the app swallows is done again, and the retry is in the report', async () => {
-    const { desktop, done } = await replayOn({ swallow: [2] }, await learned);
+    const { desktop, done } = replayOn({ swallow: [2] }, await learned);
     const result = await done;
     expect(result.reports.map((r) => r.retries)).toEqual([0, 1, 0]);
     expect(desktop.events.filter((e) => e.kind === 'click')).toHaveLength(4);
   });
 
   test('an app that ignores the click is a failed verification, returned as a value', async () => {
-    const { desktop, done } = await replayOn({ dead: true }, await learned);
+    const { desktop, done } = replayOn({ dead: true }, await learned);
     const result = await done;
     expect(result.failure).toMatchObject({ category: 'effect-not-verified', index: 0 });
     expect(result.failure?.message).toMatch(/the screen did not change at all/);
@@ -99,14 +64,14 @@ describe('the action cycle on an app in memory', () => {
   });
 
   test('a missing control is a target not found, returned as a value, and nothing is clicked', async () => {
-    const { desktop, done } = await replayOn({ withoutAdd: true }, await learned);
+    const { desktop, done } = replayOn({ withoutAdd: true }, await learned);
     const result = await done;
     expect(result.failure).toMatchObject({ category: 'target-not-found', index: 0 });
     expect(desktop.events.filter((e) => e.kind === 'click')).toHaveLength(0);
   });
 
   test('an app that reacts late is waited for', async () => {
-    const { desktop, done } = await replayOn({ reactMs: 250 }, await learned);
+    const { desktop, done } = replayOn({ reactMs: 250 }, await learned);
     const result = await done;
     expect(result.failure).toBeUndefined();
     expect(result.reports.every((r) => r.settleMs >= 200)).toBe(true);
@@ -115,7 +80,7 @@ describe('the action cycle on an app in memory', () => {
 
   test('an aborted goal stops at once and touches the app no more', async () => {
     const deadline = new AbortController();
-    const { desktop, done } = await replayOn({ reactMs: 300 }, await learned, deadline.signal);
+    const { desktop, done } = replayOn({ reactMs: 300 }, await learned, { signal: deadline.signal });
     const reason = new Error('the goal did not finish in time');
     setTimeout(() => deadline.abort(reason), 150);
     await expect(done).rejects.toBe(reason);

@@ -1,15 +1,18 @@
 /**
  * A desktop in memory, for unit tests of the brain without a display: a counter app drawn into
- * frames (two striped buttons, a row of blocks that counts the clicks on "Add"), its input
- * logged with timestamps. It implements the same `Desktop` interface the X backend does, so the
- * action cycle, the ladder and verification run unchanged on it. Variants (a moved layout, a
- * swallowed click, a late reaction, a missing button) are options.
+ * frames (two striped buttons, a row of blocks that counts the clicks on "Add", and the count in
+ * words — "COUNT 3" — in the test font of glyphs.ts), its input logged with timestamps. It
+ * implements the same `Desktop` interface the X backend does, so the action cycle, the ladder
+ * and verification run unchanged on it. Variants (a moved layout, a swallowed click, a late
+ * reaction, a missing button, another theme, an error message…) are options.
  */
 import type { Frame, Point, Region } from '../../src/domain.ts';
 import type { AppSession, Desktop, Display, InputDriver, WindowInfo } from '../../src/desktop/types.ts';
 import type { OcrResult, TextReader } from '../../src/vision/types.ts';
 import { Stage } from '../../src/brain/stage.ts';
-import { containsPoint, createFrame, crop, fillRegion } from '../../src/vision/frame.ts';
+import { containsPoint, createFrame, crop, fillRegion, strokeRegion } from '../../src/vision/frame.ts';
+import type { Rgba } from '../../src/vision/types.ts';
+import { drawText } from './glyphs.ts';
 
 export interface CounterOptions {
   /** Moves the whole layout inside the window. */
@@ -22,6 +25,28 @@ export interface CounterOptions {
   readonly withoutAdd?: boolean;
   /** The app ignores every click. */
   readonly dead?: boolean;
+  /**
+   * Another colour theme for the content: a dark count box with light blocks, the words in blue,
+   * an orange focus ring. The buttons and the ground keep their colours, so targets still resolve
+   * at their recorded place and only the effects are repainted.
+   */
+  readonly theme?: 'dark';
+  /** A clicked button shows a focus ring (its own feedback). */
+  readonly focusRing?: boolean;
+  /** An error message appears when the count reaches this. */
+  readonly errorAt?: number;
+  /** The count is written in red from this count on (restyled as an error). */
+  readonly alertAt?: number;
+  /** Every count falls back this long after it was shown. */
+  readonly revertMs?: number;
+  /** A region that changes on its own every this many ms (a clock nobody recorded). */
+  readonly tickMs?: number;
+  /** "Add" answers a double click only. */
+  readonly needsDouble?: boolean;
+  /** A second "Add" button, identical, below the first (look-alike controls). */
+  readonly twin?: boolean;
+  /** How much a click on "Add" counts. @default 1 */
+  readonly step?: number;
 }
 
 export interface InputEvent {
@@ -31,16 +56,26 @@ export interface InputEvent {
 }
 
 /** Where the window is on the fake screen. */
-export const WINDOW: Region = { x: 50, y: 40, width: 240, height: 140 };
+export const WINDOW: Region = { x: 50, y: 40, width: 240, height: 160 };
 export const ADD: Region = { x: 20, y: 20, width: 60, height: 28 };
 export const RESET: Region = { x: 100, y: 20, width: 60, height: 28 };
-const COUNT: Region = { x: 20, y: 70, width: 200, height: 40 };
+const COUNT: Region = { x: 20, y: 62, width: 200, height: 40 };
+/** Where the count is written in words, and where an error message appears. */
+export const WORDS = { x: 20, y: 114 };
+export const ERROR_AT = { x: 150, y: 114 };
+const TICKER: Region = { x: 180, y: 20, width: 40, height: 28 };
+const TWIN: Region = { x: 20, y: 62, width: 60, height: 28 };
 
-const shift = (r: Region, by: Point): Region => ({ ...r, x: r.x + by.x, y: r.y + by.y });
+const shift = <T extends Point>(r: T, by: Point): T => ({ ...r, x: r.x + by.x, y: r.y + by.y });
+
+const LIGHT = { ground: [230, 230, 230, 255], box: [255, 255, 255, 255], ink: [30, 60, 160, 255], text: [20, 20, 20, 255], ring: [60, 120, 220, 255] } as const;
+const DARK = { ground: [230, 230, 230, 255], box: [50, 52, 58, 255], ink: [140, 170, 240, 255], text: [20, 40, 140, 255], ring: [240, 150, 40, 255] } as const;
 
 export class CounterApp {
   count = 0;
   private clicks = 0;
+  private focused: Region | undefined;
+  private readonly started = performance.now();
   constructor(readonly options: CounterOptions = {}) {}
 
   private get offset(): Point {
@@ -52,16 +87,24 @@ export class CounterApp {
     return shift(ADD, this.offset);
   }
 
-  click(at: Point): void {
+  click(at: Point, count = 1): void {
     if (this.options.dead) return;
     if (containsPoint(shift(RESET, this.offset), at)) {
+      if (this.options.focusRing) this.focused = shift(RESET, this.offset);
       this.react(() => (this.count = 0));
       return;
     }
-    if (this.options.withoutAdd || !containsPoint(this.add, at)) return;
+    const twin = this.options.twin && containsPoint(shift(TWIN, this.offset), at);
+    if (this.options.withoutAdd || (!containsPoint(this.add, at) && !twin)) return;
+    if (this.options.focusRing) this.focused = twin ? shift(TWIN, this.offset) : this.add;
     this.clicks += 1;
     if (this.options.swallow?.includes(this.clicks)) return;
-    this.react(() => (this.count += 1));
+    if (this.options.needsDouble && count < 2) return;
+    this.react(() => {
+      const step = this.options.step ?? 1;
+      this.count += step;
+      if (this.options.revertMs) setTimeout(() => (this.count -= step), this.options.revertMs);
+    });
   }
 
   private react(change: () => void): void {
@@ -71,14 +114,28 @@ export class CounterApp {
   }
 
   render(): Frame {
-    const frame = createFrame(WINDOW.width, WINDOW.height, [230, 230, 230, 255]);
-    if (!this.options.withoutAdd) drawButton(frame, this.add, 'vertical');
+    const o = this.options;
+    const c = o.theme === 'dark' ? DARK : LIGHT;
+    const frame = createFrame(WINDOW.width, WINDOW.height, c.ground);
+    if (!o.withoutAdd) drawButton(frame, this.add, 'vertical');
     drawButton(frame, shift(RESET, this.offset), 'horizontal');
-    const count = shift(COUNT, this.offset);
-    fillRegion(frame, count, [255, 255, 255, 255]);
-    for (let i = 0; i < Math.min(this.count, 10); i++) {
-      fillRegion(frame, { x: count.x + 6 + i * 20, y: count.y + 8, width: 16, height: 24 }, [30, 60, 160, 255]);
+    if (o.twin) drawButton(frame, shift(TWIN, this.offset), 'vertical');
+    if (this.focused) strokeRegion(frame, this.focused, c.ring, 2);
+    if (o.tickMs) {
+      const ticks = Math.floor((performance.now() - this.started) / o.tickMs);
+      fillRegion(frame, shift(TICKER, this.offset), ticks % 2 === 0 ? [90, 90, 90, 255] : [160, 160, 160, 255]);
+      fillRegion(frame, { ...shift(TICKER, this.offset), width: 4 + (ticks % 8) * 4 }, c.ink);
     }
+    if (!o.twin) {
+      const count = shift(COUNT, this.offset);
+      fillRegion(frame, count, c.box);
+      for (let i = 0; i < Math.min(this.count, 10); i++) {
+        fillRegion(frame, { x: count.x + 6 + i * 20, y: count.y + 8, width: 16, height: 24 }, c.ink);
+      }
+    }
+    const alert = o.alertAt !== undefined && this.count >= o.alertAt;
+    drawText(frame, `COUNT ${this.count}`, shift(WORDS, this.offset), alert ? ([200, 20, 20, 255] as Rgba) : c.text);
+    if (o.errorAt !== undefined && this.count >= o.errorAt) drawText(frame, 'ERROR', shift(ERROR_AT, this.offset), c.text);
     return frame;
   }
 }
@@ -129,9 +186,9 @@ export class FakeDesktop implements Desktop {
   };
   readonly input: InputDriver = {
     move: async (to) => void this.log('move', to),
-    click: async (at) => {
+    click: async (at, options) => {
       this.log('click', at);
-      this.app.click({ x: at.x - WINDOW.x, y: at.y - WINDOW.y });
+      this.app.click({ x: at.x - WINDOW.x, y: at.y - WINDOW.y }, options?.count ?? 1);
     },
     drag: async (from) => void this.log('drag', from),
     scroll: async (at) => void this.log('scroll', at),
@@ -169,8 +226,8 @@ export class FakeDesktop implements Desktop {
     };
   }
 
-  /** A stage on this desktop's app, optionally bound to an abort signal. */
-  stage(signal?: AbortSignal): Stage {
-    return new Stage(this, this.session(), blindReader, signal);
+  /** A stage on this desktop's app, optionally bound to an abort signal, reading with `reader`. */
+  stage(signal?: AbortSignal, reader: TextReader = blindReader): Stage {
+    return new Stage(this, this.session(), reader, signal);
   }
 }

@@ -25,6 +25,8 @@ export function cliOptions(flags: ParsedArgs['flags']): CliOptions {
     planner: pick<string>('planner'),
     relearn: pick<boolean>('relearn'),
     healWithModel: pick<boolean>('heal-with-model'),
+    strict: pick<boolean>('strict'),
+    unexpectedChanges: pick<string>('unexpected-changes'),
     updateBaselines: pick<string>('update-baselines'),
     workers: pick<number>('workers'),
     paths: pick<string>('paths'),

@@ -1,0 +1,302 @@
+/**
+ * One replayed action, and what replay remembers from one action to the next.
+ *
+ *   wait until stable → resolve by the ladder → act → wait for the reaction → verify the effects
+ *   → look for changes nobody recorded
+ *
+ * Done twice, never while it may still take effect. An action whose effects did not appear is
+ * done again only when the window still shows exactly the state before it (dynamic regions
+ * aside) after the action's whole time limit (timeouts.actionMs): an app that reacts later than
+ * that has failed the action anyway, so a slow app is waited for and never acted on twice. The
+ * retry is evidence: it is counted in the report, and fails the goal under --strict.
+ *
+ * Effects must hold. Between two actions, the next action's wait for a stable window shows
+ * whether the last action's effects stayed as verified; after the last one, the window is
+ * watched for `holdMs`. An effect that changed again on its own did not happen.
+ */
+import type { ActionReport, Frame, Region, UnexpectedChange } from '../domain.ts';
+import { framesEqual } from '../vision/changes.ts';
+import { crop, clampRegion, offsetRegion, regionsIntersect } from '../vision/frame.ts';
+import { containsSecret } from '../spec-file/interpolate.ts';
+import { settle, type Settled } from './settle.ts';
+import { describeAction } from './describe.ts';
+import { verifyEffects, kindOf, type EffectCheck } from './verify.ts';
+import { describeChanges, describeUnexpected, unexplainedChanges, watchCandidates } from './unexpected.ts';
+import { CYCLE_LIMITS } from './thresholds.ts';
+import type { ActionFailure, ActionOutcome, Held } from './outcome.ts';
+import type { ActionCycle, CycleStep, Resolved } from './cycle.ts';
+
+/** Milliseconds of each phase of one action, in the order they happen. */
+export interface Phases {
+  waitMs: number;
+  resolveMs: number;
+  actMs: number;
+  settleMs: number;
+  verifyMs: number;
+}
+
+type ReplayStepInput = Extract<CycleStep, { kind: 'replay' }>;
+type MakeReport = (extra: Pick<ActionReport, 'verified' | 'resolvedBy' | 'retries'>) => ActionReport;
+
+/** The last replayed action, as verified: looked at again before the next one. */
+interface Previous {
+  readonly index: number;
+  readonly description: string;
+  readonly report: ActionReport;
+  readonly after: Frame;
+  /** Where its effects were found. */
+  readonly effects: readonly Region[];
+  readonly dynamic: readonly Region[];
+  readonly secret: boolean;
+}
+
+/** Polling gap while the last action's effects are held. */
+const HOLD_POLL_MS = 50;
+
+export class ReplayStep {
+  /** Regions seen changing on their own during this replay, though not recorded as dynamic. */
+  private readonly seen: Region[] = [];
+  /** The settled window the last hold ended on: the next action starts from it. */
+  private pending: Settled | undefined;
+  private previous: Previous | undefined;
+
+  constructor(private readonly cycle: ActionCycle) {}
+
+  private get stage() {
+    return this.cycle.stage;
+  }
+
+  private get options() {
+    return this.cycle.options;
+  }
+
+  /** Waiting steps end what the last action is held to. */
+  forget(): void {
+    this.previous = undefined;
+    this.pending = undefined;
+  }
+
+  async run(step: ReplayStepInput, phases: Phases, report: MakeReport): Promise<ActionOutcome> {
+    const { recorded, index } = step;
+    const { action } = recorded;
+    const ignore = (): Region[] => [...recorded.dynamic, ...this.seen];
+    const secret = recorded.secret === true || (action.kind === 'type' && containsSecret(action.text));
+    for (let attempt = 0; ; attempt++) {
+      let mark = performance.now();
+      const lap = (phase: keyof Phases): void => {
+        const now = performance.now();
+        phases[phase] += now - mark;
+        mark = now;
+      };
+      const before = attempt === 0 && this.pending ? this.pending : await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() });
+      this.forget();
+      lap('waitMs');
+      const resolved = await this.cycle.ladder(step, before);
+      lap('resolveMs');
+      if ('failure' in resolved) {
+        if (!secret) this.options.onProblem?.(index, { kind: 'target-not-found', window: before.frame, ...pick(resolved) });
+        const failure: ActionFailure = { category: 'target-not-found', message: resolved.failure, index };
+        return { report: report({ verified: false, resolvedBy: 'recorded', retries: attempt }), changed: false, healed: false, failure };
+      }
+      await this.cycle.act(action, resolved, before);
+      const acted = Date.now();
+      lap('actMs');
+      let verifying = 0;
+      const verify = async (shot: Settled): Promise<EffectCheck[]> => {
+        const start = performance.now();
+        const input = { reader: this.stage.reader, recorded, image: step.image, before: before.frame, after: shot.frame, offset: resolved.offset, ignore: ignore() };
+        const checks = await this.stage.guard(verifyEffects(input));
+        verifying += performance.now() - start;
+        return checks;
+      };
+      const { after, checks } = await this.awaitEffects(step, before, acted, verify, ignore);
+      // Waiting for the reaction is settling; looking at the effects is verifying.
+      lap('settleMs');
+      phases.settleMs -= verifying;
+      phases.verifyMs += verifying;
+      const failed = checks.find((c) => !c.verified);
+      const changed = !framesEqual(before.frame, after.frame, ignore());
+      if (failed && !changed && attempt < CYCLE_LIMITS.maxRetries) continue;
+      // The window before and after is evidence for a failed action as much as for a passed one.
+      if (!secret) this.options.onEvidence?.(index, before.frame, after.frame);
+      const fail = (category: ActionFailure['category'], message: string, verified = false): ActionOutcome => ({
+        report: report({ verified, resolvedBy: resolved.resolvedBy, retries: attempt }),
+        changed,
+        healed: false,
+        failure: { category, message, index },
+      });
+      const description = `action ${index + 1} (${describeAction(action)})`;
+      if (failed) {
+        if (!secret) this.options.onProblem?.(index, effectProblem(failed, step, before.frame, after.frame));
+        return fail('effect-not-verified', notVerified(description, failed, changed, attempt));
+      }
+      if (attempt > 0 && this.options.strict) {
+        return fail('effect-not-verified', `${description}: its effect appeared only when it was done again (${attempt} ${attempt === 1 ? 'retry' : 'retries'}): the app ignored it the first time (--strict)`, true);
+      }
+      const accounted = [...checks.map((c) => c.region), ...targetBoxes(step, resolved)];
+      const unexpected = await this.unexpected(index, before.frame, after, accounted, ignore(), secret);
+      lap('verifyMs');
+      if (unexpected.length > 0 && this.options.unexpectedChanges !== 'warn') {
+        return { ...fail('unexpected-change', `${description}: it also changed what its path did not record: ${describeUnexpected(unexpected)}`, true), report: { ...report({ verified: true, resolvedBy: resolved.resolvedBy, retries: attempt }), unexpected } };
+      }
+      const healed = resolved.resolvedBy !== 'recorded' || checks.some((c) => c.moved);
+      // An action that replayed exactly keeps its recorded evidence (and images) in a proposal.
+      const observed = healed ? await this.cycle.observe(action, before, after, resolved, recorded.dynamic, secret, step.assets, recorded) : recorded;
+      lap('verifyMs');
+      const done = { ...report({ verified: true, resolvedBy: resolved.resolvedBy, retries: attempt }), ...(unexpected.length > 0 ? { unexpected } : {}) };
+      this.previous = {
+        index,
+        description,
+        report: done,
+        after: after.frame,
+        effects: checks.filter((c) => c.verified && !c.skipped).map((c) => c.region),
+        dynamic: recorded.dynamic,
+        secret,
+      };
+      return { report: done, observed, changed, healed };
+    }
+  }
+
+  /**
+   * Waits for the action's effects: for the window to react (up to the recorded settle time,
+   * scaled), then — when what it shows is not the effect yet — for as long as it keeps changing
+   * (an app that stalls mid-change), or, while it still shows the state before the action, for
+   * the rest of the action's time limit. Only then may the action be done again.
+   */
+  private async awaitEffects(
+    step: ReplayStepInput,
+    before: Settled,
+    acted: number,
+    verify: (shot: Settled) => Promise<EffectCheck[]>,
+    ignore: () => Region[],
+  ): Promise<{ after: Settled; checks: EffectCheck[] }> {
+    const { recorded } = step;
+    const reactMs = Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor);
+    const settleOptions = { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() };
+    const decisive = recorded.effects.some((e) => kindOf(e) !== 'feedback');
+    let after = await settle(this.stage, settleOptions, decisive ? { changeFrom: before.frame, reactMs } : undefined);
+    let checks = await verify(after);
+    const patience = Date.now() + reactMs;
+    const limit = acted + this.options.actionTimeoutMs;
+    while (checks.some((c) => !c.verified)) {
+      const untouched = framesEqual(before.frame, after.frame, ignore());
+      const until = untouched ? limit : patience;
+      if (Date.now() >= until) break;
+      const from = untouched ? before.frame : after.frame;
+      const later = await settle(this.stage, settleOptions, { changeFrom: from, reactMs: Math.max(0, until - Date.now()) });
+      if (framesEqual(later.frame, after.frame, ignore())) break;
+      after = later;
+      checks = await verify(after);
+    }
+    return { after, checks };
+  }
+
+  /**
+   * Changes from `before` to `after` that nothing accounts for and that do not change on their
+   * own: described (text read), with their evidence sent.
+   */
+  private async unexpected(index: number, before: Frame, after: Settled, accounted: readonly Region[], ignore: readonly Region[], secret: boolean): Promise<UnexpectedChange[]> {
+    const candidates = unexplainedChanges(before, after.frame, accounted, ignore);
+    if (candidates.length === 0) return [];
+    const watched = await watchCandidates(this.stage, after.window, after.frame, candidates);
+    this.seen.push(...watched.dynamic);
+    if (watched.still.length === 0) return [];
+    if (!secret) this.options.onProblem?.(index, { kind: 'unexpected-change', before, after: after.frame, regions: watched.still });
+    return describeChanges(this.stage, after.frame, watched.still);
+  }
+
+  async hold(final: boolean): Promise<Held | undefined> {
+    const previous = this.previous;
+    if (!previous) return undefined;
+    this.previous = undefined;
+    const ignore = [...previous.dynamic, ...this.seen];
+    const now = final ? await this.watchHeld(previous, ignore) : await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore });
+    if (!final) this.pending = now;
+    const changes = unexplainedChanges(previous.after, now.frame, [], ignore);
+    if (changes.length === 0) return undefined;
+    const reverted = changes.filter((c) => previous.effects.some((e) => regionsIntersect(c, e)));
+    if (reverted.length > 0) {
+      const region = clampRegion(reverted[0]!, now.frame.width, now.frame.height);
+      if (!previous.secret) {
+        this.options.onProblem?.(previous.index, {
+          kind: 'effect-not-verified',
+          expected: crop(previous.after, region),
+          actual: crop(now.frame, region),
+          region,
+          before: previous.after,
+          after: now.frame,
+        });
+      }
+      const where = reverted.map((r) => `[${r.x}, ${r.y}, ${r.width}, ${r.height}]`).join(', ');
+      return {
+        index: previous.index,
+        report: { ...previous.report, verified: false },
+        failure: {
+          category: 'effect-not-verified',
+          message: `${previous.description}: its effect did not hold — ${where} changed again on its own after it was verified`,
+          index: previous.index,
+        },
+      };
+    }
+    const late = await this.unexpected(previous.index, previous.after, now, [], ignore, previous.secret);
+    if (late.length === 0) return undefined;
+    const report = { ...previous.report, unexpected: [...(previous.report.unexpected ?? []), ...late] };
+    if (this.options.unexpectedChanges === 'warn') return { index: previous.index, report };
+    return {
+      index: previous.index,
+      report,
+      failure: { category: 'unexpected-change', message: `${previous.description}: it also changed, a moment later, what its path did not record: ${describeUnexpected(late)}`, index: previous.index },
+    };
+  }
+
+  /** The window for `holdMs` after the last action, ending early when one of its effects changes. */
+  private async watchHeld(previous: Previous, ignore: readonly Region[]): Promise<Settled> {
+    const window = (await this.stage.window()).region;
+    const grab = this.stage.grabber(window);
+    const started = Date.now();
+    let frame = previous.after;
+    while (Date.now() - started < CYCLE_LIMITS.holdMs) {
+      await this.stage.wait(HOLD_POLL_MS);
+      frame = await grab();
+      if (frame.width !== previous.after.width || frame.height !== previous.after.height) break;
+      const changes = unexplainedChanges(previous.after, frame, [], ignore);
+      if (changes.some((c) => previous.effects.some((e) => regionsIntersect(c, e)))) break;
+    }
+    return { frame, window, settleMs: Date.now() - started, stable: true };
+  }
+}
+
+const pick = (u: { readonly recorded?: Region; readonly candidate?: Region }): { recorded?: Region; candidate?: Region } => ({
+  ...(u.recorded ? { recorded: u.recorded } : {}),
+  ...(u.candidate ? { candidate: u.candidate } : {}),
+});
+
+/** Where the action's target is now: its own look (hover, focus, pressed) is never unexpected. */
+function targetBoxes(step: ReplayStepInput, resolved: Resolved): Region[] {
+  const anchor = step.recorded.anchor;
+  if (anchor) return [offsetRegion(anchor.box, resolved.offset.x, resolved.offset.y)];
+  const point = resolved.points[0];
+  return point ? [{ x: point.x - 28, y: point.y - 18, width: 56, height: 36 }] : [];
+}
+
+function effectProblem(check: EffectCheck, step: ReplayStepInput, before: Frame, after: Frame) {
+  const region = clampRegion(check.region, after.width, after.height);
+  const image = check.effect.image;
+  return {
+    kind: 'effect-not-verified' as const,
+    ...(image ? { expected: step.image(image) } : {}),
+    actual: crop(after, region),
+    region,
+    before,
+    after,
+  };
+}
+
+function notVerified(description: string, check: EffectCheck, changed: boolean, attempt: number): string {
+  const { x, y, width, height } = check.effect.region;
+  if (!changed) return `${description}: its effect did not verify — the screen did not change at all${attempt > 0 ? ', also when it was done again' : ''}`;
+  return (
+    `${description}: its effect did not verify — the region [${x}, ${y}, ${width}, ${height}] ` +
+    (check.detail ?? `does not show what was recorded (${check.diffPixels} pixels differ)`)
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * The images a goal leaves behind: a thumbnail of the window before and after each action, and
+ * for every problem an action had — its target not found, its effect not verified, a change
+ * nobody recorded — the images that show it, boxed. Problem images are written under
+ * `<reports>/evidence/<spec>/<goal>/` and referenced from summary.json (`actions[i].evidence`);
+ * all of them go to the goal's Allure steps.
+ */
+import { join } from 'node:path';
+import type { EvidenceFile, Frame, Region, Verdict } from '../domain.ts';
+import type { Problem } from '../brain/outcome.ts';
+import type { Rgba } from '../vision/types.ts';
+import { cloneFrame, createFrame, encodePng, scale, strokeRegion } from '../vision/frame.ts';
+import { compareFrames, diffCanvasSize } from '../vision/compare.ts';
+import { writeFileAtomic } from '../paths/atomic.ts';
+import type { ActionImages } from '../report/allure-goal.ts';
+
+/** Before/after images in the report are thumbnails: enough to see what happened, small on disk. */
+const THUMBNAIL_WIDTH = 320;
+
+/** Where the target was recorded, what changed unexpectedly: boxes a reader tells apart. */
+const RECORDED_BOX: Rgba = [0, 110, 255, 255];
+const CANDIDATE_BOX: Rgba = [255, 140, 0, 255];
+const PROBLEM_BOX: Rgba = [230, 0, 40, 255];
+
+interface Named {
+  readonly name: string;
+  readonly png: Uint8Array;
+}
+
+interface Rendered {
+  readonly files: Named[];
+  readonly diff?: { expected: Uint8Array; actual: Uint8Array; diff: Uint8Array };
+}
+
+const boxed = (frame: Frame, boxes: readonly (readonly [Region | undefined, Rgba])[]): Uint8Array => {
+  const out = cloneFrame(frame);
+  for (const [region, colour] of boxes) if (region) strokeRegion(out, region, colour);
+  return encodePng(out);
+};
+
+function render(problem: Problem): Rendered {
+  switch (problem.kind) {
+    case 'target-not-found':
+      return {
+        files: [{ name: 'target not found (blue: where it was recorded, orange: the best candidate)', png: boxed(problem.window, [[problem.recorded, RECORDED_BOX], [problem.candidate, CANDIDATE_BOX]]) }],
+      };
+    case 'unexpected-change':
+      return {
+        files: [
+          { name: 'unexpected change (before)', png: boxed(problem.before, problem.regions.map((r) => [r, PROBLEM_BOX] as const)) },
+          { name: 'unexpected change (after)', png: boxed(problem.after, problem.regions.map((r) => [r, PROBLEM_BOX] as const)) },
+        ],
+      };
+    case 'effect-not-verified': {
+      const after: Named = { name: 'effect not verified (where it was looked for)', png: boxed(problem.after, [[problem.region, PROBLEM_BOX]]) };
+      if (!problem.expected) return { files: [after] };
+      const size = diffCanvasSize(problem.expected, problem.actual);
+      const diffOut = createFrame(size.width, size.height);
+      const result = compareFrames(problem.expected, problem.actual, diffOut, { diffImage: 'always' });
+      const images = { expected: encodePng(problem.expected), actual: encodePng(problem.actual), diff: encodePng(result.diff ?? diffOut) };
+      return {
+        files: [after, { name: 'effect expected', png: images.expected }, { name: 'effect actual', png: images.actual }, { name: 'effect diff', png: images.diff }],
+        diff: images,
+      };
+    }
+  }
+}
+
+const slug = (name: string): string =>
+  name
+    .replace(/\(.*\)/, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+/** Images gathered while a goal ran, by action index. */
+export class GoalEvidence {
+  private readonly frames = new Map<number, { before: Frame; after: Frame }>();
+  private readonly problems = new Map<number, Rendered[]>();
+
+  readonly collect = (index: number, before: Frame, after: Frame): void => {
+    this.frames.set(index, { before, after });
+  };
+
+  readonly problem = (index: number, problem: Problem): void => {
+    this.problems.set(index, [...(this.problems.get(index) ?? []), render(problem)]);
+  };
+
+  images(count: number): (ActionImages | undefined)[] {
+    return Array.from({ length: count }, (_, i) => {
+      const pair = this.frames.get(i);
+      const rendered = this.problems.get(i) ?? [];
+      const diff = rendered.find((r) => r.diff)?.diff;
+      const files = rendered.flatMap((r) => r.files);
+      if (!pair && files.length === 0) return undefined;
+      return {
+        ...(pair ? { before: thumbnail(pair.before), after: thumbnail(pair.after) } : {}),
+        ...(files.length > 0 ? { evidence: files } : {}),
+        ...(diff ? { diff } : {}),
+      };
+    });
+  }
+
+  /**
+   * Writes the problem images under `<reportsDir>/evidence/<spec>/<goal>/` and returns the
+   * verdict with each action's `evidence` pointing at them (paths relative to `reportsDir`).
+   */
+  write(reportsDir: string, verdict: Verdict): Verdict {
+    if (this.problems.size === 0) return verdict;
+    const dir = join('evidence', verdict.spec.replace(/\.ya?ml$/, ''), verdict.goal);
+    const actions = verdict.actions.map((action, i) => {
+      const rendered = this.problems.get(i);
+      if (!rendered) return action;
+      const evidence: EvidenceFile[] = rendered
+        .flatMap((r) => r.files)
+        .map((f, k) => {
+          const file = join(dir, `action-${i + 1}-${k + 1}-${slug(f.name)}.png`);
+          writeFileAtomic(join(reportsDir, file), f.png);
+          return { name: f.name, file };
+        });
+      return { ...action, evidence: [...(action.evidence ?? []), ...evidence] };
+    });
+    return { ...verdict, actions };
+  }
+}
+
+function thumbnail(frame: Frame): Uint8Array {
+  if (frame.width <= THUMBNAIL_WIDTH) return encodePng(frame);
+  const height = Math.max(1, Math.round((frame.height * THUMBNAIL_WIDTH) / frame.width));
+  return encodePng(scale(frame, THUMBNAIL_WIDTH, height));
+}

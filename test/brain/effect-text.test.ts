@@ -1,0 +1,38 @@
+/** Comparing an effect's text by what it means. */
+import { describe, expect, test } from 'vitest';
+import { findSaid, readingOrder, sameText } from '../../src/brain/effect-text.ts';
+
+const word = (text: string, x: number, y: number) => ({ text, box: { x, y, width: 10 * text.length, height: 16 }, confidence: 90 });
+
+describe('sameText', () => {
+  test('words are compared exactly: case, order and every letter', () => {
+    expect(sameText('Buy milk', 'Buy  milk')).toBe(true);
+    expect(sameText('Buy milk', 'Buy\nmilk')).toBe(true);
+    expect(sameText('Buy milk', 'buy milk')).toBe(false);
+    expect(sameText('Buy milk', 'milk Buy')).toBe(false);
+    expect(sameText('Buy milk', 'Buy mil')).toBe(false);
+    expect(sameText('Total: 42', 'Total: 420')).toBe(false);
+  });
+
+  test('a clock or a date by its shape, a number by its value', () => {
+    expect(sameText('Saved at 12:03:04', 'Saved at 09:41:59')).toBe(true);
+    expect(sameText('Saved at 12:03:04', 'Saved at 09:41')).toBe(false);
+    expect(sameText('on 2026-11-24', 'on 2027-01-02')).toBe(true);
+    expect(sameText('1,000 items', '1000 items')).toBe(true);
+    expect(sameText('Count: 3', 'Count: 4')).toBe(false);
+    expect(sameText('50%', '50')).toBe(false);
+  });
+});
+
+describe('findSaid', () => {
+  const words = readingOrder([word('milk', 60, 10), word('Buy', 10, 12), word('Saved', 10, 40)]);
+
+  test('finds the words in reading order, and boxes them', () => {
+    expect(findSaid('Buy milk', words)).toEqual({ x: 10, y: 10, width: 90, height: 18 });
+  });
+
+  test('does not find them in another order or case', () => {
+    expect(findSaid('milk Buy', words)).toBeUndefined();
+    expect(findSaid('buy milk', words)).toBeUndefined();
+  });
+});

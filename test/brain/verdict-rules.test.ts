@@ -1,0 +1,137 @@
+/**
+ * The rules that make a replay's verdict trustworthy, each on the counter app in memory: effects
+ * verified by what they mean, changes nobody recorded, retries as evidence, effects that must
+ * hold, the template rung's margin, and the images every failure leaves.
+ */
+import { describe, expect, test } from 'vitest';
+import { kindOf } from '../../src/brain/verify.ts';
+import { ADD } from '../support/fake-desktop.ts';
+import { glyphReader } from '../support/glyphs.ts';
+import { clickAdd, learnPath, replayOn } from '../support/fake-replay.ts';
+
+const clicks = (desktop: { events: readonly { kind: string }[] }): number => desktop.events.filter((e) => e.kind === 'click').length;
+const three = [clickAdd, clickAdd, clickAdd];
+const read = { reader: glyphReader };
+
+describe('effects mean something', () => {
+  const learned = learnPath(three, { focusRing: true }, glyphReader);
+
+  test("learning tells the target's own focus ring from the count it changed", async () => {
+    const first = (await learned).path.actions[0]!;
+    const kinds = first.effects.map(kindOf).sort();
+    expect(kinds).toEqual(['feedback', 'look', 'text']);
+    const ring = first.effects.find((e) => e.kind === 'feedback')!;
+    expect(ring.region.x).toBeGreaterThanOrEqual(ADD.x - 8);
+    expect(ring.region.x + ring.region.width).toBeLessThanOrEqual(ADD.x + ADD.width + 8);
+    expect(first.effects.find((e) => e.kind === 'text')?.text).toBe('1');
+  });
+
+  test('another colour theme passes: the ring decides nothing, the count is read, the blocks keep their structure', async () => {
+    const { done, desktop } = replayOn({ focusRing: true, theme: 'dark' }, await learned, read);
+    const result = await done;
+    expect(result.failure).toBeUndefined();
+    expect(result.healed).toBe(true);
+    expect(desktop.app.count).toBe(3);
+  });
+
+  test('a wrong count fails, saying what it reads', async () => {
+    const { done } = replayOn({ focusRing: true, step: 2 }, await learned, read);
+    const result = await done;
+    expect(result.failure).toMatchObject({ category: 'effect-not-verified', index: 0 });
+    expect(result.failure?.message).toMatch(/reads "2", recorded "1"/);
+  });
+
+  test('the right count restyled as an error is not the same effect', async () => {
+    const { done } = replayOn({ focusRing: true, alertAt: 2 }, await learned, read);
+    const result = await done;
+    expect(result.failure).toMatchObject({ category: 'effect-not-verified', index: 1 });
+    expect(result.failure?.message).toMatch(/restyled from plain to alert/);
+  });
+});
+
+describe('changes nobody recorded', () => {
+  const learned = learnPath(three, {}, glyphReader);
+
+  test('an error message beside a right count fails the goal, with its text and images', async () => {
+    const { done, problems } = replayOn({ errorAt: 3 }, await learned, read);
+    const result = await done;
+    expect(result.failure).toMatchObject({ category: 'unexpected-change', index: 2 });
+    expect(result.failure?.message).toMatch(/"ERROR"/);
+    expect(result.reports[2]?.unexpected?.[0]?.text).toBe('ERROR');
+    const evidence = problems.find((p) => p.problem.kind === 'unexpected-change');
+    expect(evidence?.index).toBe(2);
+    expect(evidence?.problem.kind === 'unexpected-change' && evidence.problem.regions.length).toBe(1);
+  });
+
+  test('under unexpectedChanges: warn it is reported, and the goal passes', async () => {
+    const { done } = replayOn({ errorAt: 3 }, await learned, { ...read, options: { unexpectedChanges: 'warn' } });
+    const result = await done;
+    expect(result.failure).toBeUndefined();
+    expect(result.reports[2]?.unexpected?.[0]?.text).toBe('ERROR');
+  });
+
+  test('content that changes on its own is not unexpected', async () => {
+    const { done } = replayOn({ tickMs: 150 }, await learned, read);
+    const result = await done;
+    expect(result.failure).toBeUndefined();
+    expect(result.reports.every((r) => r.unexpected === undefined)).toBe(true);
+  });
+});
+
+describe('a retry is evidence', () => {
+  const learned = learnPath(three);
+
+  test('a swallowed click is done again, counted, and fails the goal under --strict', async () => {
+    const { done, desktop } = replayOn({ swallow: [2] }, await learned, { options: { strict: true } });
+    const result = await done;
+    expect(result.failure).toMatchObject({ category: 'effect-not-verified', index: 1 });
+    expect(result.failure?.message).toMatch(/appeared only when it was done again \(1 retry\)/);
+    expect(result.reports[1]?.retries).toBe(1);
+    expect(clicks(desktop)).toBe(3);
+  });
+
+  test('an app slower than the reaction wait is waited for within the time limit, and never clicked twice', async () => {
+    const { done, desktop } = replayOn({ reactMs: 2000 }, await learned, { options: { actionTimeoutMs: 4000 } });
+    const result = await done;
+    expect(result.failure).toBeUndefined();
+    expect(result.reports.map((r) => r.retries)).toEqual([0, 0, 0]);
+    expect(clicks(desktop)).toBe(3);
+    expect(desktop.app.count).toBe(3);
+  });
+});
+
+describe('effects must hold', () => {
+  test('a count that falls back on its own fails, also after the last action', async () => {
+    const learned = await learnPath([clickAdd]);
+    const { done } = replayOn({ revertMs: 200 }, learned);
+    const result = await done;
+    expect(result.failure).toMatchObject({ category: 'effect-not-verified', index: 0 });
+    expect(result.failure?.message).toMatch(/did not hold/);
+    expect(result.reports[0]?.verified).toBe(false);
+  });
+});
+
+describe('the ladder', () => {
+  test('a template hit that does not beat a look-alike by the margin falls through, and the failure shows both places', async () => {
+    const learned = await learnPath([clickAdd]);
+    const { done, problems, desktop } = replayOn({ twin: true, offset: { x: 30, y: 0 } }, learned);
+    const result = await done;
+    expect(result.failure).toMatchObject({ category: 'target-not-found', index: 0 });
+    expect(clicks(desktop)).toBe(0);
+    const evidence = problems[0]?.problem;
+    expect(evidence?.kind).toBe('target-not-found');
+    if (evidence?.kind !== 'target-not-found') return;
+    expect(evidence.recorded).toEqual(learned.path.actions[0]?.anchor?.box);
+    expect(evidence.candidate).toBeDefined();
+  });
+});
+
+describe('evidence', () => {
+  test('an effect that did not verify sends what was expected and what was there', async () => {
+    const learned = await learnPath([clickAdd]);
+    const { done, problems } = replayOn({ dead: true }, learned);
+    await done;
+    const evidence = problems.find((p) => p.problem.kind === 'effect-not-verified')?.problem;
+    expect(evidence?.kind === 'effect-not-verified' && evidence.expected && evidence.actual.width).toBe(evidence?.kind === 'effect-not-verified' ? evidence.expected?.width : -1);
+  });
+});

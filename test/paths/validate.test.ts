@@ -1,0 +1,33 @@
+/** Path files of both format versions load; a malformed effect is invalid input. */
+import { describe, expect, test } from 'vitest';
+import { PATH_FORMAT_VERSION, parsePathFile } from '../../src/paths/validate.ts';
+
+const file = (version: number, effect: Record<string, unknown>): string =>
+  JSON.stringify({
+    version,
+    spec: 'specs/a.yaml',
+    goal: 'g',
+    planner: 'rules',
+    source: { kind: 'goal', hash: 'x', text: 'click "1"' },
+    window: { width: 100, height: 100 },
+    actions: [{ action: { kind: 'click', target: { text: '1' } }, before: 'fp', after: 'fp', effects: [effect], dynamic: [], settleMs: 0 }],
+  });
+
+const region = { x: 1, y: 2, width: 3, height: 4 };
+
+describe('parsePathFile', () => {
+  test('a version 1 file, whose effects say nothing of their kind, still loads', () => {
+    const path = parsePathFile('g.path.json', file(1, { region, image: 'a.png', text: '7' }));
+    expect(path.actions[0]?.effects[0]).toEqual({ region, image: 'a.png', text: '7' });
+  });
+
+  test('effects of the current version carry their kind and role', () => {
+    expect(PATH_FORMAT_VERSION).toBe(2);
+    const path = parsePathFile('g.path.json', file(2, { region, kind: 'text', image: 'a.png', text: 'Error', role: 'alert' }));
+    expect(path.actions[0]?.effects[0]).toMatchObject({ kind: 'text', role: 'alert' });
+  });
+
+  test('an effect of an unknown kind names the file and the place', () => {
+    expect(() => parsePathFile('g.path.json', file(2, { region, kind: 'sparkle' }))).toThrow(/g\.path\.json.*actions\[0\]\.effects\[0\]\.kind/);
+  });
+});
