@@ -5,15 +5,18 @@
  *   import { retrace } from 'retrace/vitest';
  *   export default defineConfig({ plugins: [retrace()] });
  */
-import type { Plugin } from 'vite';
+import type { Plugin } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 import type { RunContext } from './context.ts';
 import { RetraceReporter } from './reporter.ts';
 import AllureVitestReporter from 'allure-vitest/reporter';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 
-const SUITE_MODULE = fileURLToPath(new URL('./suite.ts', import.meta.url));
-const WORKER_SETUP = fileURLToPath(new URL('./worker-setup.ts', import.meta.url));
+// Vitest loads these by file name: `.ts` in the repository, which runs from source, and `.js` in
+// the installed package, which is compiled (the compiler rewrites imports, not these strings).
+const sibling = (name: string): string => fileURLToPath(new URL(`./${name}${extname(import.meta.url)}`, import.meta.url));
+const SUITE_MODULE = sibling('suite');
+const WORKER_SETUP = sibling('worker-setup');
 // Resolved here, so a project without its own node_modules (a global install) still finds it.
 const ALLURE_SETUP = fileURLToPath(import.meta.resolve('allure-vitest/setup'));
 
