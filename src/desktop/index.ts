@@ -3,6 +3,7 @@
  * Nothing outside `src/desktop` imports nut-js, spawns X tools or starts app processes.
  */
 import { launchApp } from './app.ts';
+import { AtspiElementSource } from './atspi/source.ts';
 import { NutScreenCapture } from './capture.ts';
 import { XInputDriver, type XInputOptions } from './input.ts';
 import type { Desktop, Display } from './types.ts';
@@ -24,6 +25,7 @@ export const createDesktop = (display: Display, options: DesktopOptions = {}): D
     capture: new NutScreenCapture(display),
     input: new XInputDriver(display, options.input),
     windows,
+    ...(display.sessionBus !== undefined && { elements: new AtspiElementSource(display.sessionBus) }),
     launch: (app) => launchApp(app, display, windows),
   };
 };
@@ -35,5 +37,6 @@ export { XInputDriver, INPUT_DEFAULTS, type XInputOptions } from './input.ts';
 export { XWindowSystem, type XWindowOptions } from './windows.ts';
 export { parseKeyCombo, toXdotoolKey, type KeyCombo, type Modifier } from './key-combo.ts';
 export { parseTitlePattern, type TitlePattern } from './title-pattern.ts';
+export { matchElements, accessibleName } from './element-query.ts';
 export { bgraToRgba } from './bgra.ts';
 export type * from './types.ts';
