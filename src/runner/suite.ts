@@ -105,6 +105,8 @@ async function runOne(
     ...(spec.app.setup ? { setup: spec.app.setup } : {}),
     ...(spec.app.teardown ? { teardown: spec.app.teardown } : {}),
     windowTimeoutMs: spec.app.windowTimeoutMs ?? options.timeouts.windowMs,
+    animations: spec.app.animations,
+    isolate: spec.app.isolate,
   };
   const launch = async (): Promise<AppSession> => {
     progress.status(`${label}: launching ${describeForDisplay(spec.app.launch)}`);
