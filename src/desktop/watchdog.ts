@@ -20,7 +20,7 @@ shift
 for target in "$@"; do
   case "$target" in
     /*) rm -rf -- "$target" ;;
-    *) kill -TERM -- "$target" 2>/dev/null ;;
+    *) kill -TERM "$target" 2>/dev/null ;;
   esac
 done`;
 

@@ -3,7 +3,7 @@
  * display must surface as DISPLAY_DIED rather than Xlib ending the process.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 
@@ -60,14 +60,32 @@ const gone = async (pid: number): Promise<boolean> => {
   return ended(pid);
 };
 
+/** The session services of a display: the processes that name its runtime directory. */
+const servicesOf = (dir: string): number[] =>
+  readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry) && !ended(Number(entry)))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+
 describe('owned displays and the end of the process', () => {
-  test.each(['SIGTERM', 'SIGINT', 'SIGKILL'] as const)('%s ends the process by that signal, and its Xvfb', async (signal) => {
+  test.each(['SIGTERM', 'SIGINT', 'SIGKILL'] as const)('%s ends the process by that signal, its Xvfb and its session services', async (signal) => {
     const child = startChild('hold');
-    const { pid } = await next(child);
+    const { pid, sessionBus } = await next(child);
     expect(existsSync(`/proc/${pid}`)).toBe(true);
+    const dir = /unix:path=([^,]+)\/bus/.exec(String(sessionBus))?.[1] as string;
+    const services = servicesOf(dir);
+    expect(services.length).toBeGreaterThanOrEqual(3);
     child.kill(signal);
     expect(await child.exit).toMatchObject({ code: null, signal });
     expect(await gone(pid as number)).toBe(true);
+    for (const service of services) expect(await gone(service)).toBe(true);
+    await expect.poll(() => existsSync(dir), { timeout: 3_000 }).toBe(false);
   });
 
   test('an uncaught exception stops the Xvfb and still crashes the process', async () => {
