@@ -3,7 +3,7 @@
  * a caller can query one snapshot many times without asking the bus again.
  */
 import type { Region } from '../domain.ts';
-import { ALSO_MATCHES, LABELLED_ROLES } from './atspi/roles.ts';
+import { ALSO_MATCHES, FIELD_ROLES } from './atspi/roles.ts';
 import type { Element, ElementQuery } from './types.ts';
 
 const normalise = (text: string): string => text.trim().replace(/\s+/g, ' ');
@@ -41,6 +41,7 @@ export const matchElements = (elements: readonly Element[], query: ElementQuery)
 const LEFT_REACH = 250;
 const ABOVE_REACH = 40;
 const SLACK = 4;
+const ALIGN_SLACK = 24;
 
 /**
  * The label just left of a box on the same row, else just above it: how a form names a field
@@ -55,7 +56,8 @@ export const labelBeside = (target: Element, labels: readonly Element[]): Elemen
     const leftGap = t.x - (l.x + l.width);
     const sameRow = centre >= t.y && centre <= t.y + t.height;
     const aboveGap = t.y - (l.y + l.height);
-    const overColumn = l.x < t.x + t.width && l.x + l.width > t.x;
+    // Above: a label that starts where the field starts (a form's column), not any text overhead.
+    const overColumn = Math.abs(l.x - t.x) <= ALIGN_SLACK;
     let distance: number | undefined;
     if (sameRow && leftGap >= -SLACK && leftGap <= LEFT_REACH) distance = Math.max(0, leftGap);
     else if (overColumn && aboveGap >= -SLACK && aboveGap <= ABOVE_REACH) distance = Math.max(0, aboveGap) + 0.5;
@@ -70,7 +72,7 @@ export const withLayoutLabels = (elements: readonly Element[]): Element[] => {
   for (const e of elements) windowOf.set(e.ref, e.parent === undefined ? e.ref : (windowOf.get(e.parent) ?? e.ref));
   const labels = elements.filter((e) => e.role === 'label' && e.name.trim() !== '' && visible(e.box));
   return elements.map((e) => {
-    if (e.name !== '' || e.label !== undefined || !LABELLED_ROLES.has(e.role)) return e;
+    if (e.name !== '' || e.label !== undefined || !FIELD_ROLES.has(e.role)) return e;
     const found = labelBeside(e, labels.filter((l) => windowOf.get(l.ref) === windowOf.get(e.ref)));
     return found === undefined ? e : { ...e, label: normalise(found.name) };
   });

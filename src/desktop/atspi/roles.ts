@@ -100,7 +100,13 @@ export const VALUE_ROLES: ReadonlySet<string> = new Set([
   'slider', 'spin button', 'progress bar', 'scroll bar', 'level bar', 'dial',
 ]);
 
-/** Roles named by a label beside them when they have no name of their own. */
+/** Roles whose label relation is read when they have no name of their own. */
 export const LABELLED_ROLES: ReadonlySet<string> = new Set([
   'entry', 'textarea', 'spinbutton', 'combobox', 'slider', 'list', 'checkbox', 'radio', 'table', 'tree',
 ]);
+
+/**
+ * Fields a form names by a label beside them: a check box or radio button carries its own
+ * text, and an unnamed one (an icon toggle) is not named by whatever text is near.
+ */
+export const FIELD_ROLES: ReadonlySet<string> = new Set(['entry', 'textarea', 'spinbutton', 'combobox', 'slider', 'list']);
