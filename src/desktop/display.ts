@@ -83,7 +83,12 @@ const reuseDisplay = async (name: string, accessibility: boolean): Promise<Displ
     name,
     ...size,
     owned: false,
-    env: { DISPLAY: name, ...(bus !== undefined && { DBUS_SESSION_BUS_ADDRESS: bus }), ...accessibilityEnv(a11y) },
+    env: {
+      DISPLAY: name,
+      ...(bus !== undefined && { DBUS_SESSION_BUS_ADDRESS: bus }),
+      // Without a bus there is nothing to switch: the apps stay as the user runs them.
+      ...((a11y || !accessibility) && accessibilityEnv(a11y)),
+    },
     ...(a11y && { sessionBus: bus }),
     died,
     assertAlive: () => {
