@@ -35,37 +35,55 @@ interface Connected {
 export const openBus = async (address: string, timeoutMs = CALL_TIMEOUT_MS): Promise<BusLink> => {
   const bus = dbus.sessionBus({ busAddress: address });
   let open = true;
-  const failure = new Promise<never>((_, reject) => {
-    bus.on('error', (error: unknown) => {
-      open = false;
-      reject(new BusCallError(`D-Bus connection to ${address} failed: ${(error as Error)?.message ?? error}`, 'retrace.Disconnected'));
-    });
+  /** The calls waiting for an answer: a connection that fails fails them all at once. */
+  const waiting = new Set<(error: Error) => void>();
+  bus.on('error', (error: unknown) => {
+    open = false;
+    const failure = new BusCallError(`D-Bus connection to ${address} failed: ${(error as Error)?.message ?? error}`, 'retrace.Disconnected');
+    for (const fail of [...waiting]) fail(failure);
   });
-  failure.catch(() => undefined);
-  (bus as unknown as Connected)._connection?.stream?.unref?.();
-
-  const bounded = <T>(work: Promise<T>, what: string): Promise<T> => {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new BusCallError(`${what}: no answer in ${timeoutMs} ms`, 'retrace.Timeout')), timeoutMs);
+  const stream = (bus as unknown as Connected)._connection?.stream;
+  stream?.unref?.();
+  // A tree read sends hundreds of calls in one tick: corked, they leave in one write, not one
+  // system call each (which cost more than the marshalling).
+  let corked = false;
+  const cork = (): void => {
+    if (corked || stream?.cork === undefined) return;
+    corked = true;
+    stream.cork();
+    process.nextTick(() => {
+      corked = false;
+      stream.uncork?.();
     });
-    return Promise.race([work, late, failure]).finally(() => clearTimeout(timer));
   };
 
-  const call: BusLink['call'] = async (destination, path, iface, member, signature = '', body = []) => {
-    if (!open) throw new BusCallError(`D-Bus connection to ${address} is closed`, 'retrace.Disconnected');
-    try {
-      const reply = await bounded(
-        bus.call(new dbus.Message({ destination, path, interface: iface, member, signature, body })),
-        `${iface}.${member}`,
+  const call: BusLink['call'] = (destination, path, iface, member, signature = '', body = []) =>
+    new Promise((resolve, reject) => {
+      const what = `${iface}.${member} on ${destination}${path}`;
+      if (!open) {
+        reject(new BusCallError(`D-Bus connection to ${address} is closed`, 'retrace.Disconnected'));
+        return;
+      }
+      const fail = (error: Error): void => {
+        clearTimeout(timer);
+        waiting.delete(fail);
+        reject(error);
+      };
+      const timer = setTimeout(() => fail(new BusCallError(`${what}: no answer in ${timeoutMs} ms`, 'retrace.Timeout')), timeoutMs);
+      waiting.add(fail);
+      cork();
+      bus.call(new dbus.Message({ destination, path, interface: iface, member, signature, body })).then(
+        (reply) => {
+          clearTimeout(timer);
+          waiting.delete(fail);
+          resolve((reply?.body ?? []) as unknown[]);
+        },
+        (error: unknown) => {
+          const type = (error as { type?: string }).type ?? 'org.freedesktop.DBus.Error.Failed';
+          fail(new BusCallError(`${what}: ${(error as Error).message}`, type));
+        },
       );
-      return (reply?.body ?? []) as unknown[];
-    } catch (error) {
-      if (error instanceof BusCallError) throw error;
-      const type = (error as { type?: string }).type ?? 'org.freedesktop.DBus.Error.Failed';
-      throw new BusCallError(`${iface}.${member} on ${destination}${path}: ${(error as Error).message}`, type);
-    }
-  };
+    });
 
   // The first call proves the connection (authentication, hello) within the time bound.
   await call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.Peer', 'Ping');
