@@ -86,7 +86,10 @@ export const launchApp = async (
   const animationsAllowed = config.animations === 'allow';
   // Apps read the XSETTINGS when they start: switched before the launch.
   await display.services?.allowAnimations(animationsAllowed);
-  const home = config.isolate === false ? undefined : createPrivateHome({ animationsOff: !animationsAllowed });
+  const home =
+    config.isolate === false
+      ? undefined
+      : createPrivateHome({ animationsOff: !animationsAllowed, ...(display.services && { parent: display.services.dir }) });
   const env = { ...process.env, ...display.env, ...home?.env, ...animationsEnv(animationsAllowed), ...config.env };
   try {
     if (config.setup) await runShellStep('setup', config.setup, { cwd: config.cwd, env });

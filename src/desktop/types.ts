@@ -62,6 +62,11 @@ export interface SessionServices {
   readonly env: Readonly<Record<string, string>>;
   /** The session bus address. */
   readonly sessionBus: string;
+  /**
+   * The services' private directory, removed when they stop (or this process dies): the
+   * private homes of the apps launched on the display live in it too.
+   */
+  readonly dir: string;
   /** True when an XSETTINGS manager runs (animations can be switched). */
   readonly settingsManager: boolean;
   /** Animations (and caret blinking) for the apps launched from now on. Off at start. */

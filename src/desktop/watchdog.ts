@@ -39,7 +39,9 @@ export const startWatchdog = (targets: WatchdogTargets): (() => void) => {
   const watchdog = spawn(
     'sh',
     ['-c', WATCHDOG_SCRIPT, 'retrace-watchdog', String(process.pid), ...kill.map(String), ...remove],
-    { stdio: ['pipe', 'ignore', 'ignore'] },
+    // Its own session: a kill of this process's whole group (Ctrl-C in a shell, a CI runner
+    // ending a job) must not take the watchdog with it.
+    { stdio: ['pipe', 'ignore', 'ignore'], detached: true },
   );
   watchdog.on('error', () => undefined);
   watchdog.unref();

@@ -4,7 +4,7 @@
  * and a close as a desktop does it.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -96,10 +96,14 @@ describe('a private home per launch', () => {
     expect(existsSync(home)).toBe(false);
 
     const cwd = mkdtempSync(join(tmpdir(), 'retrace-home-test-'));
-    const shared = await desktop.launch({ launch: 'echo "$HOME" > home.txt; exec xterm -title shared-home', window: 'shared-home', cwd, isolate: false });
-    await shared.close();
-    expect(shared.home).toBeUndefined();
-    expect(readFileSync(join(cwd, 'home.txt'), 'utf8').trim()).toBe(process.env.HOME ?? homedir());
+    try {
+      const shared = await desktop.launch({ launch: 'echo "$HOME" > home.txt; exec xterm -title shared-home', window: 'shared-home', cwd, isolate: false });
+      await shared.close();
+      expect(shared.home).toBeUndefined();
+      expect(readFileSync(join(cwd, 'home.txt'), 'utf8').trim()).toBe(process.env.HOME ?? homedir());
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 
   test('mousepad twice: no "restore session?" dialog, and the real ~/.config is untouched', async () => {
@@ -125,11 +129,15 @@ describe('closing an app as a desktop does', () => {
   test('a Tk app asked to close (WM_DELETE_WINDOW) ends by itself, running its own exit code', async () => {
     const desktop = await getTestDesktop();
     const cwd = mkdtempSync(join(tmpdir(), 'retrace-close-'));
-    const script = "import tkinter as t; r = t.Tk(); r.title('tk-close'); r.mainloop(); open('closed', 'w').write('cleanly')";
-    const app = await desktop.launch({ launch: `python3 -c "${script}"`, window: 'tk-close', cwd });
-    await app.close();
-    // Not SIGTERM (Python would die of it): the window's own close ended the main loop.
-    expect(app.exitInfo()).toMatchObject({ code: 0, signal: null });
-    expect(readFileSync(join(cwd, 'closed'), 'utf8')).toBe('cleanly');
+    try {
+      const script = "import tkinter as t; r = t.Tk(); r.title('tk-close'); r.mainloop(); open('closed', 'w').write('cleanly')";
+      const app = await desktop.launch({ launch: `python3 -c "${script}"`, window: 'tk-close', cwd });
+      await app.close();
+      // Not SIGTERM (Python would die of it): the window's own close ended the main loop.
+      expect(app.exitInfo()).toMatchObject({ code: 0, signal: null });
+      expect(readFileSync(join(cwd, 'closed'), 'utf8')).toBe('cleanly');
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 });

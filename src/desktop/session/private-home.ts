@@ -22,10 +22,15 @@ export interface PrivateHome {
 export interface PrivateHomeOptions {
   /** Write GTK's settings.ini with animations and caret blinking off. */
   readonly animationsOff: boolean;
+  /**
+   * Where to create it: the session services' directory of an owned display, so the watchdog
+   * that removes it removes the homes too, even after a SIGKILL. @default the temporary directory
+   */
+  readonly parent?: string;
 }
 
 export const createPrivateHome = (options: PrivateHomeOptions): PrivateHome => {
-  const dir = mkdtempSync(join(tmpdir(), 'retrace-home-'));
+  const dir = mkdtempSync(join(options.parent ?? tmpdir(), 'retrace-home-'));
   const paths = {
     XDG_CONFIG_HOME: join(dir, '.config'),
     XDG_CACHE_HOME: join(dir, '.cache'),

@@ -159,6 +159,7 @@ export const startSessionServices = async (options: SessionServicesOptions): Pro
   return {
     env: { DBUS_SESSION_BUS_ADDRESS: startup.address },
     sessionBus: startup.address,
+    dir,
     settingsManager: xsettingsd !== undefined,
     async allowAnimations(allowed: boolean): Promise<void> {
       if (allowed === animationsAllowed || xsettingsd === undefined || stopped) return;
