@@ -2,7 +2,7 @@
  * The element source on real apps: what GTK (zenity, galculator), Chromium (a fixture app) and
  * Tk publish over the accessibility bus, where, and how a query finds it.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import type { Region } from '../../src/domain.ts';
@@ -115,6 +115,28 @@ describe('Chromium: the fixture calculator', () => {
         expect(Math.abs((button?.box.height ?? 0) - height)).toBeLessThanOrEqual(2);
       }
       expect((await elements.read(app)).some((e) => e.role === 'document' && e.name === 'Retrace Calculator')).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+/** Qt is not among retrace's set-up packages; the test runs where a Qt app is installed. */
+const featherpad = existsSync('/usr/bin/featherpad');
+
+describe.skipIf(!featherpad)('Qt 5: featherpad', () => {
+  test('publishes its tool buttons and menus, read by walking the tree', async () => {
+    const desktop = await getTestDesktop();
+    const elements = source(desktop);
+    const app = await desktop.launch({ launch: 'featherpad', window: 'Untitled', size: [700, 500] });
+    try {
+      const window = (await app.window()).region;
+      await readWhenPublished(elements, app, 20);
+      for (const [role, name] of [['button', 'New'], ['button', 'Open'], ['menuitem', 'File'], ['tab', 'Untitled']]) {
+        const [found, ...more] = await elements.find(app, { role, name }, { window });
+        expect(more, name).toEqual([]);
+        expect(inside((found as Element).box, window), `${name} ${JSON.stringify(found?.box)}`).toBe(true);
+      }
     } finally {
       await app.close();
     }
