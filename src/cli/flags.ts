@@ -77,8 +77,8 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     flags: {},
   },
   doctor: {
-    summary: 'check the display, input, focus, OCR data, app launch and the API key',
-    args: '',
+    summary: 'check the display, input, focus, the accessibility bus, OCR data, app launch and the API key',
+    args: '[spec] (count the elements its app publishes)',
     flags: {},
   },
 };

@@ -5,7 +5,7 @@
  */
 import { specOptionsShape, sizeShape } from './options-format.ts';
 import { regexProblem, textRegex } from './patterns.ts';
-import { int, list, num, obj, oneOf, str, type Field, type Pattern, type Shape } from './shape.ts';
+import { bool, int, list, num, obj, oneOf, str, type Field, type Pattern, type Shape } from './shape.ts';
 
 /** Goal ids and screenshot names become file names, so they are restricted to portable characters. */
 export const FILE_NAME_PATTERN: Pattern = {
@@ -25,6 +25,7 @@ export const KEY_COMBO_PATTERN: Pattern = {
 
 export const TEXT_MATCHES = ['contains', 'exact', 'regex', 'fuzzy'] as const;
 export const RESTART_MODES = ['goal', 'spec'] as const;
+export const ANIMATION_MODES = ['off', 'allow'] as const;
 export const SCROLL_DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
 /** Notches scrolled when a step or a rules clause gives no amount. */
 export const DEFAULT_SCROLL_AMOUNT = 3;
@@ -232,6 +233,16 @@ export const appShape: Shape = obj(
     windowTimeoutMs: {
       doc: 'How long to wait for the window (milliseconds); same as options.timeouts.windowMs',
       shape: int({ minimum: 1 }),
+    },
+    animations: {
+      doc: 'off: GTK animations and caret blinking off, reduced motion for Chromium; allow: as the toolkit likes',
+      shape: oneOf(ANIMATION_MODES),
+      default: 'off',
+    },
+    isolate: {
+      doc: 'Run the application with a private HOME and XDG directories (seed them in setup:); false: the real ones',
+      shape: bool(),
+      default: true,
     },
   },
   { ref: 'app', doc: 'The application under test.' },

@@ -98,6 +98,8 @@ function build(
     launch: raw.app.launch,
     window: raw.app.window,
     restart: raw.app.restart,
+    animations: raw.app.animations,
+    isolate: raw.app.isolate,
     env: raw.app.env,
     ...(raw.app.size && { size: [raw.app.size[0], raw.app.size[1]] as const }),
     ...(cwd !== undefined && { cwd }),

@@ -26,6 +26,8 @@ describe('loadSpec: the PRODUCT.md example', () => {
       size: [400, 360],
       restart: 'goal',
       env: { LANG: 'C.UTF-8' },
+      animations: 'off',
+      isolate: true,
     });
   });
 
@@ -134,6 +136,15 @@ goals:
     expect(spec.options).toEqual({ learn: 'off', timeouts: { goalMs: 1000 }, bounds: { maxSteps: 3 } });
   });
 
+  it('keeps animations and isolate, and rejects a value outside their choices', () => {
+    const spec = load(`app:\n  launch: x\n  window: x\n  animations: allow\n  isolate: false\ngoals:\n  - id: a\n    goal: b\n`);
+    expect(spec.app).toMatchObject({ animations: 'allow', isolate: false });
+    expect(problems(`app:\n  launch: x\n  window: x\n  animations: none\n  isolate: no\ngoals:\n  - id: a\n    goal: b\n`)).toEqual([
+      'specs/calc.yaml:4:15: app.animations must be one of off, allow (got "none")',
+      'specs/calc.yaml:5:12: app.isolate must be true or false (got "no")',
+    ]);
+  });
+
   it('defaults the name to the file name and the options to {}', () => {
     const spec = load(`${APP}goals:\n  - id: a\n    goal: b\n`);
     expect(spec.name).toBe('calc');
@@ -212,7 +223,7 @@ describe('loadSpec: invalid files name file:line:column and what was expected', 
 
   it('lists the known keys when no key is close', () => {
     expect(problems(`app:\n  launch: x\n  window: y\n  colour: red\ngoals:\n  - id: a\n    goal: b\n`)).toEqual([
-      'specs/calc.yaml:4:3: app has an unknown key "colour" (expected one of: launch, window, size, restart, env, cwd, setup, teardown, windowTimeoutMs)',
+      'specs/calc.yaml:4:3: app has an unknown key "colour" (expected one of: launch, window, size, restart, env, cwd, setup, teardown, windowTimeoutMs, animations, isolate)',
     ]);
   });
 

@@ -15,7 +15,51 @@ interface Check {
 const ok = (line: string): void => void process.stdout.write(`  ✓ ${line}\n`);
 const bad = (line: string, fix: string): void => void process.stdout.write(`  ✗ ${line}\n      fix: ${fix}\n`);
 
-export default async function doctor(_args: ParsedArgs): Promise<number> {
+/**
+ * Whether the accessibility bus answers, and how many elements the app under test publishes:
+ * the app of the spec given as an argument (`retrace doctor specs/app.yaml`), else none.
+ */
+async function accessibilityCheck(desktop: import('../../desktop/types.ts').Desktop, specFile: string | undefined): Promise<string> {
+  const elements = desktop.elements;
+  if (elements === undefined) {
+    return desktop.display.owned
+      ? 'off (RETRACE_ACCESSIBILITY=off): element targets are unavailable, every other way to find a target works'
+      : `no session bus on ${desktop.display.name} (DBUS_SESSION_BUS_ADDRESS is unset): element targets are unavailable`;
+  }
+  const status = await elements.status();
+  if (!status.up) throw new Error(status.reason);
+  const bus = `up (${status.apps} app(s) on it)`;
+  if (specFile === undefined) return `${bus}; name a spec (retrace doctor SPEC) to count what its app publishes`;
+  const { loadSpec } = await import('../../spec-file/load.ts');
+  const { interpolate } = await import('../../spec-file/interpolate.ts');
+  const spec = loadSpec(specFile, { root: process.cwd(), env: process.env });
+  const text = (template: string): string => interpolate(template, process.env);
+  const app = await desktop.launch({
+    launch: text(spec.app.launch),
+    window: text(spec.app.window),
+    env: Object.fromEntries(Object.entries(spec.app.env).map(([k, v]) => [k, text(v)])),
+    ...(spec.app.cwd !== undefined && { cwd: spec.app.cwd }),
+    ...(spec.app.setup !== undefined && { setup: spec.app.setup }),
+    ...(spec.app.teardown !== undefined && { teardown: spec.app.teardown }),
+    isolate: spec.app.isolate,
+    animations: spec.app.animations,
+  });
+  try {
+    // An app joins the bus a moment after its window shows.
+    let count = 0;
+    for (const waitMs of [0, 250, 500, 1_000]) {
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      count = (await elements.read(app)).length;
+      if (count > 0) break;
+    }
+    return `${bus}; ${spec.app.launch} publishes ${count} element(s)` +
+      (count === 0 ? ' (its toolkit publishes nothing, e.g. Tk or Xt: targets are found by text and image)' : '');
+  } finally {
+    await app.close();
+  }
+}
+
+export default async function doctor(args: ParsedArgs): Promise<number> {
   const { acquireDisplay, createDesktop } = await import('../../desktop/index.ts');
   const { defaultLangPath, sharedTextReader, closeSharedTextReader } = await import('../../vision/ocr/tesseract-reader.ts');
   let desktop: import('../../desktop/types.ts').Desktop | undefined;
@@ -62,6 +106,11 @@ export default async function doctor(_args: ParsedArgs): Promise<number> {
       },
     },
     {
+      name: 'accessibility bus',
+      fix: 'install dbus, dbus-x11 and at-spi2-core (apt-get install dbus dbus-x11 at-spi2-core); element targets need it, everything else works without',
+      run: () => accessibilityCheck(need(), args.positionals[0]),
+    },
+    {
       name: 'OCR data',
       fix: 'run npm ci: the OCR data ships in @tesseract.js-data/eng; nothing is downloaded at run time',
       async run() {
@@ -98,6 +147,7 @@ export default async function doctor(_args: ParsedArgs): Promise<number> {
     }
   }
   await closeSharedTextReader();
+  desktop?.elements?.close();
   // An owned Xvfb is stopped by its watchdog once this process is gone: stopping it here would
   // make the X library end the process with code 1.
   process.stdout.write(failures === 0 ? 'everything works\n' : `${failures} problem(s)\n`);
