@@ -84,3 +84,36 @@ export class InfrastructureError extends RetraceError {
 }
 
 export const isRetraceError = (e: unknown): e is RetraceError => e instanceof RetraceError;
+
+/** What an errno code means for a file that could not be written, in words a user acts on. */
+const IO_CAUSES: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is exhausted',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EISDIR: 'it is a folder',
+  ENOENT: 'the folder cannot be created there',
+  EIO: 'an I/O error of the device',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files',
+  EFBIG: 'the file is too large for the file system',
+};
+
+/** An errno-style error (from node:fs) whose code is one of the write faults above. */
+export function ioErrorCode(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' && code in IO_CAUSES ? code : undefined;
+}
+
+/**
+ * A file-system fault while writing `path` as an infrastructure error (exit 3) with a one-line
+ * cause that names the path; any other error is returned as it is.
+ */
+export function ioFault(error: unknown, path: string, verb = 'write'): unknown {
+  if (error instanceof RetraceError) return error;
+  const code = ioErrorCode(error);
+  if (!code) return error;
+  return new InfrastructureError('IO', `cannot ${verb} ${path}: ${IO_CAUSES[code]} (${code})`, { cause: error });
+}

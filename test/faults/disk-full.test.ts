@@ -1,0 +1,56 @@
+/**
+ * A full disk: every write is complete or absent, and the fault is a one-line infrastructure
+ * error (exit 3) naming the file, never "a bug in retrace". On a tmpfs of a few pages, a write
+ * larger than what is left is cut short by the kernel (write(2) returns fewer bytes), then fails.
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../src/paths/atomic.ts';
+import { InfrastructureError } from '../../src/errors.ts';
+import { canMount, smallDisk, type SmallDisk } from '../support/tmpfs.ts';
+
+const disks: SmallDisk[] = [];
+afterAll(() => {
+  for (const disk of disks) disk.release();
+});
+
+describe.runIf(canMount())('writeFileAtomic on a full disk', () => {
+  test('a short write is never renamed into place: the old file stays, no temp file is left', () => {
+    const disk = smallDisk(64, 4);
+    disks.push(disk);
+    const file = join(disk.dir, 'g.path.json');
+    writeFileSync(file, '{"old": true}\n');
+    // More than the one free page: the kernel writes 4096 bytes, then refuses the rest.
+    const big = `${JSON.stringify({ actions: 'x'.repeat(20_000) })}\n`;
+    let thrown: unknown;
+    try {
+      writeFileAtomic(file, big);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(InfrastructureError);
+    expect((thrown as InfrastructureError).code).toBe('IO');
+    expect((thrown as Error).message).toBe(`cannot write ${file}: no space left on the device (ENOSPC)`);
+    expect(readFileSync(file, 'utf8')).toBe('{"old": true}\n');
+    expect(readdirSync(disk.dir).sort()).toEqual(['.filler', 'g.path.json']);
+  });
+
+  test('a new file on a full disk is absent afterwards, not empty or cut off', () => {
+    const disk = smallDisk(64, 4);
+    disks.push(disk);
+    const file = join(disk.dir, 'sub', 'image.png');
+    expect(() => writeFileAtomic(file, new Uint8Array(50_000))).toThrow(/cannot write .*image\.png: no space left on the device \(ENOSPC\)/);
+    expect(existsSync(file)).toBe(false);
+    expect(readdirSync(join(disk.dir, 'sub'))).toEqual([]);
+  });
+
+  test('a write that fits is complete', () => {
+    const disk = smallDisk(64, 16);
+    disks.push(disk);
+    const file = join(disk.dir, 'summary.json');
+    const text = 'y'.repeat(10_000);
+    writeFileAtomic(file, text);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+});
