@@ -5,11 +5,37 @@
  * disk writes what fits, then fails), so the bytes are written in a loop until all are down or
  * the file system refuses, and then the temp file is removed and nothing is renamed.
  */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync, mkdirSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { ioFault } from '../errors.ts';
 
 let counter = 0;
+
+/**
+ * `mkdir -p`, one level at a time. Node's recursive mkdir retries forever where a folder can
+ * never be made (under /proc it keeps getting ENOENT), so a bad output location would hang.
+ * @throws InfrastructureError('IO') naming the first level that cannot be made.
+ */
+export function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let at = dir; ; at = dirname(at)) {
+    try {
+      if (statSync(at).isDirectory()) break;
+      throw Object.assign(new Error(`not a folder: ${at}`), { code: 'ENOTDIR', path: at });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(at) === at) throw ioFault(error, at, 'create the folder');
+      missing.push(at);
+    }
+  }
+  for (const level of missing.reverse()) {
+    try {
+      mkdirSync(level);
+    } catch (error) {
+      // Another process made it in the meantime.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw ioFault(error, level, 'create the folder');
+    }
+  }
+}
 
 const tempNameFor = (file: string): string =>
   join(dirname(file), `.${basename(file)}.${process.pid}.${counter++}.tmp`);
@@ -47,7 +73,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   const temp = tempNameFor(file);
   let fd: number | undefined;
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    makeDirs(dirname(file));
     fd = openSync(temp, 'w');
     writeAll(fd, bytes);
     fsyncSync(fd);

@@ -12,12 +12,13 @@
  * deleted. A lock file is briefly empty between its creation and the write of its owner: an
  * empty or unreadable lock counts as stale only once it is older than `UNREADABLE_STALE_MS`.
  */
-import { openSync, closeSync, writeSync, readFileSync, rmSync, mkdirSync, statSync } from 'node:fs';
+import { openSync, closeSync, writeSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { InfrastructureError, ioFault } from '../errors.ts';
+import { makeDirs } from './atomic.ts';
 
 export interface LockOptions {
   /** How long to wait for a live owner to release the lock. @default 30000 */
@@ -134,11 +135,7 @@ export async function withLock<T>(
   options: LockOptions = {},
 ): Promise<T> {
   const lockFile = `${target}.lock`;
-  try {
-    mkdirSync(dirname(lockFile), { recursive: true });
-  } catch (error) {
-    throw ioFault(error, dirname(lockFile), 'create the folder');
-  }
+  makeDirs(dirname(lockFile));
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   const nonce = randomUUID();
   let wait = 5;
