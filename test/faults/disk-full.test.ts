@@ -5,8 +5,10 @@
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { writeFileAtomic } from '../../src/paths/atomic.ts';
+import { decodePng } from '../../src/vision/frame.ts';
+import { Project } from '../support/project.ts';
 import { InfrastructureError } from '../../src/errors.ts';
 import { canMount, smallDisk, type SmallDisk } from '../support/tmpfs.ts';
 
@@ -52,5 +54,59 @@ describe.runIf(canMount())('writeFileAtomic on a full disk', () => {
     const text = 'y'.repeat(10_000);
     writeFileAtomic(file, text);
     expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+});
+
+/** Every file under `dir` (dot files included), relative to it. */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
+
+describe.runIf(canMount())('a run whose outputs land on a full disk', () => {
+  const SPEC = `name: Full
+app:
+  launch: \${env.FIXTURES}/open calculator
+  window: Retrace Calculator
+goals:
+  - id: add
+    steps:
+      - click: "7"
+      - click: "+"
+      - click: "8"
+      - click: "="
+    expect:
+      - text: "15"
+`;
+
+  const expectOneLineFault = (output: string, dir: string): void => {
+    const lines = output.split('\n').filter((l) => l.includes('no space left on the device (ENOSPC)'));
+    expect(lines.length, output).toBeGreaterThan(0);
+    expect(lines.some((l) => l.includes(dir)), `a line names ${dir}:\n${output}`).toBe(true);
+    expect(output).not.toContain('a bug in retrace');
+  };
+
+  test('--paths on a full disk: exit 3 naming the folder, and no cut-off path file or image', { timeout: 240_000 }, async () => {
+    const disk = smallDisk(64, 4);
+    disks.push(disk);
+    const project = new Project().write('specs/full.yaml', SPEC);
+    const result = await project.cli(['run', '--paths', disk.dir]);
+    expect(result.code, result.stdout + result.stderr).toBe(3);
+    expectOneLineFault(result.stdout + result.stderr, disk.dir);
+    const left = filesUnder(disk.dir).filter((f) => f !== '.filler');
+    expect(left.filter((f) => f.endsWith('.tmp')), 'temp files').toEqual([]);
+    for (const f of left.filter((name) => name.endsWith('.path.json'))) expect(() => JSON.parse(readFileSync(join(disk.dir, f), 'utf8'))).not.toThrow();
+    for (const f of left.filter((name) => name.endsWith('.png'))) expect(() => decodePng(readFileSync(join(disk.dir, f)))).not.toThrow();
+  });
+
+  test('--reports on a full disk: exit 3 naming the folder, never a pass and never "a bug in retrace"', { timeout: 240_000 }, async () => {
+    const disk = smallDisk(64, 8);
+    disks.push(disk);
+    const project = new Project().write('specs/full.yaml', SPEC);
+    const reports = join(disk.dir, 'reports');
+    const result = await project.cli(['run', '--reports', reports]);
+    expect(result.code, result.stdout + result.stderr).toBe(3);
+    expectOneLineFault(result.stdout + result.stderr, reports);
+    const left = filesUnder(disk.dir).filter((f) => f !== '.filler');
+    expect(left.filter((f) => f.endsWith('.tmp')), 'temp files').toEqual([]);
+    for (const f of left.filter((name) => name.endsWith('.json'))) expect(() => JSON.parse(readFileSync(join(disk.dir, f), 'utf8')), f).not.toThrow();
   });
 });
