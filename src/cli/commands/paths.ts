@@ -11,22 +11,32 @@ import { specDirName } from '../../paths/location.ts';
 import { computePathStats, type PathStats } from '../../paths/stats.ts';
 import { readHistory } from '../../report/history.ts';
 import { InvalidInputError } from '../../errors.ts';
-import { loadSpec } from '../../spec-file/load.ts';
-import type { Spec } from '../../spec-file/types.ts';
+import { displayName, specId } from '../../spec-file/load.ts';
+import { issuesToError, readYaml } from '../../spec-file/yaml-source.ts';
 import { checkOutputs } from '../outputs.ts';
 
 const usage = (detail: string): InvalidInputError => new InvalidInputError({ file: 'command line' }, detail);
 
 /**
  * The spec a `<spec>#<goal>` argument names: a spec file of the project (as `retrace paths`
- * lists it, the extension may be left out). Only a known spec and goal may name files under
- * `paths/`, so an argument such as `../../etc#x` reaches nothing.
+ * lists it, the extension may be left out), with its goal ids. Only a known spec and goal may
+ * name files under `paths/`, so an argument such as `../../etc#x` reaches nothing. The file is
+ * only parsed, not validated: settling a proposal needs no environment the spec interpolates.
  */
-function knownSpec(root: string, ref: string, specRef: string): Spec {
+function knownSpec(root: string, ref: string, specRef: string): { readonly id: string; readonly goals: readonly string[] } {
   const candidates = /\.ya?ml$/i.test(specRef) ? [specRef] : [`${specRef}.yaml`, `${specRef}.yml`];
   const file = candidates.map((c) => resolve(root, c)).find((f) => statSync(f, { throwIfNoEntry: false })?.isFile());
   if (!file) throw usage(`${ref}: there is no spec file ${candidates.join(' or ')}; name the spec as it lies in the project, e.g. specs/calc.yaml#multiply`);
-  return loadSpec(file, { root, env: process.env });
+  const parsed = readYaml(file);
+  if ('issues' in parsed) throw issuesToError(displayName(root, file), parsed.issues);
+  let goals: unknown;
+  try {
+    goals = (parsed.source.doc.toJS() as { goals?: unknown } | null)?.goals;
+  } catch (error) {
+    throw usage(`${ref}: ${displayName(root, file)} cannot be read as a spec (${(error as Error).message})`);
+  }
+  const ids = Array.isArray(goals) ? goals.map((g: unknown) => (g as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string') : [];
+  return { id: specId(root, file), goals: ids };
 }
 
 async function settle(store: PathStore, root: string, verb: 'accept' | 'reject', ref: string | undefined): Promise<number> {
@@ -34,8 +44,8 @@ async function settle(store: PathStore, root: string, verb: 'accept' | 'reject',
   if (!ref || !match) throw usage(`retrace paths ${verb} needs <spec>#<goal>, e.g. specs/calc.yaml#multiply (got ${ref ?? 'nothing'})`);
   const [, specRef = '', goal = ''] = match;
   const spec = knownSpec(root, ref, specRef);
-  if (!spec.goals.some((g) => g.id === goal)) {
-    throw usage(`${ref}: ${spec.id} has no goal "${goal}" (its goals: ${spec.goals.map((g) => g.id).join(', ')})`);
+  if (!spec.goals.includes(goal)) {
+    throw usage(`${ref}: ${spec.id} has no goal "${goal}" (its goals: ${spec.goals.join(', ') || 'none'})`);
   }
   checkOutputs([{ what: '--paths', path: store.dir, kind: 'folder' }]);
   const done = verb === 'accept' ? await store.accept(spec.id, goal) : await store.reject(spec.id, goal);
