@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { RunContext } from './context.ts';
 import { retrace } from './plugin.ts';
 import { RetraceReporter, type RunResult } from './reporter.ts';
-import { InfrastructureError } from '../errors.ts';
+import { InfrastructureError, knownFault } from '../errors.ts';
 import { postProcessAllureResults, outcomesFromVerdicts, retraceEnvironment } from '../report/allure-post.ts';
 
 export interface EngineOptions {
@@ -55,7 +55,11 @@ export async function runEngine(options: EngineOptions): Promise<RunResult> {
   );
   await vitest.close();
   const result = reporter.result;
-  if (!result) throw new InfrastructureError('IO', 'vitest ended without reporting the run');
+  if (!result) {
+    // A reporter that failed to write (a full disk) is why: say that, naming where it wrote.
+    const faults = vitest.state.getUnhandledErrors().map((e) => knownFault(e, context.options.reports));
+    throw faults.find((f) => f !== undefined) ?? new InfrastructureError('IO', 'vitest ended without reporting the run');
+  }
   const [width, height] = context.options.display.size;
   await postProcessAllureResults({
     resultsDir: join(context.options.reports, 'allure-results'),
