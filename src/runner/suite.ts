@@ -164,7 +164,10 @@ async function runOne(
           mode = PHASE_MODES[phase] ?? mode;
           progress.status(`${label}: ${phase}${detail ? ` (${detail})` : ''}`);
         },
-        action: (i, n, d) => progress.status(`${label}: action ${i + 1}${n ? `/${n}` : ''} ${d}`),
+        action: (i, n, d) => {
+          evidence.started(i, d);
+          progress.status(`${label}: action ${i + 1}${n ? `/${n}` : ''} ${d}`);
+        },
         warn: (message) => progress.line(`warning: ${label}: ${message}`),
       },
     });
@@ -204,14 +207,6 @@ async function runOne(
     ...(stats ? { pathStats: stats } : {}),
     retries: ctx.task.result?.retryCount ?? 0,
   });
-
-  const verdictLine = `${verdict.status === 'passed' ? '✓' : '✗'} ${label} ${verdict.status} (${verdict.mode}, ${verdict.actions.length} actions, ${verdict.modelCalls} model calls, ${verdict.durationMs} ms)`;
-  for (const [i, a] of verdict.actions.entries()) {
-    progress.detail(`  ${i + 1}. ${a.description ?? a.kind}: ${a.ms} ms (settle ${a.settleMs}, verify ${a.verifyMs}), resolved by ${a.resolvedBy}`);
-  }
-  for (const a of assertions) progress.detail(`  ${a.ok ? '✓' : '✗'} ${a.description}: ${a.message}`);
-  if (verdict.status === 'passed') progress.status(verdictLine);
-  else progress.line(`${verdictLine}\n  ${(verdict.message ?? '').split('\n').join('\n  ')}`);
 
   if (context.keepOpen && verdict.status !== 'passed') {
     shared.keep();
