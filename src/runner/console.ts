@@ -18,7 +18,8 @@ import { randomUUID } from 'node:crypto';
 import type { Reporter, TestSpecification } from 'vitest/node';
 import type { RunContext } from './context.ts';
 import { goalLine, type ConsoleMessage, type GoalEnd } from './progress.ts';
-import { isSpecFile, runSpecOf } from './run-specs.ts';
+import { runSpecOf } from './run-specs.ts';
+import { isSpecFile } from './spec-module.ts';
 
 export interface ConsoleOutput {
   write(text: string): void;

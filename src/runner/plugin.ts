@@ -15,7 +15,7 @@ import type { TestProject } from 'vitest/node';
 import { fileURLToPath } from 'node:url';
 import type { RunContext } from './context.ts';
 import { RetraceReporter } from './reporter.ts';
-import { isSpecFile } from './run-specs.ts';
+import { isSpecFile } from './spec-module.ts';
 import type { ConsoleOptions } from './progress.ts';
 import { invalidSpecModule } from './spec-error.ts';
 

@@ -1,14 +1,7 @@
-/**
- * The spec files of a vitest run, as the main process sees them: which modules are YAML specs,
- * and, for those that load, their name, app and goals. Ordinary test files beside them (a
- * project's own unit tests in the same vitest run) are none of retrace's business.
- */
+/** The spec files of a vitest run as the main process sees them: for those that load, their name, app and goals. */
 import type { RunContext } from './context.ts';
 import { loadSpec } from '../spec-file/load.ts';
 import { describeForDisplay } from '../spec-file/interpolate.ts';
-
-/** A module vitest runs is a retrace spec when it is a YAML file (the plugin turns those into suites). */
-export const isSpecFile = (id: string): boolean => /\.ya?ml$/i.test(id.split('?')[0] ?? '') && !id.includes('/node_modules/');
 
 export interface RunSpec {
   /** The spec's path relative to the project root, as in summary.json. */

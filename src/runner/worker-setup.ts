@@ -5,7 +5,7 @@
  */
 import { beforeAll, inject } from 'vitest';
 import { workerDesktop } from './worker-desktop.ts';
-import { isSpecFile } from './run-specs.ts';
+import { isSpecFile } from './spec-module.ts';
 
 // vitest wants the first argument (the context) destructured; the suite is the second.
 beforeAll(async ({}, suite) => {
