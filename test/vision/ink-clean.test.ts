@@ -27,6 +27,15 @@ function word(img: GrayImage, x: number, y: number, gaps: readonly number[], hei
   }
 }
 
+/** A 1 px circle outline of radius r around (cx, cy). */
+function circle(img: GrayImage, cx: number, cy: number, r: number): void {
+  for (let a = 0; a < 360; a += 2) {
+    const x = Math.round(cx + r * Math.cos((a * Math.PI) / 180));
+    const y = Math.round(cy + r * Math.sin((a * Math.PI) / 180));
+    img.data[y * img.width + x] = 0;
+  }
+}
+
 const inkAt = (img: GrayImage, x: number, y: number): boolean => img.data[y * img.width + x]! < 200;
 
 describe('cleanInk', () => {
@@ -105,6 +114,31 @@ describe('cleanInk', () => {
     for (let i = 0; i < 30; i++) fill(img, { x: 33 - i, y: 5 + i, width: 2, height: 1 }); // "/"
     fill(img, { x: 8, y: 8, width: 6, height: 6 });
     fill(img, { x: 24, y: 24, width: 6, height: 6 });
+    expect(cleanInk(img).erased).toEqual([]);
+  });
+
+  it('erases marks taller than the text with nothing as tall beside them: a radio ring with its dot, an icon in light shades', () => {
+    const img = white(120, 60);
+    circle(img, 10, 12, 8); // a radio button, 17 px across, beside 9 px text
+    fill(img, { x: 8, y: 10, width: 5, height: 5 });
+    word(img, 24, 8, [2, 2, 2], 9);
+    fill(img, { x: 10, y: 30, width: 18, height: 24 }, 150); // an icon's grey body
+    word(img, 40, 38, [2, 2], 9);
+    const report = cleanInk(img);
+    expect(report.erased).toEqual([
+      { x: 2, y: 4, width: 17, height: 17 },
+      { x: 8, y: 10, width: 5, height: 5 },
+      { x: 10, y: 30, width: 18, height: 24 },
+    ]);
+    expect(inkAt(img, 26, 12)).toBe(true);
+  });
+
+  it('keeps a big letter of a heading: its word stands beside it', () => {
+    const img = white(120, 40);
+    circle(img, 12, 16, 10); // an "O", 21 px
+    word(img, 26, 8, [2, 2], 18); // "pen", about as tall
+    word(img, 60, 14, [2, 2, 2, 2, 2], 9); // small text after it sets the text height
+    word(img, 60, 28, [2, 2, 2, 2, 2], 9);
     expect(cleanInk(img).erased).toEqual([]);
   });
 

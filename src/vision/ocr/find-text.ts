@@ -170,18 +170,37 @@ export async function readAll(reader: TextReader, frame: Frame, options: ReadAll
         const at = words.indexOf(w);
         if (part && at >= 0 && regionArea(part) >= 0.5 * regionArea(w.box)) words.splice(at, 1);
       }
-    } else if (common >= 0.4 * regionArea(candidate.label)) continue;
+    } else if (common >= 0.4 * regionArea(candidate.label) && !isSingleGlyph(candidate) && inside.every((w) => w.confidence >= DOUBTFUL)) {
+      continue;
+    }
     const read = await readLabel(reader, frame, candidate, { layout: 'line' }, options.cache);
     const text = isSingleGlyph(candidate) ? singleLetter(read.text) : read.text;
     // A label boxed with its frame (a badge) is larger than its words: the page may have read it.
     const same = inside.length > 0 && matchKey(inside.map((w) => w.text).join(' ')) === matchKey(text);
-    if (text && (read.symbol || !same) && read.confidence >= 50) {
-      words.push({ text, box: candidate.label, confidence: read.confidence });
+    if (!text || (same && !read.symbol) || read.confidence < 50) continue;
+    if (symbol === null && common >= 0.4 * regionArea(candidate.label)) {
+      // The page read this label with doubt (a key in a grid, small text beside a border), or it
+      // is a single glyph, which a page read often makes another letter of: the label read
+      // alone replaces it when it is surer.
+      const single = isSingleGlyph(candidate);
+      const doubtful = inside.filter((w) => (single || w.confidence < DOUBTFUL) && overlapsMostly(w.box, candidate.label));
+      if (doubtful.length === 0 || read.confidence <= Math.max(...doubtful.map((w) => w.confidence))) continue;
+      for (const w of doubtful) words.splice(words.indexOf(w), 1);
     }
+    words.push({ text, box: candidate.label, confidence: read.confidence });
   }
   const lines = groupLines(words);
   return { text: lines.map((l) => l.text).join('\n'), words, lines };
 }
+
+/** Page words less confident than this are read again label by label (see readAll). */
+const DOUBTFUL = 80;
+
+/** Half or more of the smaller of the two boxes lies in the other (a margin of 2 px around `b`). */
+const overlapsMostly = (a: Region, b: Region): boolean => {
+  const part = intersectRegions(a, inflateRegion(b, 2));
+  return part !== null && regionArea(part) >= 0.5 * Math.min(regionArea(a), regionArea(b));
+};
 
 /** An OCR result of a crop at `at`, in frame coordinates. */
 function moveResult(result: OcrResult, at: Region): OcrResult {

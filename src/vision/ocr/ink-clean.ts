@@ -10,6 +10,7 @@
  *   corner, "⊓" pieces);
  * - specks: tiny components far from any text that touch the edge or are faint (the rounded
  *   corner of a border at a crop's corner, which OCR reads as ".").
+ * - marks: radio buttons, check boxes and icons (see markIcons), with whatever lies inside them.
  * The text height is the 75th percentile height of the remaining glyph-like components. When
  * there is no glyph-like ink at all (a "-" or "." alone) only frames are erased.
  *
@@ -60,7 +61,7 @@ export interface CleanReport {
 }
 
 interface Component extends ComponentBox {
-  kind: 'glyph' | 'frame' | 'line' | 'cut' | 'speck';
+  kind: 'glyph' | 'frame' | 'line' | 'cut' | 'speck' | 'mark';
 }
 
 /**
@@ -153,6 +154,7 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
         c.kind = 'speck';
       }
     }
+    markIcons(comps, label, data, w, textHeight);
     // A speck beside text, within its line, is punctuation ("3.", "a:", "it's"): keep it.
     const near = Math.max(3, Math.round(0.5 * textHeight));
     const below = Math.round(0.3 * textHeight);
@@ -252,4 +254,73 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
   }
   const glyphs = comps.filter((_, i) => drop[i + 1] !== 1).map((c) => ({ x: c.x0, y: c.y0, width: bw(c), height: bh(c) }));
   return { erased, lines, spaces, glyphs, ink, textHeight };
+}
+
+/** A mark is at least this many text heights tall. */
+const MARK_MIN_RATIO = 1.4;
+/** …and no glyph beside it is this close to its height (a big letter has letters beside it). */
+const MARK_NEIGHBOUR_RATIO = 0.75;
+
+/**
+ * Marks `comps` that are not text but drawn among it, in place: components clearly taller than
+ * the text, with no glyph of about their height beside them (a letter of a heading has its
+ * word beside it), that are either an outline about as wide as tall (a radio button's ring, a
+ * check box) or drawn in light shades (an icon's gradient: text is drawn solid). OCR reads them
+ * as "(O", "[V)", "©" or "Q". What lies inside a mark's box goes with it (the radio's dot, the
+ * check, the "?" of a question icon).
+ */
+function markIcons(comps: Component[], label: Int32Array, data: Uint8Array, w: number, textHeight: number): void {
+  const bw = (c: Component): number => c.x1 - c.x0 + 1;
+  const bh = (c: Component): number => c.y1 - c.y0 + 1;
+  const marks: Component[] = [];
+  comps.forEach((c, i) => {
+    if (c.kind !== 'glyph' || bh(c) < MARK_MIN_RATIO * textHeight) return;
+    const aspect = bw(c) / bh(c);
+    if (aspect < 0.5 || aspect > 2) return;
+    const reach = 2 * bh(c);
+    const beside = comps.some(
+      (o) =>
+        o !== c &&
+        o.kind === 'glyph' &&
+        bh(o) >= MARK_NEIGHBOUR_RATIO * bh(c) &&
+        o.y0 < c.y1 &&
+        c.y0 < o.y1 &&
+        o.x0 - c.x1 <= reach &&
+        c.x0 - o.x1 <= reach,
+    );
+    if (beside) return;
+    const outline = c.n < 0.5 * bw(c) * bh(c) && aspect >= 0.8 && aspect <= 1.25 && closed(c, i + 1, label, w);
+    if (outline || medianInk(c, i + 1, label, data, w) > 90) marks.push(c);
+  });
+  for (const m of marks) {
+    m.kind = 'mark';
+    for (const o of comps) if (o.kind === 'glyph' && o.x0 >= m.x0 && o.x1 <= m.x1 && o.y0 >= m.y0 && o.y1 <= m.y1) o.kind = 'mark';
+  }
+}
+
+/**
+ * The component has ink in the middle third of each side of its box, as a ring or a box has
+ * (letters touching each other, "pd", do not).
+ */
+function closed(c: Component, id: number, label: Int32Array, w: number): boolean {
+  const thirds = (from: number, to: number): [number, number] => [from + Math.floor((to - from) / 3), to - Math.floor((to - from) / 3)];
+  const [mx0, mx1] = thirds(c.x0, c.x1);
+  const [my0, my1] = thirds(c.y0, c.y1);
+  const row = (y: number): boolean => {
+    for (let x = mx0; x <= mx1; x++) if (label[y * w + x] === id) return true;
+    return false;
+  };
+  const column = (x: number): boolean => {
+    for (let y = my0; y <= my1; y++) if (label[y * w + x] === id) return true;
+    return false;
+  };
+  return row(c.y0) && row(c.y1) && column(c.x0) && column(c.x1);
+}
+
+/** The median value of component `id`'s pixels (0 black .. 255 ground). */
+function medianInk(c: Component, id: number, label: Int32Array, data: Uint8Array, w: number): number {
+  const values: number[] = [];
+  for (let y = c.y0; y <= c.y1; y++) for (let i = y * w + c.x0; i <= y * w + c.x1; i++) if (label[i] === id) values.push(data[i]!);
+  values.sort((a, b) => a - b);
+  return values[values.length >> 1] ?? 255;
 }

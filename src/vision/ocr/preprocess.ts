@@ -1,8 +1,8 @@
 /**
  * Preparing a frame for OCR (pure, no tesseract here), in two steps:
  * 1. `normalizeForOcr`: grayscale, dark text on a white ground (inverted when the ground is dark,
- *    contrast stretched so the ground is pure white), then borders, lines and stray specks
- *    erased (ink-clean.ts); lines in X's fixed font are read from their cells (fixed-font.ts) and
+ *    contrast stretched so the ground is pure white), light text on dark plates inside it made
+ *    dark on white (plates.ts), then borders, lines and stray specks erased (ink-clean.ts); lines in X's fixed font are read from their cells (fixed-font.ts) and
  *    erased too, and cleaning reports the lines of text left for OCR.
  * 2. `prepareNormalized`: the whole image or one area of it (a line of text) upscaled so
  *    capitals are about `targetCapPx` tall, padded with white, encoded as PGM (binary netpbm: a
@@ -15,6 +15,7 @@ import { segmentDetailed } from '../segment.ts';
 import type { GrayImage } from '../types.ts';
 import { readFixedFont, type FixedLine } from './fixed-font.ts';
 import { cleanInk, type CleanReport } from './ink-clean.ts';
+import { invertPlates } from './plates.ts';
 
 export type Layout = 'block' | 'line' | 'char';
 
@@ -77,6 +78,7 @@ export function normalizeForOcr(frame: Frame, options: NormalizeOptions): Normal
   const ground = inverted ? 255 - bg : bg;
   const contrast = stretch(gray, ground);
   if (!contrast || options.clean === false) return { frame, gray, inverted, clean: null, fixed: [] };
+  invertPlates(gray);
   let clean = cleanInk(gray);
   const fixed = readFixedFont(gray);
   if (fixed.length > 0) {

@@ -131,6 +131,10 @@ const TALL = /^[A-BD-NP-RT-UY0-9bdfhklt]$/;
 function fixCase(words: WordPart[], prepared: Prepared, frame: Frame): WordPart[] {
   const glyphs = prepared.clean?.glyphs ?? [];
   if (glyphs.length === 0) return words;
+  // Centres of all symbols of the line: a component under two of them is letters touching
+  // ("po" at 9 px), measured together: not one letter's height.
+  const { scale, pad, origin } = prepared;
+  const centres = words.flatMap((w) => w.symbols.map((s) => ((s.bbox.x0 + s.bbox.x1) / 2 - pad) / scale + origin.x));
   const inkHeight = (bbox: Bbox): number => {
     const box = boxToFrame(bbox, prepared, frame);
     const mid = box.x + box.width / 2;
@@ -139,11 +143,14 @@ function fixCase(words: WordPart[], prepared: Prepared, frame: Frame): WordPart[
       const overlapsY = g.y < box.y + box.height && box.y < g.y + g.height;
       return overlapsY && gx >= box.x && gx <= box.x + box.width && mid >= g.x && mid <= g.x + g.width;
     });
-    return under.length === 1 ? under[0]!.height : 0;
+    if (under.length !== 1) return 0;
+    const g = under[0]!;
+    return centres.filter((x) => x >= g.x && x <= g.x + g.width).length <= 1 ? g.height : 0;
   };
+  // The lower median: a letter touching its neighbour ("ry") measures taller, never shorter.
   const median = (v: number[]): number => {
     const known = v.filter((h) => h > 0).sort((a, b) => a - b);
-    return known.length === 0 ? 0 : known[known.length >> 1]!;
+    return known.length === 0 ? 0 : known[(known.length - 1) >> 1]!;
   };
   type Symbol = WordPart['symbols'][number];
   const references = (symbols: readonly Symbol[]): { x: number; cap: number } => ({
