@@ -142,6 +142,22 @@ describe('cleanInk', () => {
     expect(cleanInk(img).erased).toEqual([]);
   });
 
+  it('erases a drop-down arrow and a submenu triangle beside text, keeps letters shaped like them', () => {
+    const img = white(160, 40);
+    word(img, 4, 10, [2, 2], 9);
+    for (let k = 0; k < 6; k++) fill(img, { x: 30 + k, y: 13 + k, width: 2, height: 1 }); // ⌄: left arm
+    for (let k = 0; k < 6; k++) fill(img, { x: 41 - k, y: 13 + k, width: 2, height: 1 }); // right arm
+    for (let k = 0; k < 6; k++) fill(img, { x: 60 + k, y: 10 + k, width: 1, height: 10 - 2 * k }); // ▶
+    word(img, 80, 10, [2, 2], 9);
+    fill(img, { x: 120, y: 10, width: 9, height: 2 }); // "T": a bar over a stem
+    fill(img, { x: 123, y: 12, width: 3, height: 7 });
+    const report = cleanInk(img);
+    expect(report.erased).toEqual([
+      { x: 60, y: 10, width: 5, height: 10 },
+      { x: 30, y: 13, width: 13, height: 6 },
+    ]);
+  });
+
   it('reports nothing on an empty image', () => {
     const report = cleanInk(white(10, 10));
     expect(report).toMatchObject({ erased: [], lines: [], spaces: [], ink: null, textHeight: 0 });

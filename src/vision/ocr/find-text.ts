@@ -170,28 +170,41 @@ export async function readAll(reader: TextReader, frame: Frame, options: ReadAll
         const at = words.indexOf(w);
         if (part && at >= 0 && regionArea(part) >= 0.5 * regionArea(w.box)) words.splice(at, 1);
       }
-    } else if (common >= 0.4 * regionArea(candidate.label) && !isSingleGlyph(candidate) && inside.every((w) => w.confidence >= DOUBTFUL)) {
-      continue;
     }
+    const single = isSingleGlyph(candidate);
+    const covered = common >= 0.4 * regionArea(candidate.label);
+    if (symbol === null && covered && !single && inside.every((w) => w.confidence >= DOUBTFUL)) continue;
     const read = await readLabel(reader, frame, candidate, { layout: 'line' }, options.cache);
-    const text = isSingleGlyph(candidate) ? singleLetter(read.text) : read.text;
+    const text = single ? singleLetter(read.text) : read.text;
     // A label boxed with its frame (a badge) is larger than its words: the page may have read it.
     const same = inside.length > 0 && matchKey(inside.map((w) => w.text).join(' ')) === matchKey(text);
-    if (!text || (same && !read.symbol) || read.confidence < 50) continue;
-    if (symbol === null && common >= 0.4 * regionArea(candidate.label)) {
-      // The page read this label with doubt (a key in a grid, small text beside a border), or it
-      // is a single glyph, which a page read often makes another letter of: the label read
-      // alone replaces it when it is surer.
-      const single = isSingleGlyph(candidate);
-      const doubtful = inside.filter((w) => (single || w.confidence < DOUBTFUL) && overlapsMostly(w.box, candidate.label));
-      if (doubtful.length === 0 || read.confidence <= Math.max(...doubtful.map((w) => w.confidence))) continue;
-      for (const w of doubtful) words.splice(words.indexOf(w), 1);
+    if (!text || (same && !read.symbol) || read.confidence < minConfidence(text, single)) continue;
+    if (symbol === null) {
+      // The page read this label with doubt (a key in a grid, small text beside a border), or
+      // it is a single glyph, which a page read often makes another letter of: the surer of
+      // the two reads stays.
+      // A page word of several characters on a single glyph, read with doubt, never wins
+      // ("Cc" on the "C" key).
+      const rivals = inside.filter((w) => overlapsMostly(w.box, candidate.label));
+      const wins = (w: TextBox): boolean =>
+        w.confidence >= read.confidence && !(single && w.text.length > 1 && w.confidence < DOUBTFUL);
+      if (covered && rivals.some(wins)) continue;
+      for (const w of rivals) {
+        const at = words.indexOf(w);
+        if (at >= 0 && !wins(w)) words.splice(at, 1);
+      }
     }
     words.push({ text, box: candidate.label, confidence: read.confidence });
   }
   const lines = groupLines(words);
   return { text: lines.map((l) => l.text).join('\n'), words, lines };
 }
+
+/**
+ * The confidence a label read needs to be kept: 50 %, or 40 % for a lone c, o, s, v, w, x or z,
+ * whose case OCR cannot tell by shape and so scores half as sure ("C" alone: 46 %).
+ */
+const minConfidence = (text: string, single: boolean): number => (single && /^[cosvwxz]$/i.test(text) ? 40 : 50);
 
 /** Page words less confident than this are read again label by label (see readAll). */
 const DOUBTFUL = 80;

@@ -10,7 +10,8 @@
  *   corner, "⊓" pieces);
  * - specks: tiny components far from any text that touch the edge or are faint (the rounded
  *   corner of a border at a crop's corner, which OCR reads as ".").
- * - marks: radio buttons, check boxes and icons (see markIcons), with whatever lies inside them.
+ * - marks: radio buttons, check boxes, icons and drop-down arrows (see markIcons), with whatever
+ *   lies inside them.
  * The text height is the 75th percentile height of the remaining glyph-like components. When
  * there is no glyph-like ink at all (a "-" or "." alone) only frames are erased.
  *
@@ -31,13 +32,14 @@ export interface CleanOptions {
   readonly lineTouchRatio?: number;
   /**
    * A gap between glyphs of a line at least this many times its tallest glyph is a word space.
-   * Inside a word glyphs stand at most about 0.3 capital heights apart (two "1"s), a space and
-   * the glyphs' side bearings make 0.5 or more. @default 0.42
+   * Inside a word glyphs stand at most about 0.3 capital heights apart (two "1"s), up to 0.45
+   * in small text, where a pixel of rounding counts ("n!" at 9 px); a space and the glyphs' side
+   * bearings make 0.55 or more. @default 0.5
    */
   readonly spaceRatio?: number;
 }
 
-export const CLEAN_DEFAULTS = Object.freeze({ inkLevel: 200, lineRatio: 2.5, lineTouchRatio: 1.4, spaceRatio: 0.42 });
+export const CLEAN_DEFAULTS = Object.freeze({ inkLevel: 200, lineRatio: 2.5, lineTouchRatio: 1.4, spaceRatio: 0.5 });
 
 export interface CleanReport {
   /** Boxes of the erased components. */
@@ -274,6 +276,7 @@ function markIcons(comps: Component[], label: Int32Array, data: Uint8Array, w: n
   const bh = (c: Component): number => c.y1 - c.y0 + 1;
   const marks: Component[] = [];
   comps.forEach((c, i) => {
+    if (c.kind === 'glyph' && (isChevron(c, i + 1, label, w, textHeight) || isTriangle(c, i + 1, label, w))) marks.push(c);
     if (c.kind !== 'glyph' || bh(c) < MARK_MIN_RATIO * textHeight) return;
     const aspect = bw(c) / bh(c);
     if (aspect < 0.5 || aspect > 2) return;
@@ -296,6 +299,70 @@ function markIcons(comps: Component[], label: Int32Array, data: Uint8Array, w: n
     m.kind = 'mark';
     for (const o of comps) if (o.kind === 'glyph' && o.x0 >= m.x0 && o.x1 <= m.x1 && o.y0 >= m.y0 && o.y1 <= m.y1) o.kind = 'mark';
   }
+}
+
+/**
+ * A drop-down arrow (⌄ beside "MS" or "con" on a key, read as "v" or "wv"): lower than the text,
+ * at least 1.5 times as wide as tall, its top row inked at both ends but not in the middle, its
+ * bottom row only in the middle. A "v" is about as wide as tall; a "w" reaches up in the middle.
+ */
+function isChevron(c: Component, id: number, label: Int32Array, w: number, textHeight: number): boolean {
+  const cw = c.x1 - c.x0 + 1;
+  const ch = c.y1 - c.y0 + 1;
+  if (ch > textHeight || ch < 3 || cw < 1.5 * ch) return false;
+  const third = Math.floor(cw / 3);
+  const inked = (y: number, from: number, to: number): boolean => {
+    for (let x = from; x <= to; x++) if (label[y * w + x] === id) return true;
+    return false;
+  };
+  const left = [c.x0, c.x0 + third - 1] as const;
+  const middle = [c.x0 + third, c.x1 - third] as const;
+  const right = [c.x1 - third + 1, c.x1] as const;
+  return (
+    inked(c.y0, ...left) && inked(c.y0, ...right) && !inked(c.y0, ...middle) &&
+    inked(c.y1, ...middle) && !inked(c.y1, ...left) && !inked(c.y1, ...right)
+  );
+}
+
+/**
+ * A solid triangle (a submenu's ▶, a combo box's ▼, read as "»" or "4"): across one axis every
+ * line of it is one run of ink, the runs shrink steadily from a full side to a point, and it
+ * fills about half its box. No letter is solid like that.
+ */
+function isTriangle(c: Component, id: number, label: Int32Array, w: number): boolean {
+  const cw = c.x1 - c.x0 + 1;
+  const ch = c.y1 - c.y0 + 1;
+  const fill = c.n / (cw * ch);
+  if (cw < 4 || ch < 4 || fill < 0.35 || fill > 0.7) return false;
+  // Per column (across 'x') or row: the length of its one run of ink, centred on the box's
+  // middle line; null when some line is not such a run.
+  const runs = (across: 'x' | 'y'): number[] | null => {
+    const out: number[] = [];
+    const [n, m] = across === 'x' ? [cw, ch] : [ch, cw];
+    for (let a = 0; a < n; a++) {
+      let first = -1;
+      let last = -1;
+      let count = 0;
+      for (let b = 0; b < m; b++) {
+        const i = across === 'x' ? (c.y0 + b) * w + c.x0 + a : (c.y0 + a) * w + c.x0 + b;
+        if (label[i] !== id) continue;
+        if (first < 0) first = b;
+        last = b;
+        count++;
+      }
+      if (count === 0 || count !== last - first + 1 || Math.abs(first + last + 1 - m) > 2) return null;
+      out.push(count);
+    }
+    return out;
+  };
+  // From a full side to a point, shrinking a little at each step.
+  const tapers = (r: number[] | null, side: number): boolean => {
+    if (r === null) return false;
+    const t = r[0]! >= r[r.length - 1]! ? r : [...r].reverse();
+    const step = Math.max(2, 0.3 * side);
+    return t[0]! >= 0.7 * side && t[t.length - 1]! <= 0.35 * side && t.every((v, k) => k === 0 || (v <= t[k - 1]! && t[k - 1]! - v <= step));
+  };
+  return tapers(runs('x'), ch) || tapers(runs('y'), cw);
 }
 
 /**
