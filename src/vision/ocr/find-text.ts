@@ -57,6 +57,9 @@ export interface TextHit {
   readonly control?: Region;
 }
 
+/** Score factor of a hit for a one-letter target read in the other case. */
+const CASE_MISMATCH = 0.9;
+
 /** A label-pass hit this good makes the page pass unnecessary for a short target. */
 const SURE = 0.9;
 
@@ -121,7 +124,11 @@ export async function findText(
     await pagePass();
     if (!hits.some((h) => h.score >= minScore)) await labelPass();
   }
-  return dedupe(hits.filter((h) => h.score >= minScore));
+  // A one-letter target is a key's label: "e" and "E" are different keys (xcalc has both).
+  const cased = /^\p{L}$/u.test(text.trim())
+    ? hits.map((h) => (singleLetter(h.read.trim()) === text.trim() ? h : { ...h, score: h.score * CASE_MISMATCH }))
+    : hits;
+  return dedupe(cased.filter((h) => h.score >= minScore));
 }
 
 export interface ReadAllOptions {
@@ -300,7 +307,8 @@ function matchLabel(words: readonly TextBox[], text: string, candidate: LabelCan
 }
 
 /** One glyph read as its upper and lower case ("Cc" for a lone "C") is the first of them. */
-const singleLetter = (text: string): string => (/^(\p{L})\1$/iu.test(text) ? text.slice(0, 1) : text);
+const singleLetter = (text: string): string =>
+  /^(\p{L})\1$/iu.test(text) && text[0] !== text[1] ? text.slice(0, 1) : text;
 
 /** A label shaped like one character. */
 const isSingleGlyph = (c: LabelCandidate): boolean => c.glyphs <= 2 && c.label.width <= 1.3 * c.label.height;
