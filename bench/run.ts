@@ -15,6 +15,7 @@ import { benchCost } from './cost.ts';
 import { REPO, startDesktop } from './desktop.ts';
 import { progress, type Measurement } from './measure.ts';
 import { benchOcr } from './ocr.ts';
+import { benchOcrAccuracy } from './ocr-accuracy.ts';
 import { benchSettle } from './settle.ts';
 import { benchSuite } from './suite.ts';
 import { renderReport, renderTable, renderVerdictLine, type Machine } from './table.ts';
@@ -48,6 +49,7 @@ const GROUPS: readonly [string, (desktop: Promise<Desktop>) => Promise<Measureme
   ['settle', benchSettle],
   ['typing', benchTyping],
   ['OCR', benchOcr],
+  ['OCR accuracy', () => benchOcrAccuracy()],
   ['cost of learning with Claude', benchCost],
   ['replay vs learn, scale (CLI runs)', () => benchSuite()],
   ['verdicts', () => benchVerdicts()],
