@@ -1,12 +1,19 @@
 /** invertPlates on drawn gray images: light text on a dark bar becomes dark text on white. */
 import { describe, expect, it } from 'vitest';
-import { invertPlates } from '../../src/vision/ocr/plates.ts';
+import { labelComponents } from '../../src/vision/components.ts';
+import { invertPlates as invertLabelled } from '../../src/vision/ocr/plates.ts';
 import type { GrayImage } from '../../src/vision/types.ts';
 
 function image(width: number, height: number, draw: (x: number, y: number) => number): GrayImage {
   const data = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data[y * width + x] = draw(x, y);
   return { width, height, data };
+}
+
+/** invertPlates on the ink components as ink cleaning labels them (darker than 200). */
+function invertPlates(img: GrayImage): ReturnType<typeof invertLabelled> {
+  const { labels, boxes } = labelComponents(img.data.map((v) => (v < 200 ? 1 : 0)), img.width, img.height);
+  return invertLabelled(img, labels, boxes);
 }
 
 const inBox = (x: number, y: number, x0: number, y0: number, w: number, h: number): boolean =>

@@ -1,7 +1,8 @@
 /**
  * Removing ink that is not text before OCR (pure, no tesseract here). Given a gray image with
  * dark ink on a white ground (as preprocess.ts makes it), the ink is split into 8-connected
- * components and these are erased:
+ * components; light text on dark plates (a selection, a warning bar) is made dark on the ground
+ * first (plates.ts), and these are erased:
  * - frames: a ring (ink along each side of its box) that encloses another component's box and
  *   is mostly empty (a control's border around its label, the badge around "On");
  * - lines: thin and long — at least `lineTouchRatio` text heights when it touches the image's
@@ -22,6 +23,7 @@ import type { Region } from '../../domain.ts';
 import { labelComponents, type ComponentBox } from '../components.ts';
 import { boundingRegion } from '../frame.ts';
 import type { GrayImage } from '../types.ts';
+import { invertPlates } from './plates.ts';
 
 export interface CleanOptions {
   /** Pixels darker than this are ink (0 ink .. 255 ground). @default 200 */
@@ -81,7 +83,12 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
   // Label 8-connected ink components (label 0: ground).
   const isInk = new Uint8Array(n);
   for (let i = 0; i < n; i++) if (data[i]! < inkLevel) isInk[i] = 1;
-  const { labels: label, boxes } = labelComponents(isInk, w, h);
+  let { labels: label, boxes } = labelComponents(isInk, w, h);
+  // Light text on dark plates becomes dark text on the ground (plates.ts): the ink changed.
+  if (invertPlates(gray, label, boxes).length > 0) {
+    for (let i = 0; i < n; i++) isInk[i] = data[i]! < inkLevel ? 1 : 0;
+    ({ labels: label, boxes } = labelComponents(isInk, w, h));
+  }
   const comps: Component[] = boxes.map((b) => ({ x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1, n: b.n, kind: 'glyph' }));
   if (comps.length === 0) return { erased: [], lines: [], spaces: [], glyphs: [], ink: null, textHeight: 0 };
 
@@ -258,8 +265,10 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
   return { erased, lines, spaces, glyphs, ink, textHeight };
 }
 
-/** A mark is at least this many text heights tall. */
+/** A mark is at least this many text heights tall… */
 const MARK_MIN_RATIO = 1.4;
+/** …and at most this many (an icon; not a panel or a window). */
+const MARK_MAX_RATIO = 8;
 /** …and no glyph beside it is this close to its height (a big letter has letters beside it). */
 const MARK_NEIGHBOUR_RATIO = 0.75;
 
@@ -277,7 +286,7 @@ function markIcons(comps: Component[], label: Int32Array, data: Uint8Array, w: n
   const marks: Component[] = [];
   comps.forEach((c, i) => {
     if (c.kind === 'glyph' && (isChevron(c, i + 1, label, w, textHeight) || isTriangle(c, i + 1, label, w))) marks.push(c);
-    if (c.kind !== 'glyph' || bh(c) < MARK_MIN_RATIO * textHeight) return;
+    if (c.kind !== 'glyph' || bh(c) < MARK_MIN_RATIO * textHeight || bh(c) > MARK_MAX_RATIO * textHeight) return;
     const aspect = bw(c) / bh(c);
     if (aspect < 0.5 || aspect > 2) return;
     const reach = 2 * bh(c);
@@ -386,8 +395,12 @@ function closed(c: Component, id: number, label: Int32Array, w: number): boolean
 
 /** The median value of component `id`'s pixels (0 black .. 255 ground). */
 function medianInk(c: Component, id: number, label: Int32Array, data: Uint8Array, w: number): number {
-  const values: number[] = [];
-  for (let y = c.y0; y <= c.y1; y++) for (let i = y * w + c.x0; i <= y * w + c.x1; i++) if (label[i] === id) values.push(data[i]!);
-  values.sort((a, b) => a - b);
-  return values[values.length >> 1] ?? 255;
+  const hist = new Uint32Array(256);
+  for (let y = c.y0; y <= c.y1; y++) for (let i = y * w + c.x0; i <= y * w + c.x1; i++) if (label[i] === id) hist[data[i]!]!++;
+  let v = 0;
+  for (let acc = 0; v < 255; v++) {
+    acc += hist[v]!;
+    if (2 * acc >= c.n) break;
+  }
+  return v;
 }

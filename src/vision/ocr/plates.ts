@@ -3,34 +3,30 @@
  * blue), a warning bar (white on red), a highlighted row. Normalizing (preprocess.ts) makes the
  * image's ground white and its ink dark; such a plate then is one big block of "ink" with the
  * letters as holes, which OCR reads badly and whose glyph heights nothing can measure
- * ("yOu are using the rOOt acCOunt"). Each plate is turned into ground with dark letters.
+ * ("yOu are using the rOOt acCOunt"). Each plate is turned into ground with dark letters;
+ * ink cleaning (ink-clean.ts) does it first, on the ink components it labels anyway.
  */
 import type { Region } from '../../domain.ts';
-import { labelComponents, type ComponentBox } from '../components.ts';
+import type { ComponentBox } from '../components.ts';
 import type { GrayImage } from '../types.ts';
 
-/** Pixels darker than this may belong to a plate (the image: dark ink on a white ground). */
-const PLATE_LEVEL = 160;
 /** A plate is at least this tall, px: lower bars are lines and underlines. */
 const MIN_HEIGHT = 8;
 /** …at least this many times as wide as tall (an icon, a big glyph or a key is not a plate)… */
 const MIN_ASPECT = 2.5;
-/** Rows of letters a plate may hold between its rows of solid colour, px. */
-const PLATE_REACH = 24;
 /** Rows of a plate's rounded corners, px. */
 const CORNER = 3;
 /** …and fills at least this much of its box (letters cut holes into it). */
 const MIN_FILL = 0.6;
 
 /**
- * Inverts, in place, each plate of `gray` within its rows' extent: the plate's own level becomes
- * white, lighter pixels (its letters) dark, darker ones white. Returns the plates' boxes.
+ * Inverts, in place, each plate among the ink components of `gray` (`labels` and `boxes` as
+ * components.ts gives them) within its rows' extent: the plate's own level becomes white,
+ * lighter pixels (its letters) dark, darker ones white. Returns the plates' boxes; the
+ * components no longer describe `gray` when there are any.
  */
-export function invertPlates(gray: GrayImage): Region[] {
+export function invertPlates(gray: GrayImage, labels: Int32Array, boxes: readonly ComponentBox[]): Region[] {
   const { width: w, height: h, data } = gray;
-  const mask = new Uint8Array(w * h);
-  for (const y of plateRows(gray)) for (let i = y * w; i < (y + 1) * w; i++) if (data[i]! < PLATE_LEVEL) mask[i] = 1;
-  const { labels, boxes } = labelComponents(mask, w, h);
   const plates: Region[] = [];
   boxes.forEach((b, index) => {
     const bw = b.x1 - b.x0 + 1;
@@ -62,26 +58,6 @@ export function invertPlates(gray: GrayImage): Region[] {
     plates.push({ x: b.x0, y: b.y0, width: bw, height: bh });
   });
   return plates;
-}
-
-/**
- * The rows a plate may cover: those near a row with a run of dark pixels as long as the
- * shortest plate is wide (its rows above and below its letters have one). Labelling only
- * these keeps a screen full of text from costing a second labelling pass.
- */
-function plateRows(gray: GrayImage): number[] {
-  const { width: w, height: h, data } = gray;
-  const long = Math.ceil(MIN_ASPECT * MIN_HEIGHT);
-  const near = new Uint8Array(h);
-  for (let y = 0; y < h; y++) {
-    let run = 0;
-    for (let i = y * w; i < (y + 1) * w && run < long; i++) run = data[i]! < PLATE_LEVEL ? run + 1 : 0;
-    if (run < long) continue;
-    for (let k = Math.max(0, y - PLATE_REACH); k <= Math.min(h - 1, y + PLATE_REACH); k++) near[k] = 1;
-  }
-  const rows: number[] = [];
-  for (let y = 0; y < h; y++) if (near[y] === 1) rows.push(y);
-  return rows;
 }
 
 /** Pixel (x, y) touches a pixel of component `id` (8-neighbourhood). */

@@ -1,8 +1,9 @@
 /**
  * Preparing a frame for OCR (pure, no tesseract here), in two steps:
  * 1. `normalizeForOcr`: grayscale, dark text on a white ground (inverted when the ground is dark,
- *    contrast stretched so the ground is pure white), light text on dark plates inside it made
- *    dark on white (plates.ts), then borders, lines and stray specks erased (ink-clean.ts); lines in X's fixed font are read from their cells (fixed-font.ts) and
+ *    contrast stretched so the ground is pure white), then light text on dark plates made dark
+ *    on white and borders, lines, marks and stray specks erased (ink-clean.ts); lines in X's
+ *    fixed font are read from their cells (fixed-font.ts) and
  *    erased too, and cleaning reports the lines of text left for OCR.
  * 2. `prepareNormalized`: the whole image or one area of it (a line of text) upscaled so
  *    capitals are about `targetCapPx` tall, padded with white, encoded as PGM (binary netpbm: a
@@ -15,7 +16,6 @@ import { segmentDetailed } from '../segment.ts';
 import type { GrayImage } from '../types.ts';
 import { readFixedFont, type FixedLine } from './fixed-font.ts';
 import { cleanInk, type CleanReport } from './ink-clean.ts';
-import { invertPlates } from './plates.ts';
 
 export type Layout = 'block' | 'line' | 'char';
 
@@ -78,7 +78,6 @@ export function normalizeForOcr(frame: Frame, options: NormalizeOptions): Normal
   const ground = inverted ? 255 - bg : bg;
   const contrast = stretch(gray, ground);
   if (!contrast || options.clean === false) return { frame, gray, inverted, clean: null, fixed: [] };
-  invertPlates(gray);
   let clean = cleanInk(gray);
   const fixed = readFixedFont(gray);
   if (fixed.length > 0) {
@@ -103,7 +102,9 @@ export function prepareNormalized(
   const box = area ? clampRegion(area, normalized.gray) : null;
   const gray = box ? cropGray(normalized.gray, box) : normalized.gray;
   const target = options.targetCapPx ?? 30;
-  let scale = options.scale ?? estimateScale(normalized.frame, gray, options.layout, target, box ? null : clean);
+  // The text height cleaning measured holds for any part of a block; a line is measured alone.
+  const measured = box && options.layout !== 'block' ? null : clean;
+  let scale = options.scale ?? estimateScale(normalized.frame, gray, options.layout, target, measured);
   const maxPixels = options.maxPixels ?? 8_000_000;
   if (gray.width * gray.height * scale * scale > maxPixels) scale = Math.max(1, Math.sqrt(maxPixels / (gray.width * gray.height)));
   const scaled = scale === 1 ? gray : scaleGray(gray, gray.width * scale, gray.height * scale, { method: 'bilinear' });

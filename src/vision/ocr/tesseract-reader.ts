@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import type Tesseract from 'tesseract.js';
 import type { Frame, Region } from '../../domain.ts';
 import { InfrastructureError } from '../../errors.ts';
-import { unionRegions } from '../frame.ts';
+import { clampRegion, inflateRegion, unionRegions } from '../frame.ts';
 import type { OcrResult, ReadOptions, TextBox, TextReader } from '../types.ts';
 import type { FixedLine } from './fixed-font.ts';
 import { normalizeForOcr, prepareNormalized, type Normalized, type Prepared } from './preprocess.ts';
@@ -153,7 +153,10 @@ export class TesseractReader implements TextReader {
       };
     }
     const psm = layout === 'char' ? '10' : layout === 'line' ? '7' : frame.height <= SMALL_BLOCK_PX ? '6' : '3';
-    return this.recognize(prepare(null, layout), psm, options.whitelist, frame);
+    // A window on an empty screen: only the part holding ink is upscaled and read.
+    const inked = clean?.ink ? clampRegion(inflateRegion(clean.ink, INK_MARGIN_PX), frame) : null;
+    const sparse = inked !== null && inked.width * inked.height < SPARSE_INK * frame.width * frame.height;
+    return this.recognize(prepare(sparse ? inked : null, layout), psm, options.whitelist, frame);
   }
 
   private async recognize(prepared: Prepared, psm: string, whitelist: string | undefined, frame: Frame): Promise<OcrResult> {
@@ -196,6 +199,11 @@ function merge(a: OcrResult, b: OcrResult): OcrResult {
   const lines = [...a.lines, ...b.lines].sort(byY);
   return { text: lines.map((l) => l.text).join('\n'), words: [...a.words, ...b.words].sort(byY), lines };
 }
+
+/** Ground kept around the ink of a block read, px. */
+const INK_MARGIN_PX = 8;
+/** A block whose ink covers less than this part of it is read as the ink's box alone. */
+const SPARSE_INK = 0.5;
 
 /** Blocks of at most this many lines, in frames at most this tall, are read line by line. */
 const LINE_READS_MAX = 4;
