@@ -12,7 +12,7 @@ import type { Rgba } from '../vision/types.ts';
 import { cloneFrame, createFrame, encodePng, scale, strokeRegion } from '../vision/frame.ts';
 import { compareFrames, diffCanvasSize } from '../vision/compare.ts';
 import { writeFileAtomic } from '../paths/atomic.ts';
-import type { ActionImages } from '../report/allure-goal.ts';
+import type { ActionEvidence, ActionImages } from '../report/allure-goal.ts';
 
 /** Before/after images in the report are thumbnails: enough to see what happened, small on disk. */
 const THUMBNAIL_WIDTH = 320;
@@ -74,32 +74,50 @@ const slug = (name: string): string =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
-/** Images gathered while a goal ran, by action index. */
+/** What was seen of each action while a goal ran: when it started and ended, what it was, its images and problems. */
 export class GoalEvidence {
-  private readonly frames = new Map<number, { before: Frame; after: Frame }>();
+  private readonly seen = new Map<number, { start?: number; end?: number; description?: string; before?: Frame; after?: Frame }>();
   private readonly problems = new Map<number, Rendered[]>();
 
-  readonly collect = (index: number, before: Frame, after: Frame): void => {
-    this.frames.set(index, { before, after });
+  /** The runner's action hook: action `index` begins now. */
+  readonly started = (index: number, description: string): void => {
+    this.seen.set(index, { start: Date.now(), description });
   };
 
+  /** The brain's evidence hook: action `index` verified (or failed to), leaving these frames. */
+  readonly collect = (index: number, before: Frame, after: Frame): void => {
+    this.seen.set(index, { ...this.seen.get(index), end: Date.now(), before, after });
+  };
+
+  /** The brain's problem hook: what went wrong with action `index`, rendered as images at once. */
   readonly problem = (index: number, problem: Problem): void => {
     this.problems.set(index, [...(this.problems.get(index) ?? []), render(problem)]);
   };
 
-  images(count: number): (ActionImages | undefined)[] {
-    return Array.from({ length: count }, (_, i) => {
-      const pair = this.frames.get(i);
-      const rendered = this.problems.get(i) ?? [];
-      const diff = rendered.find((r) => r.diff)?.diff;
-      const files = rendered.flatMap((r) => r.files);
-      if (!pair && files.length === 0) return undefined;
-      return {
-        ...(pair ? { before: thumbnail(pair.before), after: thumbnail(pair.after) } : {}),
-        ...(files.length > 0 ? { evidence: files } : {}),
-        ...(diff ? { diff } : {}),
-      };
-    });
+  actions(): Map<number, ActionEvidence> {
+    const indices = new Set([...this.seen.keys(), ...this.problems.keys()]);
+    return new Map(
+      [...indices].map((index) => {
+        const s = this.seen.get(index) ?? {};
+        const rendered = this.problems.get(index) ?? [];
+        const diff = rendered.find((r) => r.diff)?.diff;
+        const files = rendered.flatMap((r) => r.files);
+        const images: ActionImages = {
+          ...(s.before && s.after && { before: thumbnail(s.before), after: thumbnail(s.after) }),
+          ...(files.length > 0 && { evidence: files }),
+          ...(diff && { diff }),
+        };
+        return [
+          index,
+          {
+            ...(s.start !== undefined && { start: s.start }),
+            ...(s.end !== undefined && { end: s.end }),
+            ...(s.description !== undefined && { description: s.description }),
+            ...(Object.keys(images).length > 0 && { images }),
+          },
+        ];
+      }),
+    );
   }
 
   /**

@@ -1,15 +1,23 @@
-/** Hands a goal's verdict and evidence to the Allure report, from inside its vitest test. */
+/**
+ * The end of one goal attempt, in the worker that ran it, in this order: its line in the run
+ * history (so a run killed a moment later still counts it), its Allure result, and its line on
+ * the console. Every attempt of a retried goal ends here once.
+ */
+import { inject } from 'vitest';
 import type { Verdict } from '../domain.ts';
 import type { Spec, GoalSpec } from '../spec-file/types.ts';
 import type { AssertionResult } from '../assert/types.ts';
-import { reportGoalToAllure } from '../report/allure-goal.ts';
-import type { GoalEvidence } from './evidence.ts';
+import { writeGoalResult } from '../report/allure-goal.ts';
+import { allureResultsDir } from '../report/allure-writer.ts';
 import { describeForDisplay } from '../spec-file/interpolate.ts';
+import { secretMasker } from '../spec-file/secrets.ts';
 import { describeAction } from '../brain/describe.ts';
 import { computePathStats, type PathStats } from '../paths/stats.ts';
-import { readHistory } from '../report/history.ts';
+import { appendHistory, readHistory, recordOfVerdict } from '../report/history.ts';
+import { consoleOptions, createProgress, type GoalEnd } from './progress.ts';
+import type { GoalEvidence } from './evidence.ts';
 
-/** The statistics of one path from the run history before this run (undefined when it never ran). */
+/** The statistics of one path from the run history before this attempt (undefined when it never ran). */
 export async function pathStatsOf(reportsDir: string, spec: string, goal: string): Promise<PathStats | undefined> {
   const history = (await readHistory(reportsDir)).filter((r) => r.spec === spec && r.goal === goal);
   return computePathStats(history)[0];
@@ -18,6 +26,21 @@ export async function pathStatsOf(reportsDir: string, spec: string, goal: string
 const goalText = (goal: GoalSpec): string =>
   goal.steps ? goal.steps.map(describeAction).join(', ') : describeForDisplay(goal.goal ?? '');
 
+/** The console line of an attempt: `specs/calc.yaml › add failed, retry 1/3 (replayed, …) — retrying`. */
+export function goalEndOf(verdict: Verdict, retries: number, retry: number): GoalEnd {
+  const attempt = retries > 0 ? `, retry ${retries}/${Math.max(retry, retries)}` : '';
+  const retrying = verdict.status !== 'passed' && retries < retry ? ' — retrying' : '';
+  const text =
+    `${verdict.spec} › ${verdict.goal} ${verdict.status}${attempt} ` +
+    `(${verdict.mode}, ${verdict.actions.length} actions, ${verdict.modelCalls} model calls, ${verdict.durationMs} ms)${retrying}`;
+  const more = verdict.status === 'passed' ? undefined : `  ${(verdict.message ?? '').split('\n').join('\n  ')}`;
+  return { key: `${verdict.spec}#${verdict.goal}`, passed: verdict.status === 'passed', text, ...(more !== undefined && { more }) };
+}
+
+/**
+ * Records the end of a goal attempt; call it once per attempt, inside the goal's vitest test,
+ * right after the verdict is known. `retries`: attempts of this goal before this one.
+ */
 export async function recordGoalReport(
   spec: Spec,
   goal: GoalSpec,
@@ -26,7 +49,11 @@ export async function recordGoalReport(
   evidence: GoalEvidence,
   extra: { readonly planner?: string; readonly retries: number; readonly pathStats?: PathStats },
 ): Promise<void> {
-  await reportGoalToAllure({
+  const stop = Date.now();
+  const run = inject('retrace');
+  const reports = run.options.reports;
+  await appendHistory(reports, [recordOfVerdict(verdict, { runId: run.runId, retries: extra.retries })]);
+  writeGoalResult(allureResultsDir(reports), {
     verdict,
     specName: spec.name,
     app: describeForDisplay(spec.app.launch),
@@ -34,14 +61,28 @@ export async function recordGoalReport(
     ...(extra.planner ? { planner: extra.planner } : {}),
     ...(extra.pathStats ? { pathStats: extra.pathStats } : {}),
     retries: extra.retries,
-    actionImages: evidence.images(verdict.actions.length),
+    actions: evidence.actions(),
     assertions: assertions.map((a) => ({
       description: a.description,
       passed: a.ok,
       message: a.message,
+      ms: a.ms,
       ...(a.read !== undefined ? { actual: a.read } : {}),
       ...(a.images ? { diff: a.images } : {}),
       ...(a.written ? { newBaseline: a.written } : {}),
     })),
+    stop,
+    thread: `worker ${process.env.VITEST_POOL_ID ?? process.pid}`,
   });
+
+  const progress = createProgress(run.verbosity, run.tty, (text) => secretMasker.mask(text));
+  for (const [i, a] of verdict.actions.entries()) {
+    progress.detail(
+      `  ${i + 1}. ${a.description ?? a.kind}: ${a.ms} ms (wait ${a.waitMs}, resolve ${a.resolveMs}, act ${a.actMs}, settle ${a.settleMs}, verify ${a.verifyMs})` +
+        `, resolved by ${a.resolvedBy}${a.retries > 0 ? `, ${a.retries} ${a.retries === 1 ? 'retry' : 'retries'}` : ''}`,
+    );
+  }
+  for (const a of assertions) progress.detail(`  ${a.ok ? '✓' : '✗'} ${a.description}: ${a.message}`);
+  for (const warning of verdict.warnings ?? []) progress.line(`warning: ${verdict.spec} › ${verdict.goal}: ${warning}`);
+  progress.goal(goalEndOf(verdict, extra.retries, consoleOptions().retry));
 }

@@ -61,23 +61,36 @@ export class Project {
 
   /** Runs `retrace <args>` in the project, with its own displays (no $DISPLAY). */
   cli(args: readonly string[], env: Record<string, string | undefined> = {}, timeoutMs = 240_000): Promise<CliResult> {
-    return new Promise((resolve, reject) => {
-      const childEnv: NodeJS.ProcessEnv = { ...process.env, FIXTURES, CI: 'true', ...env };
-      delete childEnv.DISPLAY;
-      for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
-      const child = spawn(process.execPath, [BIN, ...args], { cwd: this.root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error(`retrace ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
-      }, timeoutMs);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, FIXTURES, CI: 'true', ...env };
+    delete childEnv.DISPLAY;
+    for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
+    return runCommand(process.execPath, [BIN, ...args], { cwd: this.root, env: childEnv, timeoutMs });
   }
+}
+
+/** Runs a command to its end, collecting its output; it is killed, and the promise rejects, after timeoutMs. */
+export function runCommand(
+  file: string,
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly timeoutMs: number },
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${[file, ...args].join(' ')} timed out\n${stdout}\n${stderr}`));
+    }, options.timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }
