@@ -180,6 +180,11 @@ export interface ActionReport {
   readonly unexpected?: readonly UnexpectedChange[];
   /** Images that show what went wrong, as files under the reports directory. */
   readonly evidence?: readonly EvidenceFile[];
+  /**
+   * Why the action healed, when it did: the rung that found its target, and each effect found
+   * other than as recorded ("target found by template, moved by 40, 40 px; text "Count: 1" found at …").
+   */
+  readonly healed?: string;
 }
 
 /** A change an action caused that its recorded path does not account for. */

@@ -16,13 +16,13 @@
  */
 import type { ActionReport, Frame, Region, UnexpectedChange } from '../domain.ts';
 import { framesEqual } from '../vision/changes.ts';
-import { crop, clampRegion, offsetRegion, regionsIntersect } from '../vision/frame.ts';
+import { crop, clampRegion, inflateRegion, offsetRegion, regionsIntersect } from '../vision/frame.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
 import { settle, type Settled } from './settle.ts';
 import { describeAction } from './describe.ts';
 import { verifyEffects, kindOf, type EffectCheck } from './verify.ts';
 import { describeChanges, describeUnexpected, unexplainedChanges, watchCandidates } from './unexpected.ts';
-import { CYCLE_LIMITS } from './thresholds.ts';
+import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
 import type { ActionFailure, ActionOutcome, Held } from './outcome.ts';
 import type { ActionCycle, CycleStep, Resolved } from './cycle.ts';
 
@@ -109,7 +109,7 @@ export class ReplayStep {
         verifying += performance.now() - start;
         return checks;
       };
-      const { after, checks } = await this.awaitEffects(step, before, acted, verify, ignore);
+      const { after, checks } = await this.awaitEffects(step, before, acted, verify, () => [...ignore(), ...feedbackPlaces(step, resolved)], ignore);
       // Waiting for the reaction is settling; looking at the effects is verifying.
       lap('settleMs');
       phases.settleMs -= verifying;
@@ -143,7 +143,11 @@ export class ReplayStep {
       // An action that replayed exactly keeps its recorded evidence (and images) in a proposal.
       const observed = healed ? await this.cycle.observe(action, before, after, resolved, recorded.dynamic, secret, step.assets, recorded) : recorded;
       lap('verifyMs');
-      const done = { ...report({ verified: true, resolvedBy: resolved.resolvedBy, retries: attempt }), ...(unexpected.length > 0 ? { unexpected } : {}) };
+      const done = {
+        ...report({ verified: true, resolvedBy: resolved.resolvedBy, retries: attempt }),
+        ...(unexpected.length > 0 ? { unexpected } : {}),
+        ...(healed ? { healed: healReason(resolved, checks, secret) } : {}),
+      };
       this.previous = {
         index,
         description,
@@ -160,14 +164,16 @@ export class ReplayStep {
   /**
    * Waits for the action's effects: for the window to react (up to the recorded settle time,
    * scaled), then — when what it shows is not the effect yet — for as long as it keeps changing
-   * (an app that stalls mid-change), or, while it still shows the state before the action, for
-   * the rest of the action's time limit. Only then may the action be done again.
+   * (an app that stalls mid-change), or, while nothing but the target's own feedback (its pressed
+   * or focus look) changed, for the rest of the action's time limit: an app that is still working
+   * on the action is waited for, however slow. Only then may the action be done again.
    */
   private async awaitEffects(
     step: ReplayStepInput,
     before: Settled,
     acted: number,
     verify: (shot: Settled) => Promise<EffectCheck[]>,
+    feedback: () => Region[],
     ignore: () => Region[],
   ): Promise<{ after: Settled; checks: EffectCheck[] }> {
     const { recorded } = step;
@@ -179,11 +185,10 @@ export class ReplayStep {
     const patience = Date.now() + reactMs;
     const limit = acted + this.options.actionTimeoutMs;
     while (checks.some((c) => !c.verified)) {
-      const untouched = framesEqual(before.frame, after.frame, ignore());
+      const untouched = framesEqual(before.frame, after.frame, feedback());
       const until = untouched ? limit : patience;
       if (Date.now() >= until) break;
-      const from = untouched ? before.frame : after.frame;
-      const later = await settle(this.stage, settleOptions, { changeFrom: from, reactMs: Math.max(0, until - Date.now()) });
+      const later = await settle(this.stage, settleOptions, { changeFrom: after.frame, reactMs: Math.max(0, until - Date.now()) });
       if (framesEqual(later.frame, after.frame, ignore())) break;
       after = later;
       checks = await verify(after);
@@ -272,6 +277,29 @@ const pick = (u: { readonly recorded?: Region; readonly candidate?: Region }): {
 });
 
 /** Where the action's target is now: its own look (hover, focus, pressed) is never unexpected. */
+/** Why an action healed, in words: the rung below `recorded` that found its target, and each effect found other than as recorded. */
+export function healReason(resolved: Pick<Resolved, 'resolvedBy' | 'offset'>, checks: readonly EffectCheck[], secret: boolean): string {
+  const { x, y } = resolved.offset;
+  const moved = x !== 0 || y !== 0 ? `, moved by ${x}, ${y} px` : '';
+  const target = resolved.resolvedBy === 'recorded' ? [] : [`target found by ${resolved.resolvedBy}${moved}`];
+  const effects = checks
+    .filter((c) => c.moved)
+    .map((c) => {
+      const said = c.effect.text && !secret ? ` "${c.effect.text}"` : '';
+      const { region: was } = c.effect;
+      const where = c.region.x === was.x && c.region.y === was.y ? 'at its place, repainted' : `found at ${c.region.x}, ${c.region.y} (recorded at ${was.x}, ${was.y})`;
+      return `${kindOf(c.effect)}${said} ${where}`;
+    });
+  return [...target, ...effects].join('; ');
+}
+
+/** Where the target's own feedback shows: its recorded feedback effects and its box, with a margin for a focus ring. */
+function feedbackPlaces(step: ReplayStepInput, resolved: Resolved): Region[] {
+  const { x, y } = resolved.offset;
+  const effects = step.recorded.effects.filter((e) => kindOf(e) === 'feedback').flatMap((e) => [e.region, offsetRegion(e.region, x, y)]);
+  return [...effects, ...targetBoxes(step, resolved)].map((r) => inflateRegion(r, EFFECT_THRESHOLDS.feedbackReachPx));
+}
+
 function targetBoxes(step: ReplayStepInput, resolved: Resolved): Region[] {
   const anchor = step.recorded.anchor;
   if (anchor) return [offsetRegion(anchor.box, resolved.offset.x, resolved.offset.y)];

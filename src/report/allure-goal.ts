@@ -142,6 +142,7 @@ function goalDescription(input: GoalReportInput): string {
       `**duration:** ${verdict.durationMs} ms`,
     verdict.stopReason ? `**Stopped:** ${verdict.stopReason}` : undefined,
     verdict.message ? `**Verdict:** ${verdict.message}` : undefined,
+    ...verdict.actions.map((a, i) => (a.healed ? `**Healed action ${i + 1}** (${a.description ?? a.kind}): ${a.healed}` : undefined)),
   ];
   return lines.filter((line) => line !== undefined).join('\n\n');
 }
@@ -220,6 +221,7 @@ export function writeGoalResult(resultsDir: string, input: GoalReportInput): voi
           { name: 'resolvedBy', value: action.resolvedBy },
           { name: 'verified', value: String(action.verified) },
           { name: 'retries', value: String(action.retries) },
+          ...(action.healed ? [{ name: 'healed', value: action.healed }] : []),
           { name: 'ms', value: String(action.ms) },
           { name: 'waitMs', value: String(action.waitMs) },
           { name: 'resolveMs', value: String(action.resolveMs) },

@@ -33,7 +33,9 @@ export function goalEndOf(verdict: Verdict, retries: number, retry: number): Goa
   const text =
     `${verdict.spec} › ${verdict.goal} ${verdict.status}${attempt} ` +
     `(${verdict.mode}, ${verdict.actions.length} actions, ${verdict.modelCalls} model calls, ${verdict.durationMs} ms)${retrying}`;
-  const more = verdict.status === 'passed' ? undefined : `  ${(verdict.message ?? '').split('\n').join('\n  ')}`;
+  const healed = verdict.actions.flatMap((a, i) => (a.healed ? [`  healed action ${i + 1} (${a.description ?? a.kind}): ${a.healed}`] : []));
+  const failure = verdict.status === 'passed' ? [] : [`  ${(verdict.message ?? '').split('\n').join('\n  ')}`];
+  const more = [...healed, ...failure].join('\n') || undefined;
   return { key: `${verdict.spec}#${verdict.goal}`, passed: verdict.status === 'passed', text, ...(more !== undefined && { more }) };
 }
 

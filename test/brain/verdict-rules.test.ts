@@ -32,6 +32,8 @@ describe('effects mean something', () => {
     expect(result.failure).toBeUndefined();
     expect(result.healed).toBe(true);
     expect(desktop.app.count).toBe(3);
+    // "healed" says why: which action, and which effect was seen other than as recorded.
+    expect(result.reports[0]?.healed).toMatch(/text "1" at its place, repainted/);
   });
 
   test('a wrong count fails, saying what it reads', async () => {
@@ -92,6 +94,16 @@ describe('a retry is evidence', () => {
 
   test('an app slower than the reaction wait is waited for within the time limit, and never clicked twice', async () => {
     const { done, desktop } = replayOn({ reactMs: 2000 }, await learned, { options: { actionTimeoutMs: 4000 } });
+    const result = await done;
+    expect(result.failure).toBeUndefined();
+    expect(result.reports.map((r) => r.retries)).toEqual([0, 0, 0]);
+    expect(clicks(desktop)).toBe(3);
+    expect(desktop.app.count).toBe(3);
+  });
+
+  test("a slow app whose button shows its focus ring at once is still waited for: the ring is not the app's answer", async () => {
+    const ringed = await learnPath(three, { focusRing: true });
+    const { done, desktop } = replayOn({ reactMs: 2000, focusRing: true }, ringed, { options: { actionTimeoutMs: 4000 } });
     const result = await done;
     expect(result.failure).toBeUndefined();
     expect(result.reports.map((r) => r.retries)).toEqual([0, 0, 0]);

@@ -1,9 +1,10 @@
 /**
  * Verdicts you can trust (PRODUCT.md): goals are learned once on the base fixture apps, then
- * replayed with `--learn off` on their variants. A regression that passes is a silent incorrect
- * success (must be 0); a benign change that fails is an over-halt (measured, driven down).
+ * replayed with `--learn off --strict` on their variants (strict: an app that swallowed a click
+ * is a regression a user would feel, even when a retry got past it). A regression that passes is
+ * a silent incorrect success (must be 0); a benign change that fails is an over-halt (at most 1).
  * CI runs a fixed sample of the corpus; RETRACE_VERDICTS=full runs all of it (the benchmark does).
- * The figures are written to reports/verdicts.json for the benchmark table.
+ * The figures, and every outcome (variant, expected, got), are written to reports/verdicts.json.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -42,10 +43,10 @@ describe('verdict corpus', () => {
     const learned = await project.cli(['run', 'specs/base', '--workers', '2', '--update-baselines', 'missing'], {}, 600_000);
     expect(learned.code, `learning the base apps failed:\n${learned.stdout}\n${learned.stderr}`).toBe(0);
     const ids = writeVariantSpecs(project, variants);
-    await project.cli(['run', 'specs/variants', '--learn', 'off', '--update-baselines', 'none', '--workers', '2'], {}, 900_000);
+    await project.cli(['run', 'specs/variants', '--learn', 'off', '--strict', '--update-baselines', 'none', '--workers', '2'], {}, 2_400_000);
     const summary = JSON.parse(project.read('reports/summary.json')) as Summary;
     outcomes = summary.goals.map((g) => ({ spec: g.spec, variant: ids.get(g.spec) as Variant, goal: g.goal, status: g.status, ...(g.message ? { message: g.message } : {}) }));
-  }, 1_500_000);
+  }, 3_000_000);
 
   test('the corpus has at least 10 regression and 10 benign variants', () => {
     expect(variants.filter((v) => v.kind === 'regression').length).toBeGreaterThanOrEqual(10);
@@ -67,11 +68,21 @@ describe('verdict corpus', () => {
       overHaltRate: halted.length / Math.max(1, outcomes.filter((o) => o.variant.kind === 'benign').length),
       silent: silent.map((o) => ({ app: o.variant.app, query: o.variant.query, goal: o.goal })),
       halted: halted.map((o) => ({ app: o.variant.app, query: o.variant.query, env: o.variant.env, goal: o.goal, status: o.status, message: o.message?.split('\n')[0] })),
+      outcomes: outcomes.map((o) => ({
+        app: o.variant.app,
+        query: o.variant.query,
+        ...(o.variant.env ? { env: o.variant.env } : {}),
+        goal: o.goal,
+        expected: o.variant.kind === 'benign' ? 'passed' : 'failed',
+        got: o.status,
+        ...(o.message ? { why: o.message.split('\n')[0] } : {}),
+      })),
     };
     mkdirSync(join(REPO, 'reports'), { recursive: true });
     writeFileSync(join(REPO, 'reports', 'verdicts.json'), `${JSON.stringify(report, null, 2)}\n`);
     expect(silent).toEqual([]);
-    // Over-halt is driven down, not yet zero: a benign run that fails must be the exception.
-    expect(report.overHaltRate, JSON.stringify(report.halted, null, 2)).toBeLessThanOrEqual(0.25);
+    // A benign change that fails must be the exception: at most one such run in the corpus.
+    expect(halted.length, JSON.stringify(report.halted, null, 2)).toBeLessThanOrEqual(1);
+    if (FULL) expect(report.benign).toBeGreaterThanOrEqual(30);
   });
 });
