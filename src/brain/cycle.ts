@@ -197,7 +197,8 @@ export class ActionCycle {
   }
 
   /** Replay: each target by the ladder; an action without a target acts where the last one moved. */
-  async ladder(step: Extract<CycleStep, { kind: 'replay' }>, before: Settled): Promise<Resolved | Unresolved> {
+  /** `withModel: false` leaves out the model rung: a look again while waiting costs no request. */
+  async ladder(step: Extract<CycleStep, { kind: 'replay' }>, before: Settled, withModel = true): Promise<Resolved | Unresolved> {
     const { recorded, index } = step;
     const description = describeAction(recorded.action);
     const targets = targetsOf(recorded.action);
@@ -221,7 +222,7 @@ export class ActionCycle {
         target,
         resolveText: this.options.resolveText,
         description,
-        ...(this.options.model ? { model: this.options.model } : {}),
+        ...(this.options.model && withModel ? { model: this.options.model } : {}),
       });
       if (resolution.point === undefined) {
         return {

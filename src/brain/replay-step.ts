@@ -24,7 +24,7 @@ import { verifyEffects, kindOf, type EffectCheck } from './verify.ts';
 import { describeChanges, describeUnexpected, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
 import type { ActionFailure, ActionOutcome, Held } from './outcome.ts';
-import type { ActionCycle, CycleStep, Resolved } from './cycle.ts';
+import type { ActionCycle, CycleStep, Resolved, Unresolved } from './cycle.ts';
 
 /** Milliseconds of each phase of one action, in the order they happen. */
 export interface Phases {
@@ -88,10 +88,10 @@ export class ReplayStep {
         phases[phase] += now - mark;
         mark = now;
       };
-      const before = attempt === 0 && this.pending ? this.pending : await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() });
+      const first = attempt === 0 && this.pending ? this.pending : await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() });
       this.forget();
       lap('waitMs');
-      const resolved = await this.cycle.ladder(step, before);
+      const { before, resolved } = await this.awaitTarget(step, first, ignore);
       lap('resolveMs');
       if ('failure' in resolved) {
         if (!secret) this.options.onProblem?.(index, { kind: 'target-not-found', window: before.frame, ...pick(resolved) });
@@ -159,6 +159,26 @@ export class ReplayStep {
       };
       return { report: done, observed, changed, healed };
     }
+  }
+
+  /**
+   * Finds the target, waiting for it while it is not there yet (a loading screen, another window
+   * on top, a prompt still to come): each time the window changes the ladder looks again — all
+   * but the model rung — up to the action's time limit; the model, when allowed, is asked once at
+   * the end. A target that never shows is not found.
+   */
+  private async awaitTarget(step: ReplayStepInput, first: Settled, ignore: () => Region[]): Promise<{ before: Settled; resolved: Resolved | Unresolved }> {
+    const giveUp = Date.now() + this.options.actionTimeoutMs;
+    let before = first;
+    let resolved = await this.cycle.ladder(step, before, false);
+    while ('failure' in resolved && Date.now() < giveUp) {
+      const later = await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() }, { changeFrom: before.frame, reactMs: giveUp - Date.now() });
+      if (framesEqual(later.frame, before.frame, ignore())) break;
+      before = later;
+      resolved = await this.cycle.ladder(step, before, false);
+    }
+    if ('failure' in resolved && this.options.model) resolved = await this.cycle.ladder(step, before);
+    return { before, resolved };
   }
 
   /**

@@ -124,6 +124,23 @@ describe('effects must hold', () => {
 });
 
 describe('the ladder', () => {
+  test('a target behind a loading screen is waited for within the time limit, then acted on once', async () => {
+    const learned = await learnPath([clickAdd]);
+    const { done, desktop } = replayOn({ loadingMs: 1500 }, learned, { options: { actionTimeoutMs: 4000 } });
+    const result = await done;
+    expect(result.failure).toBeUndefined();
+    expect(clicks(desktop)).toBe(1);
+    expect(desktop.app.count).toBe(1);
+  });
+
+  test('a target that does not show within the time limit is not found, and nothing is clicked', async () => {
+    const learned = await learnPath([clickAdd]);
+    const { done, desktop } = replayOn({ loadingMs: 3000 }, learned, { options: { actionTimeoutMs: 1000 } });
+    const result = await done;
+    expect(result.failure).toMatchObject({ category: 'target-not-found', index: 0 });
+    expect(clicks(desktop)).toBe(0);
+  });
+
   test('a template hit that does not beat a look-alike by the margin falls through, and the failure shows both places', async () => {
     const learned = await learnPath([clickAdd]);
     const { done, problems, desktop } = replayOn({ twin: true, offset: { x: 30, y: 0 } }, learned);

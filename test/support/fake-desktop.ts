@@ -23,6 +23,8 @@ export interface CounterOptions {
   readonly reactMs?: number;
   /** "Add" is not drawn (and does nothing). */
   readonly withoutAdd?: boolean;
+  /** "Add" is not drawn (and does nothing) for this long after the app started: a loading screen. */
+  readonly loadingMs?: number;
   /** The app ignores every click. */
   readonly dead?: boolean;
   /**
@@ -82,6 +84,11 @@ export class CounterApp {
     return this.options.offset ?? { x: 0, y: 0 };
   }
 
+  private get withoutAdd(): boolean {
+    const loading = this.options.loadingMs !== undefined && performance.now() - this.started < this.options.loadingMs;
+    return this.options.withoutAdd === true || loading;
+  }
+
   /** Where "Add" is now, window-relative. */
   get add(): Region {
     return shift(ADD, this.offset);
@@ -95,7 +102,7 @@ export class CounterApp {
       return;
     }
     const twin = this.options.twin && containsPoint(shift(TWIN, this.offset), at);
-    if (this.options.withoutAdd || (!containsPoint(this.add, at) && !twin)) return;
+    if (this.withoutAdd || (!containsPoint(this.add, at) && !twin)) return;
     if (this.options.focusRing) this.focused = twin ? shift(TWIN, this.offset) : this.add;
     this.clicks += 1;
     if (this.options.swallow?.includes(this.clicks)) return;
@@ -117,7 +124,7 @@ export class CounterApp {
     const o = this.options;
     const c = o.theme === 'dark' ? DARK : LIGHT;
     const frame = createFrame(WINDOW.width, WINDOW.height, c.ground);
-    if (!o.withoutAdd) drawButton(frame, this.add, 'vertical');
+    if (!this.withoutAdd) drawButton(frame, this.add, 'vertical');
     drawButton(frame, shift(RESET, this.offset), 'horizontal');
     if (o.twin) drawButton(frame, shift(TWIN, this.offset), 'vertical');
     if (this.focused) strokeRegion(frame, this.focused, c.ring, 2);

@@ -64,6 +64,12 @@ describe('the counter variants of issue 12', () => {
     expect(retries(goal)).toBe(0);
   });
 
+  test('a layout moved by 40 px heals, and says why: which action, which rung, how far', () => {
+    const goal = verdict('pad=40');
+    expect(goal.mode).toBe('healed');
+    expect(goal.actions[0]?.healed).toMatch(/^target found by \w+, moved by 40, 40 px/);
+  });
+
   test('an app that reacts after 6 s passes, and no click was done twice (the count is 3, not more)', () => {
     const goal = verdict('delay=6000');
     expect(goal.status, goal.message).toBe('passed');
