@@ -21,7 +21,7 @@ import { containsSecret } from '../spec-file/interpolate.ts';
 import { settle, type Settled } from './settle.ts';
 import { describeAction } from './describe.ts';
 import { verifyEffects, kindOf, type EffectCheck } from './verify.ts';
-import { describeChanges, describeUnexpected, unexplainedChanges, watchCandidates } from './unexpected.ts';
+import { describeChanges, describeUnexpected, extendsChanging, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
 import type { ActionFailure, ActionOutcome, Held } from './outcome.ts';
 import type { ActionCycle, CycleStep, Resolved, Unresolved } from './cycle.ts';
@@ -225,9 +225,11 @@ export class ReplayStep {
     if (candidates.length === 0) return [];
     const watched = await watchCandidates(this.stage, after.window, after.frame, candidates);
     this.seen.push(...watched.dynamic);
-    if (watched.still.length === 0) return [];
-    if (!secret) this.options.onProblem?.(index, { kind: 'unexpected-change', before, after: after.frame, regions: watched.still });
-    return describeChanges(this.stage, after.frame, watched.still);
+    const still = watched.still.filter((c) => !extendsChanging(c, this.seen));
+    this.seen.push(...watched.still.filter((c) => !still.includes(c)));
+    if (still.length === 0) return [];
+    if (!secret) this.options.onProblem?.(index, { kind: 'unexpected-change', before, after: after.frame, regions: still });
+    return describeChanges(this.stage, after.frame, still);
   }
 
   async hold(final: boolean): Promise<Held | undefined> {
