@@ -173,7 +173,7 @@ export class ReplayStep {
     let resolved = await this.cycle.ladder(step, before, false);
     while ('failure' in resolved && Date.now() < giveUp) {
       const later = await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() }, { changeFrom: before.frame, reactMs: giveUp - Date.now() });
-      if (framesEqual(later.frame, before.frame, ignore())) break;
+      if (framesEqual(later.frame, before.frame, ignore())) continue;
       before = later;
       resolved = await this.cycle.ladder(step, before, false);
     }
@@ -209,7 +209,11 @@ export class ReplayStep {
       const until = untouched ? limit : patience;
       if (Date.now() >= until) break;
       const later = await settle(this.stage, settleOptions, { changeFrom: after.frame, reactMs: Math.max(0, until - Date.now()) });
-      if (framesEqual(later.frame, after.frame, ignore())) break;
+      // One wait for a change ends at the settle timeout; an untouched window is waited on to the limit.
+      if (framesEqual(later.frame, after.frame, ignore())) {
+        if (untouched) continue;
+        break;
+      }
       after = later;
       checks = await verify(after);
     }

@@ -103,7 +103,8 @@ describe('a retry is evidence', () => {
 
   test("a slow app whose button shows its focus ring at once is still waited for: the ring is not the app's answer", async () => {
     const ringed = await learnPath(three, { focusRing: true });
-    const { done, desktop } = replayOn({ reactMs: 2000, focusRing: true }, ringed, { options: { actionTimeoutMs: 4000 } });
+    // Slower than one wait for the screen to settle (settleTimeoutMs 2000): waited for to the action's limit.
+    const { done, desktop } = replayOn({ reactMs: 2600, focusRing: true }, ringed, { options: { actionTimeoutMs: 4000 } });
     const result = await done;
     expect(result.failure).toBeUndefined();
     expect(result.reports.map((r) => r.retries)).toEqual([0, 0, 0]);
@@ -126,7 +127,7 @@ describe('effects must hold', () => {
 describe('the ladder', () => {
   test('a target behind a loading screen is waited for within the time limit, then acted on once', async () => {
     const learned = await learnPath([clickAdd]);
-    const { done, desktop } = replayOn({ loadingMs: 1500 }, learned, { options: { actionTimeoutMs: 4000 } });
+    const { done, desktop } = replayOn({ loadingMs: 2600 }, learned, { options: { actionTimeoutMs: 4000 } });
     const result = await done;
     expect(result.failure).toBeUndefined();
     expect(clicks(desktop)).toBe(1);
