@@ -40,10 +40,14 @@ describe('the counter variants of issue 12', () => {
   };
   const retries = (goal: Goal): number => goal.actions.reduce((n, a) => n + a.retries, 0);
 
-  test('a swallowed third click fails under --strict, and the report says a retry was needed', () => {
+  test('a swallowed third click fails on that click: done again and failed under --strict, or not done again because the window moved', () => {
     const goal = verdict('swallow=3');
     expect(goal.status, goal.message).toBe('failed');
-    expect(goal.actions[2]?.retries).toBeGreaterThan(0);
+    expect(goal.failedAction).toBe(2);
+    // A retry needs the exact before-state after the whole time limit (src/brain/replay-step.ts);
+    // whichever happened, the report says it.
+    const retried = (goal.actions[2]?.retries ?? 0) > 0;
+    expect(goal.message).toMatch(retried ? /appeared only when it was done again \(1 retry\)/ : /its effect did not verify/);
   });
 
   test('an error toast after the last click fails the goal as a change nobody recorded, naming its text', () => {
