@@ -14,6 +14,7 @@ const COMMAND_MODULES: Record<string, () => Promise<{ default: (args: import('./
   merge: () => import('./commands/merge.ts'),
   init: () => import('./commands/init.ts'),
   doctor: () => import('./commands/doctor.ts'),
+  inspect: () => import('./commands/inspect.ts'),
 };
 
 async function main(argv: readonly string[]): Promise<number> {
