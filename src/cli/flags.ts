@@ -80,6 +80,14 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       ...DIRS,
     },
   },
+  record: {
+    summary: 'record a goal\'s path from a person\'s demonstration; Ctrl-C ends it, then expect: is checked and the path saved',
+    args: '<spec file>',
+    flags: {
+      goal: { type: 'string', description: 'the goal to record (required)' },
+      ...DIRS,
+    },
+  },
   merge: {
     summary: 'merge the reports of shards (history, Allure results, summaries) into --reports',
     args: '<report dirs…>',

@@ -15,6 +15,7 @@ const COMMAND_MODULES: Record<string, () => Promise<{ default: (args: import('./
   init: () => import('./commands/init.ts'),
   doctor: () => import('./commands/doctor.ts'),
   inspect: () => import('./commands/inspect.ts'),
+  record: () => import('./commands/record.ts'),
 };
 
 async function main(argv: readonly string[]): Promise<number> {

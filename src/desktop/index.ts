@@ -76,4 +76,7 @@ export { XWindowSystem, type XWindowOptions } from './windows.ts';
 export { toXdotoolKey } from './x-keys.ts';
 export { parseTitlePattern, type TitlePattern } from './title-pattern.ts';
 export { bgraToRgba } from './bgra.ts';
+export { listenInput, type InputEvent, type InputListener } from './input-listener.ts';
+export { startVncBridge, type VncBridge } from './vnc.ts';
+export { interceptSignals } from './exit-hooks.ts';
 export type * from './types.ts';

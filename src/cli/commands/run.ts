@@ -15,7 +15,7 @@ import type { RunContext } from '../../runner/context.ts';
 import { printRunResult, exitCodeOf } from '../result.ts';
 import { describeForDisplay } from '../../spec-file/interpolate.ts';
 
-const baselinesDirOf = (root: string): string => join(root, 'fixtures', 'baselines');
+export const baselinesDirOf = (root: string): string => join(root, 'fixtures', 'baselines');
 
 /** The CLI flags that are also config-file options, in the config's vocabulary. */
 export function cliOptions(flags: ParsedArgs['flags']): CliOptions {
