@@ -62,6 +62,8 @@ export interface GoalReportInput {
   readonly assertions?: readonly AssertionOutcome[];
   /** Attempts beyond the first. */
   readonly retries?: number;
+  /** URL of the path's storyboard page, relative to the Allure report. */
+  readonly storyboard?: string;
 }
 
 /** Thrown inside a step to make Allure mark it failed: `expected`/`actual` are what it looks for. */
@@ -218,6 +220,7 @@ export async function reportGoalToAllure(input: GoalReportInput): Promise<void> 
     );
   }
   if (input.retries) await allure.parameter('retries', String(input.retries), volatile);
+  if (input.storyboard) await allure.link(input.storyboard, 'storyboard', 'storyboard');
 
   for (const [index, action] of verdict.actions.entries()) {
     await reportAction(verdict, action, index, input.actionImages?.[index]);

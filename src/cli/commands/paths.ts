@@ -1,5 +1,6 @@
 /**
- * `retrace paths`: every recorded path with its statistics (`--json` for machines), and
+ * `retrace paths`: every recorded path with its statistics (`--json` for machines),
+ * `retrace paths show <spec>#<goal>` (paths-show.ts) for one as a storyboard, and
  * `retrace paths accept|reject <spec>#<goal>` to settle a healed proposal.
  */
 import type { ParsedArgs } from '../flags.ts';
@@ -12,10 +13,15 @@ import { InvalidInputError } from '../../errors.ts';
 
 const usage = (detail: string): InvalidInputError => new InvalidInputError({ file: 'command line' }, detail);
 
-async function settle(store: PathStore, verb: 'accept' | 'reject', ref: string | undefined): Promise<number> {
+/** `<spec>#<goal>` of `retrace paths <verb>`, split. */
+export function parseRef(verb: string, ref: string | undefined): { spec: string; goal: string } {
   const match = ref ? /^(.+)#([^#]+)$/.exec(ref) : null;
   if (!match) throw usage(`retrace paths ${verb} needs <spec>#<goal>, e.g. specs/calc.yaml#multiply (got ${ref ?? 'nothing'})`);
-  const [, spec = '', goal = ''] = match;
+  return { spec: match[1] ?? '', goal: match[2] ?? '' };
+}
+
+async function settle(store: PathStore, verb: 'accept' | 'reject', ref: string | undefined): Promise<number> {
+  const { spec, goal } = parseRef(verb, ref);
   const done = verb === 'accept' ? await store.accept(spec, goal) : await store.reject(spec, goal);
   if (!done) throw usage(`${ref}: there is no proposed path to ${verb} (${store.locate(spec, goal).proposed})`);
   process.stdout.write(verb === 'accept' ? `accepted: ${ref} now replays the healed path\n` : `rejected: the proposal for ${ref} is gone\n`);
@@ -29,7 +35,11 @@ export default async function paths(args: ParsedArgs): Promise<number> {
   const store = new PathStore(dir);
   const [verb, ref] = args.positionals;
   if (verb === 'accept' || verb === 'reject') return settle(store, verb, ref);
-  if (verb !== undefined) throw usage(`unknown "retrace paths ${verb}"; use accept or reject <spec>#<goal>, or no argument to list`);
+  if (verb === 'show') {
+    const { default: show } = await import('./paths-show.ts');
+    return show(store, reports, ref, typeof args.flags.html === 'string' ? args.flags.html : undefined);
+  }
+  if (verb !== undefined) throw usage(`unknown "retrace paths ${verb}"; use show, accept or reject <spec>#<goal>, or no argument to list`);
 
   const stats = new Map<string, PathStats>();
   for (const s of computePathStats(await readHistory(reports))) stats.set(`${specDirName(s.spec)}#${s.goal}`, s);
