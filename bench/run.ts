@@ -15,6 +15,8 @@ import { benchCost } from './cost.ts';
 import { REPO, startDesktop } from './desktop.ts';
 import { progress, type Measurement } from './measure.ts';
 import { benchOcr } from './ocr.ts';
+import { benchOcrAccuracy } from './ocr-accuracy.ts';
+import { benchSession } from './session.ts';
 import { benchSettle } from './settle.ts';
 import { benchSuite } from './suite.ts';
 import { renderReport, renderTable, renderVerdictLine, type Machine } from './table.ts';
@@ -46,8 +48,10 @@ const GROUPS: readonly [string, (desktop: Promise<Desktop>) => Promise<Measureme
   ['diff & vision', benchVision],
   ['verification', benchVerify],
   ['settle', benchSettle],
+  ['desktop session (elements, animations)', benchSession],
   ['typing', benchTyping],
   ['OCR', benchOcr],
+  ['OCR accuracy', () => benchOcrAccuracy()],
   ['cost of learning with Claude', benchCost],
   ['replay vs learn, scale (CLI runs)', () => benchSuite()],
   ['verdicts', () => benchVerdicts()],

@@ -1,6 +1,14 @@
 #!/usr/bin/env node
-// retrace is written in TypeScript and run through tsx's loader, so there is no build step.
-import { register } from 'tsx/esm/api';
+// The installed package runs the JavaScript compiled into dist/ when it was packed. A checkout of
+// the repository runs its TypeScript source through tsx's loader instead, so a dist/ left behind
+// by an earlier `npm pack` is never run in place of the source.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli/main.ts');
+const source = new URL('../src/cli/main.ts', import.meta.url);
+if (existsSync(source)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(source.href);
+} else {
+  await import('../dist/cli/main.js');
+}

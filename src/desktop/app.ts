@@ -12,6 +12,8 @@ import { onProcessExit } from './exit-hooks.ts';
 import { lineTail } from './line-tail.ts';
 import { delay, pollUntil, settlesWithin } from './poll.ts';
 import { appProcesses } from './process-tree.ts';
+import { animationsEnv } from './session/animations.ts';
+import { createPrivateHome, type PrivateHome } from './session/private-home.ts';
 import { runShellStep } from './shell-step.ts';
 import { parseTitlePattern, type TitlePattern } from './title-pattern.ts';
 import type {
@@ -25,6 +27,8 @@ import type {
 
 export const APP_DEFAULTS = Object.freeze({
   windowTimeoutMs: 15_000,
+  /** How long close() lets the app end after asking its windows to close, before SIGTERM. */
+  closeRequestGraceMs: 2_000,
   /** How long close() lets the app end on SIGTERM before SIGKILL. */
   closeGraceMs: 2_000,
   /** How long a requested window size may take to apply. */
@@ -79,8 +83,20 @@ export const launchApp = async (
   if (config.cwd !== undefined && !existsSync(config.cwd)) {
     throw new InfrastructureError('APP_START', `The app's cwd does not exist: ${config.cwd}`);
   }
-  const env = { ...process.env, ...display.env, ...config.env };
-  if (config.setup) await runShellStep('setup', config.setup, { cwd: config.cwd, env });
+  const animationsAllowed = config.animations === 'allow';
+  // Apps read the XSETTINGS when they start: switched before the launch.
+  await display.services?.allowAnimations(animationsAllowed);
+  const home =
+    config.isolate === false
+      ? undefined
+      : createPrivateHome({ animationsOff: !animationsAllowed, ...(display.services && { parent: display.services.dir }) });
+  const env = { ...process.env, ...display.env, ...home?.env, ...animationsEnv(animationsAllowed), ...config.env };
+  try {
+    if (config.setup) await runShellStep('setup', config.setup, { cwd: config.cwd, env });
+  } catch (error) {
+    home?.remove();
+    throw error;
+  }
 
   const child = spawn('sh', ['-c', shellCommandFor(config.launch)], {
     cwd: config.cwd,
@@ -89,7 +105,7 @@ export const launchApp = async (
     detached: true,
   });
   const stderrTail = lineTail(child.stderr);
-  const session = new ProcessAppSession(child, config, env, pattern, windows, stderrTail);
+  const session = new ProcessAppSession(child, config, env, pattern, windows, stderrTail, home);
   try {
     await session.start(display);
   } catch (error) {
@@ -101,6 +117,7 @@ export const launchApp = async (
 
 class ProcessAppSession implements AppSession {
   readonly pid: number;
+  readonly home?: string;
   readonly exited: Promise<AppExit>;
   private exit: AppExit | undefined;
   private mainId: number | undefined;
@@ -114,7 +131,9 @@ class ProcessAppSession implements AppSession {
     private readonly pattern: TitlePattern,
     private readonly windowSystem: WindowSystem,
     stderrTail: () => string,
+    private readonly privateHome: PrivateHome | undefined,
   ) {
+    if (privateHome !== undefined) this.home = privateHome.dir;
     // pid is undefined only when spawning failed; the 'error' event below reports that.
     this.pid = child.pid ?? -1;
     this.exited = new Promise<AppExit>((resolve) => {
@@ -132,7 +151,10 @@ class ProcessAppSession implements AppSession {
         void Promise.race([ended, delay(50)]).then(() => finish(code, signal));
       });
     });
-    this.unregister = onProcessExit(() => killGroup(this.pid, 'SIGTERM'));
+    this.unregister = onProcessExit(() => {
+      killGroup(this.pid, 'SIGTERM');
+      privateHome?.remove();
+    });
   }
 
   exitInfo(): AppExit | undefined {
@@ -192,8 +214,12 @@ class ProcessAppSession implements AppSession {
     if (this.pid > 1) {
       // Taken while the app still runs: once it is gone, its children no longer link to it.
       const tree = await appProcesses(this.pid);
-      // SIGTERM first so the app can end cleanly, the whole group so no helper survives.
-      killGroup(this.pid, 'SIGTERM');
+      // As a desktop closes an app: its windows are asked to close, and it saves and quits as
+      // it would for a user (a killed app offers to "restore the session" next time).
+      if (this.exit === undefined && (await this.requestClose())) {
+        await settlesWithin(this.exited, APP_DEFAULTS.closeRequestGraceMs);
+      }
+      // Then SIGTERM, the whole group so no helper survives.
       await settlesWithin(this.exited, APP_DEFAULTS.closeGraceMs);
       // Whatever ignored SIGTERM, outlived the main process, or left the group, ends now.
       killGroup(this.pid, 'SIGKILL');
@@ -204,9 +230,22 @@ class ProcessAppSession implements AppSession {
       });
     }
     this.unregister();
-    if (this.config.teardown) {
-      await runShellStep('teardown', this.config.teardown, { cwd: this.config.cwd, env: this.env });
+    try {
+      if (this.config.teardown) {
+        await runShellStep('teardown', this.config.teardown, { cwd: this.config.cwd, env: this.env });
+      }
+    } finally {
+      this.privateHome?.remove();
     }
+  }
+
+  /** Asks every window of the app to close, dialogs before the main window. */
+  private async requestClose(): Promise<boolean> {
+    const windows = await this.windows().catch(() => []);
+    windows.sort((a, b) => Number(a.id === this.mainId) - Number(b.id === this.mainId));
+    let asked = false;
+    for (const w of windows) asked = (await this.windowSystem.requestClose(w.id)) || asked;
+    return asked;
   }
 
   private async findMain(

@@ -4,7 +4,9 @@
  */
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { InfrastructureError } from '../errors.ts';
+import { accessibilityEnv, accessibilityWanted } from './atspi/a11y-bus.ts';
 import { runTool } from './exec-tool.ts';
 import { startXvfb } from './xvfb.ts';
 import type { Display, DisplayOptions } from './types.ts';
@@ -21,10 +23,11 @@ const WATCH_INTERVAL_MS = 1_000;
 
 export const acquireDisplay = async (options: DisplayOptions = {}): Promise<Display> => {
   const reuseEnv = options.reuseEnv ?? DISPLAY_DEFAULTS.reuseEnv;
+  const accessibility = options.accessibility ?? accessibilityWanted();
   const envName = process.env.DISPLAY;
-  if (reuseEnv && envName !== undefined && envName !== '') return reuseDisplay(envName);
+  if (reuseEnv && envName !== undefined && envName !== '') return reuseDisplay(envName, accessibility);
   const [width, height] = options.size ?? DISPLAY_DEFAULTS.size;
-  return startXvfb({ width, height, depth: options.depth ?? DISPLAY_DEFAULTS.depth });
+  return startXvfb({ width, height, depth: options.depth ?? DISPLAY_DEFAULTS.depth, accessibility });
 };
 
 /** Size of the screen of `name`, or undefined when nothing answers there. */
@@ -40,8 +43,23 @@ export const probeDisplay = async (
   return { width: Number(match[1]), height: Number(match[2]) };
 };
 
-/** `$DISPLAY`, checked to answer. retrace does not own it: no pinning, and stop() is a no-op. */
-const reuseDisplay = async (name: string): Promise<Display> => {
+/**
+ * The user's session bus, when there is one: apps of an isolated launch get a private
+ * XDG_RUNTIME_DIR, so the bus they would find there is passed by address.
+ */
+const userSessionBus = (): string | undefined => {
+  const address = process.env.DBUS_SESSION_BUS_ADDRESS;
+  if (address) return address;
+  const runtime = process.env.XDG_RUNTIME_DIR;
+  const socket = runtime ? join(runtime, 'bus') : undefined;
+  return socket !== undefined && existsSync(socket) ? `unix:path=${socket}` : undefined;
+};
+
+/**
+ * `$DISPLAY`, checked to answer. retrace does not own it: no pinning, no services of its own
+ * (its apps use the user's session bus, if any), and stop() is a no-op.
+ */
+const reuseDisplay = async (name: string, accessibility: boolean): Promise<Display> => {
   const size = await probeDisplay(name);
   if (size === undefined) {
     throw new InfrastructureError(
@@ -59,11 +77,19 @@ const reuseDisplay = async (name: string): Promise<Display> => {
     };
   });
   watchSocket(name, markDied);
+  const bus = userSessionBus();
+  const a11y = accessibility && bus !== undefined;
   return {
     name,
     ...size,
     owned: false,
-    env: { DISPLAY: name },
+    env: {
+      DISPLAY: name,
+      ...(bus !== undefined && { DBUS_SESSION_BUS_ADDRESS: bus }),
+      // Without a bus there is nothing to switch: the apps stay as the user runs them.
+      ...((a11y || !accessibility) && accessibilityEnv(a11y)),
+    },
+    ...(a11y && { sessionBus: bus }),
     died,
     assertAlive: () => {
       if (dead) throw new InfrastructureError('DISPLAY_DIED', `The X server ${name} stopped answering.`);

@@ -4,6 +4,7 @@
  */
 import { launchApp } from './app.ts';
 import { acquireDisplay } from './display.ts';
+import { AtspiElementSource } from './atspi/source.ts';
 import { NutScreenCapture } from './capture.ts';
 import { XInputDriver, type XInputOptions } from './input.ts';
 import type { Desktop, Display } from './types.ts';
@@ -25,6 +26,7 @@ export const createDesktop = (display: Display, options: DesktopOptions = {}): D
     capture: new NutScreenCapture(display),
     input: new XInputDriver(display, options.input),
     windows,
+    ...(display.sessionBus !== undefined && { elements: new AtspiElementSource(display.sessionBus) }),
     launch: (app) => launchApp(app, display, windows),
   };
 };
@@ -75,6 +77,7 @@ export { XInputDriver, INPUT_DEFAULTS, type XInputOptions } from './input.ts';
 export { XWindowSystem, type XWindowOptions } from './windows.ts';
 export { toXdotoolKey } from './x-keys.ts';
 export { parseTitlePattern, type TitlePattern } from './title-pattern.ts';
+export { matchElements, accessibleName } from './element-query.ts';
 export { bgraToRgba } from './bgra.ts';
 export { listenInput, type InputEvent, type InputListener } from './input-listener.ts';
 export { startVncBridge, type VncBridge } from './vnc.ts';

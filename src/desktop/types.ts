@@ -20,6 +20,13 @@ export interface Display {
    * pinned locale and time zone (`LANG`, `LC_ALL`, `TZ`) that make runs reproducible.
    */
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * The D-Bus session bus of this display's apps, through which the accessibility bus is found;
+   * undefined when there is none or accessibility is switched off (then `Desktop.elements` is absent).
+   */
+  readonly sessionBus?: string;
+  /** The session services retrace runs on an owned display (none on `$DISPLAY`). */
+  readonly services?: SessionServices;
   /** Resolves when the X server stops answering or exits (never, for a healthy display). */
   readonly died: Promise<void>;
   /**
@@ -39,6 +46,32 @@ export interface DisplayOptions {
   readonly depth?: number;
   /** Use `$DISPLAY` when set. @default true */
   readonly reuseEnv?: boolean;
+  /**
+   * Let apps publish their widgets over the accessibility bus (AT-SPI), started on an owned
+   * display. @default true, unless the environment sets RETRACE_ACCESSIBILITY=off
+   */
+  readonly accessibility?: boolean;
+}
+
+/**
+ * What a desktop session runs beside the X server of an owned display: a D-Bus session bus, the
+ * accessibility bus, an XSETTINGS manager. Started and stopped with the display.
+ */
+export interface SessionServices {
+  /** What apps need to reach the services (`DBUS_SESSION_BUS_ADDRESS`). */
+  readonly env: Readonly<Record<string, string>>;
+  /** The session bus address. */
+  readonly sessionBus: string;
+  /**
+   * The services' private directory, removed when they stop (or this process dies): the
+   * private homes of the apps launched on the display live in it too.
+   */
+  readonly dir: string;
+  /** True when an XSETTINGS manager runs (animations can be switched). */
+  readonly settingsManager: boolean;
+  /** Animations (and caret blinking) for the apps launched from now on. Off at start. */
+  allowAnimations(allowed: boolean): Promise<void>;
+  stop(): Promise<void>;
 }
 
 /** Captures frames (RGBA) from the screen. */
@@ -81,6 +114,11 @@ export interface WindowSystem {
   move(id: number, x: number, y: number): Promise<void>;
   /** The window holding input focus, if any. */
   focused(): Promise<WindowInfo | undefined>;
+  /**
+   * Asks the window's app to close it, as a window manager's close button does
+   * (WM_DELETE_WINDOW). False when the window does not take that request (or is gone).
+   */
+  requestClose(id: number): Promise<boolean>;
 }
 
 /** The `app:` keys of a spec, resolved (env values interpolated). */
@@ -95,6 +133,17 @@ export interface AppConfig {
   readonly teardown?: string;
   /** How long to wait for the window. @default 15000 */
   readonly windowTimeoutMs?: number;
+  /**
+   * `off`: GTK animations and caret blinking off, reduced motion for Chromium (see
+   * docs/troubleshooting.md); `allow`: as the toolkit likes. @default 'off'
+   */
+  readonly animations?: 'off' | 'allow';
+  /**
+   * Run the app with a private HOME and XDG config, cache, data, state and runtime directories
+   * (created before `setup`, removed after `teardown`), and GSettings in memory, so no run sees
+   * another's settings, sessions or files, and the user's own are never touched. @default true
+   */
+  readonly isolate?: boolean;
 }
 
 export interface AppExit {
@@ -119,7 +168,15 @@ export interface AppSession {
   exitInfo(): AppExit | undefined;
   /** Stop owning the app: it is no longer killed when this process exits (`--keep-open`). */
   release(): void;
-  /** Close gracefully, then kill; runs `teardown`. Idempotent. */
+  /**
+   * The private home of an isolated app (`HOME`; the XDG directories are inside it); undefined
+   * when the app runs with `isolate: false`.
+   */
+  readonly home?: string;
+  /**
+   * Closes the app as a desktop would: asks its windows to close (WM_DELETE_WINDOW), then
+   * SIGTERM, then SIGKILL; runs `teardown`, then removes the private home. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -129,5 +186,108 @@ export interface Desktop {
   readonly capture: ScreenCapture;
   readonly input: InputDriver;
   readonly windows: WindowSystem;
+  /**
+   * The widgets apps publish over the accessibility bus (AT-SPI). Absent when the display has
+   * no accessibility bus; an app that publishes nothing (Tk, xterm) reads as no elements.
+   */
+  readonly elements?: ElementSource;
   launch(app: AppConfig): Promise<AppSession>;
 }
+
+/** The states of an element that retrace reads (AT-SPI state set). */
+export interface ElementStates {
+  readonly focused: boolean;
+  /** Checked (a check box, radio, toggle), or pressed (a toggle button). */
+  readonly checked: boolean;
+  /** Takes input (not greyed out). */
+  readonly sensitive: boolean;
+  /** On screen: neither hidden nor scrolled away (an element that is not showing is not read). */
+  readonly showing: boolean;
+  readonly editable: boolean;
+  readonly selected: boolean;
+  readonly expanded: boolean;
+}
+
+/**
+ * A widget as its toolkit publishes it: a button, an entry, a label… Read from the app's
+ * accessibility tree; `ref` identifies it for as long as the app runs.
+ */
+export interface Element {
+  /** The element's bus name and object path, e.g. ":1.7/org/a11y/atspi/accessible/13". */
+  readonly ref: string;
+  /**
+   * retrace's role name: window, dialog, button, checkbox, radio, entry, textarea, label,
+   * heading, link, image, combobox, list, item, menu, menuitem, tab, slider, spinbutton,
+   * scrollbar, progressbar, toolbar, statusbar, separator, document, group… (see ROLES in
+   * src/desktop/atspi/roles.ts). A toolkit role without a retrace name keeps its own.
+   */
+  readonly role: string;
+  /** The toolkit's own role name, e.g. "push button", "toggle button", "text", "static". */
+  readonly toolkitRole: string;
+  /** The accessible name ("" when the toolkit gives none). */
+  readonly name: string;
+  readonly description: string;
+  /**
+   * The text of the label that names this element when it has no name of its own: its
+   * AT-SPI `labelled-by` relation, else the label just left of it or just above it.
+   */
+  readonly label?: string;
+  readonly states: ElementStates;
+  /** The text of an entry, text area, terminal or spin button, as the toolkit reports it. */
+  readonly text?: string;
+  /** The value of a slider, spin button, progress bar or scroll bar. */
+  readonly value?: number;
+  /** Relative to the app's main window, like every window-relative position of retrace. */
+  readonly box: Region;
+  /** The parent's ref; undefined for a top-level window of the app. */
+  readonly parent?: string;
+  /** Position among the parent's elements (those showing), from 0. */
+  readonly index: number;
+  /** 0 for a top-level window, 1 for its children… */
+  readonly depth: number;
+}
+
+/** Which elements to find. Every given field must match. */
+export interface ElementQuery {
+  /** A retrace role (`button` also matches toggle buttons) or a toolkit role ("push button"). */
+  readonly role?: string;
+  /**
+   * The element's name, or its label when it has no name: a string matches exactly (after
+   * trimming and collapsing white space), a RegExp anywhere.
+   */
+  readonly name?: string | RegExp;
+  /** Picks the nth of the matches in tree order, from 0. */
+  readonly nth?: number;
+}
+
+export interface ElementReadOptions {
+  /**
+   * The app's main window (screen region), when the caller knows it already; otherwise it is
+   * asked of the app (an X round trip).
+   */
+  readonly window?: Region;
+}
+
+/** The widgets of the app under test, read over the accessibility bus. */
+export interface ElementSource {
+  /**
+   * Every showing element of the app's windows (its dialogs included), in tree order (a
+   * parent before its children). Empty when the app publishes nothing.
+   */
+  read(app: AppSession, options?: ElementReadOptions): Promise<readonly Element[]>;
+  /** The elements that match `query`, in tree order (one, or none, with `nth`). */
+  find(app: AppSession, query: ElementQuery, options?: ElementReadOptions): Promise<readonly Element[]>;
+  /**
+   * One element read again (states, name, text, value, box): a few calls, not a tree read.
+   * Undefined when it is gone or no longer showing.
+   */
+  refresh(app: AppSession, element: Element, options?: ElementReadOptions): Promise<Element | undefined>;
+  /** Whether the accessibility bus answers, and which apps are on it; for `retrace doctor`. */
+  status(): Promise<ElementSourceStatus>;
+  /** Closes the bus connection; reads after it reconnect. */
+  close(): void;
+}
+
+export type ElementSourceStatus =
+  | { readonly up: true; readonly address: string; readonly apps: number }
+  | { readonly up: false; readonly reason: string };

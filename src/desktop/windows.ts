@@ -10,6 +10,7 @@ import { InfrastructureError } from '../errors.ts';
 import { runTool, type ToolResult } from './exec-tool.ts';
 import { pollUntil } from './poll.ts';
 import type { Display, WindowInfo, WindowSystem } from './types.ts';
+import { XConnection } from './x11/connection.ts';
 
 export interface XWindowOptions {
   /** How long focus() waits for the window to hold focus. @default 2000 */
@@ -78,6 +79,7 @@ const field = (text: string, name: string): number | undefined => {
 
 export class XWindowSystem implements WindowSystem {
   private readonly focusTimeoutMs: number;
+  private x: Promise<XConnection> | undefined;
 
   constructor(
     private readonly display: Display,
@@ -149,6 +151,23 @@ export class XWindowSystem implements WindowSystem {
     await this.xdotool(['windowmove', String(id), String(Math.round(x)), String(Math.round(y))], id);
   }
 
+  async requestClose(id: number): Promise<boolean> {
+    this.display.assertAlive();
+    try {
+      const x = await this.connection();
+      const [protocols, deleteWindow] = await Promise.all([x.property(id, 'WM_PROTOCOLS'), x.atom('WM_DELETE_WINDOW')]);
+      const atoms = protocols.format === 32 ? protocols.value : Buffer.alloc(0);
+      let offered = false;
+      for (let at = 0; at + 4 <= atoms.length; at += 4) offered ||= atoms.readUInt32LE(at) === deleteWindow;
+      if (!offered) return false;
+      await x.clientMessage(id, 'WM_PROTOCOLS', [deleteWindow, 0]);
+      return true;
+    } catch {
+      // The window is gone (BadWindow), or the display is not local: the caller ends the app.
+      return false;
+    }
+  }
+
   async focused(): Promise<WindowInfo | undefined> {
     const id = await this.focusedId();
     return id === undefined ? undefined : this.get(id);
@@ -170,6 +189,20 @@ export class XWindowSystem implements WindowSystem {
       id = nodes.get(id)?.parent;
     }
     return undefined;
+  }
+
+  /** One X connection for the requests the tools cannot make; opened again after a failure. */
+  private connection(): Promise<XConnection> {
+    if (this.x === undefined) {
+      const opened = XConnection.open(this.display.name);
+      this.x = opened;
+      void opened
+        .then((x) => x.closed, () => undefined)
+        .then(() => {
+          if (this.x === opened) this.x = undefined;
+        });
+    }
+    return this.x;
   }
 
   private async tree(): Promise<{ nodes: Map<number, TreeNode>; rootId: number | undefined }> {

@@ -5,12 +5,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { InfrastructureError } from '../errors.ts';
 import { missingTool, runTool } from './exec-tool.ts';
 import { lineTail } from './line-tail.ts';
+import { accessibilityEnv } from './atspi/a11y-bus.ts';
 import { pollUntil, settlesWithin } from './poll.ts';
-import type { Display } from './types.ts';
+import { startSessionServices } from './session/services.ts';
+import type { Display, SessionServices } from './types.ts';
+import { startWatchdog } from './watchdog.ts';
 
 export interface XvfbOptions {
   readonly width: number;
@@ -18,6 +21,8 @@ export interface XvfbOptions {
   readonly depth: number;
   /** How long Xvfb may take to come up. @default 10000 */
   readonly startTimeoutMs?: number;
+  /** Bring up the accessibility bus with the session services. */
+  readonly accessibility: boolean;
 }
 
 /** The locale and time zone every app on an owned display gets, for reproducible runs. */
@@ -68,34 +73,9 @@ const displayNumber = (xvfb: ChildProcess, timeoutMs: number): Promise<number> =
   });
 
 /**
- * Ends the Xvfb once this process is gone, however it goes (exit, signal, crash, SIGKILL).
- * The order matters: libnut closes its X connection in a C atexit hook, after every JavaScript
- * exit handler, and Xlib answers a server already gone by exiting with code 1, masking the
- * real exit code. So the server must outlive this process: a small shell waits for the pipe
- * from us to close (Node closes it while shutting down), then for our pid to be gone or a
- * zombie, and only then stops Xvfb.
+ * Starts an Xvfb with a pinned `us` keyboard layout and the session services of a desktop
+ * (session bus, accessibility bus, XSETTINGS manager), and returns it as a Display.
  */
-const WATCHDOG_SCRIPT = `read -r _
-while read -r stat < "/proc/$1/stat" 2>/dev/null; do
-  case "\${stat##*) }" in Z*) break ;; esac
-  sleep 0.01
-done
-kill -TERM "$2" 2>/dev/null`;
-
-const startWatchdog = (xvfbPid: number): ChildProcess => {
-  const watchdog = spawn(
-    'sh',
-    ['-c', WATCHDOG_SCRIPT, 'retrace-xvfb-watchdog', String(process.pid), String(xvfbPid)],
-    // Out of the terminal's process group, like the server it ends (see startXvfb).
-    { stdio: ['pipe', 'ignore', 'ignore'], detached: true },
-  );
-  watchdog.on('error', () => undefined);
-  watchdog.unref();
-  (watchdog.stdin as (Writable & { unref?: () => void }) | null)?.unref?.();
-  return watchdog;
-};
-
-/** Starts an Xvfb with a pinned `us` keyboard layout and returns it as a Display. */
 export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
   const { width, height, depth } = options;
   const startTimeoutMs = options.startTimeoutMs ?? 10_000;
@@ -117,10 +97,11 @@ export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
   const kill = (signal: NodeJS.Signals): void => {
     if (xvfb.exitCode === null && xvfb.signalCode === null) xvfb.kill(signal);
   };
-  const watchdog = xvfb.pid === undefined ? undefined : startWatchdog(xvfb.pid);
+  // The server ends with this process, however it ends (see watchdog.ts).
+  const standDown = xvfb.pid === undefined ? undefined : startWatchdog({ kill: [xvfb.pid] });
   const release = (): void => {
     kill('SIGTERM');
-    watchdog?.kill('SIGKILL');
+    standDown?.();
   };
 
   let number: number;
@@ -128,7 +109,7 @@ export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
     number = await displayNumber(xvfb, startTimeoutMs);
   } catch (error) {
     kill('SIGKILL');
-    watchdog?.kill('SIGKILL');
+    standDown?.();
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw missingTool('Xvfb', error);
     const detail = stderrTail();
     throw new InfrastructureError(
@@ -148,7 +129,7 @@ export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
   });
   const exited = new Promise<void>((resolve) => {
     xvfb.once('exit', (code, signal) => {
-      watchdog?.kill('SIGKILL');
+      standDown?.();
       exitDetail = signal === null ? `exit code ${code}` : `signal ${signal}`;
       if (!stopping) markDied();
       resolve();
@@ -169,22 +150,44 @@ export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
     }
   };
 
+  let services: SessionServices | undefined;
   const stop = async (): Promise<void> => {
     if (stopping) return exited;
     stopping = true;
+    // The services are X clients too (xsettingsd, the accessibility launcher): they go first.
+    await services?.stop();
     release();
     if (!(await settlesWithin(exited, STOP_GRACE_MS))) kill('SIGKILL');
     await exited;
   };
 
-  const env = { DISPLAY: name, ...PINNED_ENV };
+  const pinned = { DISPLAY: name, ...PINNED_ENV };
   try {
-    await pinKeyboardLayout(name, env, startTimeoutMs);
+    await pinKeyboardLayout(name, pinned, startTimeoutMs);
+    services = await startSessionServices({
+      display: name,
+      env: pinned,
+      accessibility: options.accessibility,
+      startTimeoutMs,
+    });
   } catch (error) {
     await stop();
     throw error;
   }
-  return { name, width, height, owned: true, pid: xvfb.pid, env, died, assertAlive, stop };
+  const env = { ...pinned, ...services.env, ...accessibilityEnv(options.accessibility) };
+  return {
+    name,
+    width,
+    height,
+    owned: true,
+    pid: xvfb.pid,
+    env,
+    ...(options.accessibility && { sessionBus: services.sessionBus }),
+    services,
+    died,
+    assertAlive,
+    stop,
+  };
 };
 
 /**

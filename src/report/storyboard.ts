@@ -12,7 +12,7 @@
  * reviewed in a pull request.
  */
 import type { ActionReport, Path, RecordedAction, Region } from '../domain.ts';
-import type { PathStats } from '../paths/stats.ts';
+import { rateText, type PathStats } from '../paths/stats.ts';
 import { describeAction } from '../brain/describe.ts';
 import { join } from 'node:path';
 import { escapeHtml } from './flaky-render.ts';
@@ -55,7 +55,6 @@ table{border-collapse:collapse}td,th{vertical-align:top;padding:8px;border-botto
 code{background:#fff;border:1px solid #ddd;padding:0 3px}
 `;
 
-const pct = (x: number): string => `${Math.round(x * 100)}%`;
 const at = (r: Region): string => `left:${r.x}px;top:${r.y}px;width:${r.width}px;height:${r.height}px`;
 /** OCR text of a path, as shown: escaped, and a secret the app displayed masked. */
 const shown = (text: string): string => escapeHtml(secretMasker.mask(text));
@@ -128,7 +127,7 @@ export function storyboardPage(input: StoryboardInput): string {
     if (a) pastOriginal.push(...(a.anchor ? [{ region: a.anchor.box, image: a.anchor.image }] : []), ...effectsOf(a));
     if (b) pastProposal.push(...(b.anchor ? [{ region: b.anchor.box, image: b.anchor.image }] : []), ...effectsOf(b));
   }
-  const rate = stats && stats.runs > 0 ? `success ${pct(stats.successRate)} of ${stats.runs} runs (recent ${pct(stats.recentSuccessRate)}, ${stats.flips} flips, ${stats.state})` : 'no runs in the history yet';
+  const rate = stats && stats.runs > 0 ? `success ${rateText(stats)}, ${stats.state}` : 'no runs in the history yet';
   const title = `${path.spec}#${path.goal}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>storyboard: ${escapeHtml(title)}</title><style>${STYLE}</style></head><body>

@@ -45,6 +45,8 @@ export function appConfigOf(spec: Spec, options: ResolvedOptions, root: string):
     ...(spec.app.setup ? { setup: spec.app.setup } : {}),
     ...(spec.app.teardown ? { teardown: spec.app.teardown } : {}),
     windowTimeoutMs: spec.app.windowTimeoutMs ?? options.timeouts.windowMs,
+    animations: spec.app.animations,
+    isolate: spec.app.isolate,
   };
 }
 

@@ -53,6 +53,8 @@ export interface AppSpec {
   readonly setup?: string;
   readonly teardown?: string;
   readonly windowTimeoutMs?: number;
+  readonly animations: 'off' | 'allow';
+  readonly isolate: boolean;
 }
 
 export interface Spec {

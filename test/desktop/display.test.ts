@@ -26,7 +26,11 @@ describe('acquireDisplay', () => {
     expect(await probeDisplay(a.name)).toEqual({ width: 640, height: 480 });
     expect(await probeDisplay(b.name)).toEqual({ width: 640, height: 480 });
     expect(a.owned).toBe(true);
-    expect(a.env).toEqual({ DISPLAY: a.name, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TZ: 'UTC' });
+    expect(a.env).toMatchObject({ DISPLAY: a.name, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TZ: 'UTC' });
+    // Its own session bus, and the switches that make Chromium and Qt publish their widgets.
+    expect(a.env.DBUS_SESSION_BUS_ADDRESS).toBe(a.sessionBus);
+    expect(a.env).toMatchObject({ ACCESSIBILITY_ENABLED: '1', QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1' });
+    expect(a.sessionBus).not.toBe(b.sessionBus);
     expect(() => a.assertAlive()).not.toThrow();
 
     await a.stop();
@@ -46,9 +50,23 @@ describe('acquireDisplay', () => {
     const saved = process.env.DISPLAY;
     try {
       process.env.DISPLAY = owned.name;
-      const reused = await acquireDisplay();
+      const savedBus = process.env.DBUS_SESSION_BUS_ADDRESS;
+      delete process.env.DBUS_SESSION_BUS_ADDRESS;
+      const reused = await acquireDisplay().finally(() => {
+        if (savedBus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = savedBus;
+      });
       expect(reused).toMatchObject({ name: owned.name, owned: false, width: 640, height: 480 });
+      // Not ours: no session bus of retrace's, nothing started, nothing switched.
       expect(reused.env).toEqual({ DISPLAY: owned.name });
+      expect(reused.services).toBeUndefined();
+
+      // With the user's session bus, its apps use it, and publish their widgets.
+      process.env.DBUS_SESSION_BUS_ADDRESS = owned.sessionBus;
+      const withBus = await acquireDisplay().finally(() => {
+        if (savedBus === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS;
+        else process.env.DBUS_SESSION_BUS_ADDRESS = savedBus;
+      });
+      expect(withBus).toMatchObject({ sessionBus: owned.sessionBus, env: { DBUS_SESSION_BUS_ADDRESS: owned.sessionBus, ACCESSIBILITY_ENABLED: '1' } });
       await reused.stop(); // a no-op: not ours
       expect(await probeDisplay(owned.name)).toBeDefined();
 

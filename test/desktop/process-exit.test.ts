@@ -3,7 +3,7 @@
  * display must surface as DISPLAY_DIED rather than Xlib ending the process.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 
@@ -15,10 +15,11 @@ interface Child {
   kill(signal: NodeJS.Signals): void;
 }
 
-const startChild = (mode: string): Child => {
+const startChild = (mode: string, ownGroup = false): Child => {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD, mode], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, DISPLAY: '' },
+    detached: ownGroup,
   });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -36,7 +37,12 @@ const startChild = (mode: string): Child => {
       }
     }
   }
-  return { events: lines(), exit, kill: (signal) => child.kill(signal) };
+  return {
+    events: lines(),
+    exit,
+    // With its own group, the whole group is signalled, as a shell's Ctrl-C or a CI runner does.
+    kill: (signal) => (ownGroup ? process.kill(-(child.pid as number), signal) : child.kill(signal)),
+  };
 };
 
 const next = async (child: Child): Promise<Record<string, unknown>> => {
@@ -60,14 +66,44 @@ const gone = async (pid: number): Promise<boolean> => {
   return ended(pid);
 };
 
+/** The session services of a display: the processes that name its runtime directory. */
+const servicesOf = (dir: string): number[] =>
+  readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry) && !ended(Number(entry)))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+
 describe('owned displays and the end of the process', () => {
-  test.each(['SIGTERM', 'SIGINT', 'SIGKILL'] as const)('%s ends the process by that signal, and its Xvfb', async (signal) => {
+  test.each(['SIGTERM', 'SIGINT', 'SIGKILL'] as const)('%s ends the process by that signal, its Xvfb and its session services', async (signal) => {
     const child = startChild('hold');
-    const { pid } = await next(child);
+    const { pid, sessionBus } = await next(child);
     expect(existsSync(`/proc/${pid}`)).toBe(true);
+    const dir = /unix:path=([^,]+)\/bus/.exec(String(sessionBus))?.[1] as string;
+    const services = servicesOf(dir);
+    expect(services.length).toBeGreaterThanOrEqual(3);
     child.kill(signal);
     expect(await child.exit).toMatchObject({ code: null, signal });
     expect(await gone(pid as number)).toBe(true);
+    for (const service of services) expect(await gone(service)).toBe(true);
+    await expect.poll(() => existsSync(dir), { timeout: 3_000 }).toBe(false);
+  });
+
+  test('SIGKILL of the whole process group ends the session services too', async () => {
+    const child = startChild('hold', true);
+    const { sessionBus } = await next(child);
+    const dir = /unix:path=([^,]+)\/bus/.exec(String(sessionBus))?.[1] as string;
+    const services = servicesOf(dir);
+    expect(services.length).toBeGreaterThanOrEqual(3);
+    child.kill('SIGKILL');
+    await child.exit;
+    for (const service of services) expect(await gone(service)).toBe(true);
+    await expect.poll(() => existsSync(dir), { timeout: 3_000 }).toBe(false);
   });
 
   test('an uncaught exception stops the Xvfb and still crashes the process', async () => {

@@ -151,3 +151,23 @@ describe('the model service never answers', () => {
     expect(v.modelCalls).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('the model service never answers, and the goal has time for a retry', () => {
+  test('the goal deadline cuts the retries short, and the message names the API', { timeout: 180_000 }, async () => {
+    // A request attempt waits 60 s (the planner's default); the goal allows 75 s, so the SDK
+    // starts a retry that would outlive the goal. The deadline must end it, naming the API.
+    const { end, verdict, cli } = await runWith(
+      ['silent'],
+      [
+        { kind: 'delay', ms: 120_000, then: { kind: 'end', text: 'DONE' } },
+        { kind: 'delay', ms: 120_000, then: { kind: 'end', text: 'DONE' } },
+      ],
+      'timeouts: { goalMs: 75000, windowMs: 10000 }\n',
+    );
+    expect(end.code, cli.output).toBe(3);
+    const v = verdict('silent');
+    expect(v).toMatchObject({ status: 'broken', category: 'infrastructure' });
+    expect(v.message).toMatch(/The Anthropic API did not answer within \d+ ms after [2-9] attempts \(http:\/\/127\.0\.0\.1:\d+/);
+    expect(v.message).not.toMatch(/did not finish within/);
+  });
+});

@@ -62,7 +62,7 @@ function path(assets: Map<string, Uint8Array>, typedColour: Rgba): Path {
 }
 
 describe('retrace paths show', () => {
-  const project = new Project();
+  const project = new Project().write(SPEC, 'name: Notes\napp:\n  launch: notes\ngoals:\n  - id: save\n    steps: [click: New]\n  - id: other\n    goal: anything\n');
   const store = new PathStore(join(project.root, 'paths'));
   const page = join(project.root, 'reports/storyboards/specs/notes/save.html');
 

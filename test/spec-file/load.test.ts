@@ -26,6 +26,8 @@ describe('loadSpec: the PRODUCT.md example', () => {
       size: [400, 360],
       restart: 'goal',
       env: { LANG: 'C.UTF-8' },
+      animations: 'off',
+      isolate: true,
     });
   });
 
@@ -134,6 +136,15 @@ goals:
     expect(spec.options).toEqual({ learn: 'off', timeouts: { goalMs: 1000 }, bounds: { maxSteps: 3 } });
   });
 
+  it('keeps animations and isolate, and rejects a value outside their choices', () => {
+    const spec = load(`app:\n  launch: x\n  window: x\n  animations: allow\n  isolate: false\ngoals:\n  - id: a\n    goal: b\n`);
+    expect(spec.app).toMatchObject({ animations: 'allow', isolate: false });
+    expect(problems(`app:\n  launch: x\n  window: x\n  animations: none\n  isolate: no\ngoals:\n  - id: a\n    goal: b\n`)).toEqual([
+      'specs/calc.yaml:4:15: app.animations must be one of off, allow (got "none")',
+      'specs/calc.yaml:5:12: app.isolate must be true or false (got "no")',
+    ]);
+  });
+
   it('defaults the name to the file name and the options to {}', () => {
     const spec = load(`${APP}goals:\n  - id: a\n    goal: b\n`);
     expect(spec.name).toBe('calc');
@@ -212,7 +223,7 @@ describe('loadSpec: invalid files name file:line:column and what was expected', 
 
   it('lists the known keys when no key is close', () => {
     expect(problems(`app:\n  launch: x\n  window: y\n  colour: red\ngoals:\n  - id: a\n    goal: b\n`)).toEqual([
-      'specs/calc.yaml:4:3: app has an unknown key "colour" (expected one of: launch, window, size, restart, env, cwd, setup, teardown, windowTimeoutMs)',
+      'specs/calc.yaml:4:3: app has an unknown key "colour" (expected one of: launch, window, size, restart, env, cwd, setup, teardown, windowTimeoutMs, animations, isolate)',
     ]);
   });
 
@@ -316,9 +327,9 @@ describe('loadSpec: invalid files name file:line:column and what was expected', 
       'specs/calc.yaml:7:9: goals[0].steps[0].click.y is required (pixels from the top edge of the window)',
       'specs/calc.yaml:8:21: goals[0].steps[1].click.x must be an integer ≥ 0 (got -1)',
       'specs/calc.yaml:9:30: goals[0].steps[2].scroll.direction must be one of up, down, left, right (got "sideways")',
-      'specs/calc.yaml:10:42: goals[0].steps[3].scroll.amount must be an integer ≥ 1 (got 0)',
+      'specs/calc.yaml:10:42: goals[0].steps[3].scroll.amount must be an integer from 1 to 1000 (got 0)',
       'specs/calc.yaml:11:14: goals[0].steps[4].key must be a string of key names joined with +, such as ctrl+s or Enter (got "ctrl + s")',
-      'specs/calc.yaml:12:15: goals[0].steps[5].wait must be an integer ≥ 0 (got 1.5)',
+      'specs/calc.yaml:12:15: goals[0].steps[5].wait must be an integer from 0 to 3600000 (got 1.5)',
       'specs/calc.yaml:13:30: goals[0].steps[6].wait-for has an unknown key "timeout" (did you mean "timeoutMs"?)',
       'specs/calc.yaml:14:9: goals[0].steps[7].drag.to is required (where the drag ends)',
       'specs/calc.yaml:15:9: goals[0].steps[8].type.text is required (the text to type)',
@@ -442,7 +453,7 @@ goals:
   it('reports bad options with their paths', () => {
     expect(problems(`${APP}options:\n  learn: sometimes\n  timeouts: { goalMs: 0, stepMs: 5 }\n  workers: 2\ngoals:\n  - id: a\n    goal: b\n`)).toEqual([
       'specs/calc.yaml:5:10: options.learn must be one of auto, off, force (got "sometimes")',
-      'specs/calc.yaml:6:23: options.timeouts.goalMs must be an integer ≥ 1 (got 0)',
+      'specs/calc.yaml:6:23: options.timeouts.goalMs must be an integer from 1 to 3600000 (got 0)',
       'specs/calc.yaml:6:26: options.timeouts has an unknown key "stepMs" (expected one of: goalMs, actionMs, settleMs, windowMs, expectMs)',
       'specs/calc.yaml:7:3: options has an unknown key "workers" (expected one of: learn, planner, model, relearn, healWithModel, timeouts, bounds)',
     ]);

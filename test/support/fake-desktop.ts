@@ -145,6 +145,7 @@ export class FakeDesktop implements Desktop {
     resize: async (): Promise<void> => undefined,
     move: async (): Promise<void> => undefined,
     focused: async (): Promise<WindowInfo> => this.window,
+    requestClose: async (): Promise<boolean> => false,
   };
   private readonly window: WindowInfo = { id: 1, title: 'Counter', region: WINDOW };
 

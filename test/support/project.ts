@@ -80,20 +80,42 @@ export class Project {
     const childEnv: NodeJS.ProcessEnv = { ...process.env, FIXTURES, CI: 'true', ...env };
     delete childEnv.DISPLAY;
     for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: this.root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: group });
-    const output = { stdout: '', stderr: '' };
-    child.stdout.on('data', (d: Buffer) => (output.stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output.stderr += d.toString()));
-    const result = new Promise<CliResult>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error(`retrace ${args.join(' ')} timed out\n${output.stdout}\n${output.stderr}`));
-      }, timeoutMs);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, ...output });
-      });
-    });
-    return { child, output, result };
+    return startCommand(process.execPath, [BIN, ...args], { cwd: this.root, env: childEnv, timeoutMs, group });
   }
+}
+
+/** Runs a command to its end, collecting its output; it is killed, and the promise rejects, after timeoutMs. */
+export function runCommand(
+  file: string,
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly timeoutMs: number },
+): Promise<CliResult> {
+  return startCommand(file, args, options).result;
+}
+
+/** Starts a command like `runCommand`; with `group`, it leads its own process group. */
+function startCommand(
+  file: string,
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly timeoutMs: number; readonly group?: boolean },
+): RunningCli {
+  const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.group ?? false });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d: Buffer) => (output.stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output.stderr += d.toString()));
+  const result = new Promise<CliResult>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${[file, ...args].join(' ')} timed out\n${output.stdout}\n${output.stderr}`));
+    }, options.timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, ...output });
+    });
+  });
+  return { child, output, result };
 }

@@ -12,10 +12,59 @@ interface Check {
   run(): Promise<string>;
 }
 
+/** The text the OCR check shows in an xterm: digits and the punctuation of a shell prompt. */
+const OCR_PROBE = 'retrace: OCR check 0123456789 a@b.c ~/x (ok)';
+/** How long the OCR check reads the xterm before it gives up, ms. */
+const OCR_PROBE_MS = 5_000;
+
 const ok = (line: string): void => void process.stdout.write(`  ✓ ${line}\n`);
 const bad = (line: string, fix: string): void => void process.stdout.write(`  ✗ ${line}\n      fix: ${fix}\n`);
 
-export default async function doctor(_args: ParsedArgs): Promise<number> {
+/**
+ * Whether the accessibility bus answers, and how many elements the app under test publishes:
+ * the app of the spec given as an argument (`retrace doctor specs/app.yaml`), else none.
+ */
+async function accessibilityCheck(desktop: import('../../desktop/types.ts').Desktop, specFile: string | undefined): Promise<string> {
+  const elements = desktop.elements;
+  if (elements === undefined) {
+    return desktop.display.owned
+      ? 'off (RETRACE_ACCESSIBILITY=off): element targets are unavailable, every other way to find a target works'
+      : `no session bus on ${desktop.display.name} (DBUS_SESSION_BUS_ADDRESS is unset): element targets are unavailable`;
+  }
+  const status = await elements.status();
+  if (!status.up) throw new Error(status.reason);
+  const bus = `up (${status.apps} app(s) on it)`;
+  if (specFile === undefined) return `${bus}; name a spec (retrace doctor SPEC) to count what its app publishes`;
+  const { loadSpec } = await import('../../spec-file/load.ts');
+  const { interpolate } = await import('../../spec-file/interpolate.ts');
+  const spec = loadSpec(specFile, { root: process.cwd(), env: process.env });
+  const text = (template: string): string => interpolate(template, process.env);
+  const app = await desktop.launch({
+    launch: text(spec.app.launch),
+    window: text(spec.app.window),
+    env: Object.fromEntries(Object.entries(spec.app.env).map(([k, v]) => [k, text(v)])),
+    ...(spec.app.cwd !== undefined && { cwd: spec.app.cwd }),
+    ...(spec.app.setup !== undefined && { setup: spec.app.setup }),
+    ...(spec.app.teardown !== undefined && { teardown: spec.app.teardown }),
+    isolate: spec.app.isolate,
+    animations: spec.app.animations,
+  });
+  try {
+    // An app joins the bus a moment after its window shows.
+    let count = 0;
+    for (const waitMs of [0, 250, 500, 1_000]) {
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      count = (await elements.read(app)).length;
+      if (count > 0) break;
+    }
+    return `${bus}; ${spec.app.launch} publishes ${count} element(s)` +
+      (count === 0 ? ' (its toolkit publishes nothing, e.g. Tk or Xt: targets are found by text and image)' : '');
+  } finally {
+    await app.close();
+  }
+}
+
+export default async function doctor(args: ParsedArgs): Promise<number> {
   const { acquireDisplay, createDesktop } = await import('../../desktop/index.ts');
   const { defaultLangPath, sharedTextReader, closeSharedTextReader } = await import('../../vision/ocr/tesseract-reader.ts');
   let desktop: import('../../desktop/types.ts').Desktop | undefined;
@@ -62,15 +111,43 @@ export default async function doctor(_args: ParsedArgs): Promise<number> {
       },
     },
     {
-      name: 'OCR data',
-      fix: 'run npm ci: the OCR data ships in @tesseract.js-data/eng; nothing is downloaded at run time',
+      name: 'accessibility bus',
+      fix: 'install dbus, dbus-x11 and at-spi2-core (apt-get install dbus dbus-x11 at-spi2-core); element targets need it, everything else works without',
+      run: () => accessibilityCheck(need(), args.positionals[0]),
+    },
+    {
+      name: 'OCR',
+      fix:
+        'when the data is missing, run npm ci: it ships in @tesseract.js-data/eng (nothing is downloaded at run time). ' +
+        'When the text reads wrong, xterm is not drawing its default font (6×13 "fixed"): remove XTerm*faceName, ' +
+        'XTerm*font or XTerm*renderFont from your X resources (xrdb -query | grep -i xterm; ~/.Xresources; $XENVIRONMENT), ' +
+        'or let retrace start a display of its own (unset DISPLAY)',
       async run() {
         const file = join(defaultLangPath(), 'eng.traineddata.gz');
         if (!existsSync(file)) throw new Error(`${file} is missing`);
-        const frame = await need().capture.grab({ x: 0, y: 0, width: 64, height: 32 });
-        const started = performance.now();
-        await sharedTextReader().read(frame);
-        return `${file} (OCR worker ready in ${Math.round(performance.now() - started)} ms)`;
+        // A real rendering of xterm's default font, read back as a text expectation reads it.
+        const { readText } = await import('../../vision/ocr/find-text.ts');
+        const d = need();
+        const app = await d.launch({
+          launch: `xterm -title retrace-doctor-ocr -geometry 48x3 -e sh -c 'echo "${OCR_PROBE}"; exec sleep 60'`,
+          window: 'retrace-doctor-ocr',
+          windowTimeoutMs: 10_000,
+        });
+        try {
+          const started = performance.now();
+          let read = '';
+          // The shell prints the line some time after the window maps: read until it shows.
+          while (performance.now() - started < OCR_PROBE_MS) {
+            read = await readText(sharedTextReader(), await d.capture.grab((await app.window()).region));
+            if (read.replace(/\s+/g, ' ').trim() === OCR_PROBE) {
+              return `read xterm's default font back ("${OCR_PROBE}") in ${Math.round(performance.now() - started)} ms, with ${file}`;
+            }
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          throw new Error(`xterm shows "${OCR_PROBE}", OCR read ${JSON.stringify(read)}`);
+        } finally {
+          await app.close();
+        }
       },
     },
   ];
@@ -98,6 +175,7 @@ export default async function doctor(_args: ParsedArgs): Promise<number> {
     }
   }
   await closeSharedTextReader();
+  desktop?.elements?.close();
   // An owned Xvfb is stopped by its watchdog once this process is gone: stopping it here would
   // make the X library end the process with code 1.
   process.stdout.write(failures === 0 ? 'everything works\n' : `${failures} problem(s)\n`);

@@ -8,18 +8,14 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { ActionReport } from '../../domain.ts';
 import type { PathStore } from '../../paths/store.ts';
-import { computePathStats } from '../../paths/stats.ts';
+import { computePathStats, rateText } from '../../paths/stats.ts';
 import { readHistory } from '../../report/history.ts';
 import { readSummary, summaryFile } from '../../report/summary.ts';
 import { storyboardFile, writeStoryboard } from '../../report/storyboard.ts';
 import { describeAction } from '../../brain/describe.ts';
 import { InvalidInputError } from '../../errors.ts';
-import { parseRef } from './paths.ts';
 
-const percent = (x: number): string => `${Math.round(x * 100)}%`;
-
-export default async function show(store: PathStore, reports: string, ref: string | undefined, html: string | undefined): Promise<number> {
-  const { spec, goal } = parseRef('show', ref);
+export default async function show(store: PathStore, reports: string, { ref, spec, goal }: { ref: string; spec: string; goal: string }, html: string | undefined): Promise<number> {
   const path = store.read(spec, goal);
   if (!path) throw new InvalidInputError({ file: 'command line' }, `${ref}: no recorded path (${relative(process.cwd(), store.locate(spec, goal).file)})`);
   const history = (await readHistory(reports)).filter((r) => r.spec === spec && r.goal === goal);
@@ -30,7 +26,7 @@ export default async function show(store: PathStore, reports: string, ref: strin
   const out: string[] = [
     `${spec}#${goal}: ${path.actions.length} actions, made by ${path.planner} from its ${path.source.kind === 'steps' ? 'steps' : 'goal text'}, window ${path.window.width}×${path.window.height}`,
     stats && stats.runs > 0
-      ? `success ${percent(stats.successRate)} of ${stats.runs} runs (recent ${percent(stats.recentSuccessRate)}, ${stats.flips} flips, ${stats.state}), mean ${Math.round(stats.meanMs)} ms, p95 ${Math.round(stats.p95Ms)} ms`
+      ? `success ${rateText(stats)}, ${stats.state}, mean ${Math.round(stats.meanMs)} ms, p95 ${Math.round(stats.p95Ms)} ms`
       : 'no runs in the history yet',
   ];
   if (last) out.push(`latest run: ${last.status} (${last.mode}), ${last.durationMs} ms`);

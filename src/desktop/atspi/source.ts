@@ -1,0 +1,194 @@
+/**
+ * The element source of a display: the app under test's widgets, read over the accessibility
+ * bus (AT-SPI). The bus is reached through the display's session bus; the app is told apart
+ * from others on the bus by its process (the app's own, or one of its descendants').
+ */
+import type { Region } from '../../domain.ts';
+import { matchElements, withLayoutLabels } from '../element-query.ts';
+import { appProcesses } from '../process-tree.ts';
+import type { AppSession, Element, ElementQuery, ElementReadOptions, ElementSource, ElementSourceStatus } from '../types.ts';
+import { accessibilityBusAddress } from './a11y-bus.ts';
+import { openBus, type BusLink } from './dbus.ts';
+import { readAppTree, readExtras, ROOT_PATH, splitRef, type RawElement, type RawExtras } from './read-tree.ts';
+import { hasState, retraceRole, STATE, toolkitRoleName } from './roles.ts';
+
+const REGISTRY = 'org.a11y.atspi.Registry';
+
+/**
+ * Registering any event listener makes GTK's bridge build its cache (one call for the whole
+ * tree); focus changes are the cheapest event to ask for.
+ */
+const LISTENED_EVENT = 'object:state-changed:focused';
+
+interface Connection {
+  readonly link: BusLink;
+  readonly address: string;
+}
+
+export class AtspiElementSource implements ElementSource {
+  private connection: Promise<Connection> | undefined;
+  /** Unique bus names are never reused while a bus lives: their pids can be kept. */
+  private readonly pids = new Map<string, number>();
+
+  constructor(private readonly sessionBus: string) {}
+
+  async read(app: AppSession, options: ElementReadOptions = {}): Promise<readonly Element[]> {
+    const [{ link }, window] = await Promise.all([this.connect(), this.windowOf(app, options)]);
+    const buses = await this.appBuses(link, app);
+    const raws = (await Promise.all(buses.map((bus) => readAppTree(link, bus).catch(() => [])))).flat();
+    const extras = await readExtras(link, raws);
+    return withLayoutLabels(inTreeOrder(raws).map(({ raw, index, depth }) => toElement(raw, extras.get(raw.ref), window, index, depth)));
+  }
+
+  async find(app: AppSession, query: ElementQuery, options: ElementReadOptions = {}): Promise<readonly Element[]> {
+    return matchElements(await this.read(app, options), query);
+  }
+
+  async refresh(app: AppSession, element: Element, options: ElementReadOptions = {}): Promise<Element | undefined> {
+    const [{ link }, window] = await Promise.all([this.connect(), this.windowOf(app, options)]);
+    const [bus, path] = splitRef(element.ref);
+    const accessible = 'org.a11y.atspi.Accessible';
+    const [name, description, states, box] = await Promise.all([
+      link.property(bus, path, accessible, 'Name'),
+      link.property(bus, path, accessible, 'Description'),
+      link.call(bus, path, accessible, 'GetState'),
+      link.call(bus, path, 'org.a11y.atspi.Component', 'GetExtents', 'u', [0]),
+    ]).catch(() => []);
+    const stateSet = (states?.[0] as number[] | undefined) ?? [];
+    if (name === undefined || !hasState(stateSet, STATE.showing)) return undefined;
+    const [x = 0, y = 0, width = 0, height = 0] = (box?.[0] as number[] | undefined) ?? [];
+    const raw: RawElement = {
+      ref: element.ref, bus, path, parent: element.parent, order: element.index, role: roleNumber(element),
+      name: String(name), description: String(description ?? ''), states: stateSet, screenBox: { x, y, width, height },
+    };
+    const extras = (await readExtras(link, [raw])).get(raw.ref);
+    const fresh = toElement(raw, extras, window, element.index, element.depth);
+    // A label found by layout stays what it was: re-deriving it needs the whole tree.
+    return fresh.label === undefined && element.label !== undefined ? { ...fresh, label: element.label } : fresh;
+  }
+
+  async status(): Promise<ElementSourceStatus> {
+    try {
+      const { link, address } = await this.connect();
+      const [apps] = await link.call(REGISTRY, ROOT_PATH, 'org.a11y.atspi.Accessible', 'GetChildren');
+      return { up: true, address, apps: ((apps as unknown[] | undefined) ?? []).length };
+    } catch (error) {
+      return { up: false, reason: (error as Error).message };
+    }
+  }
+
+  close(): void {
+    const connection = this.connection;
+    this.connection = undefined;
+    void connection?.then(({ link }) => link.close(), () => undefined);
+  }
+
+  private connect(): Promise<Connection> {
+    const current = this.connection;
+    if (current !== undefined) {
+      return current.then((c) => {
+        if (c.link.open) return c;
+        if (this.connection === current) this.connection = undefined;
+        return this.connect();
+      });
+    }
+    const opening = (async () => {
+      const session = await openBus(this.sessionBus);
+      let address: string;
+      try {
+        address = await accessibilityBusAddress(session);
+      } finally {
+        session.close();
+      }
+      const link = await openBus(address);
+      await link.call(REGISTRY, '/org/a11y/atspi/registry', 'org.a11y.atspi.Registry', 'RegisterEvent', 's', [LISTENED_EVENT]);
+      return { link, address };
+    })();
+    this.connection = opening;
+    opening.catch(() => {
+      if (this.connection === opening) this.connection = undefined;
+    });
+    return opening;
+  }
+
+  private async windowOf(app: AppSession, options: ElementReadOptions): Promise<Region> {
+    return options.window ?? (await app.window()).region;
+  }
+
+  /** The bus names of the app's processes among the apps registered on the bus. */
+  private async appBuses(link: BusLink, app: AppSession): Promise<string[]> {
+    const [children] = await link.call(REGISTRY, ROOT_PATH, 'org.a11y.atspi.Accessible', 'GetChildren');
+    const buses = ((children as Array<[string, string]> | undefined) ?? []).map(([bus]) => bus);
+    const pids = await Promise.all(buses.map((bus) => this.pidOf(link, bus)));
+    if (pids.includes(app.pid)) return buses.filter((_, i) => pids[i] === app.pid);
+    const family = await appProcesses(app.pid);
+    return buses.filter((_, i) => family.has(pids[i] ?? -1));
+  }
+
+  private async pidOf(link: BusLink, bus: string): Promise<number | undefined> {
+    const known = this.pids.get(bus);
+    if (known !== undefined) return known;
+    try {
+      const [pid] = await link.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'GetConnectionUnixProcessID', 's', [bus]);
+      this.pids.set(bus, Number(pid));
+      return Number(pid);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** Parents before children, siblings in the toolkit's order; with each one's place among its siblings. */
+const inTreeOrder = (raws: readonly RawElement[]): Array<{ raw: RawElement; index: number; depth: number }> => {
+  const children = new Map<string | undefined, RawElement[]>();
+  for (const raw of raws) {
+    const siblings = children.get(raw.parent);
+    if (siblings === undefined) children.set(raw.parent, [raw]);
+    else siblings.push(raw);
+  }
+  const ordered: Array<{ raw: RawElement; index: number; depth: number }> = [];
+  const visit = (parent: string | undefined, depth: number): void => {
+    const siblings = (children.get(parent) ?? []).sort((a, b) => a.order - b.order);
+    siblings.forEach((raw, index) => {
+      ordered.push({ raw, index, depth });
+      visit(raw.ref, depth + 1);
+    });
+  };
+  visit(undefined, 0);
+  return ordered;
+};
+
+const toElement = (raw: RawElement, extras: RawExtras | undefined, window: Region, index: number, depth: number): Element => {
+  const toolkitRole = toolkitRoleName(raw.role);
+  const role = retraceRole(toolkitRole, raw.states);
+  const state = (bit: number): boolean => hasState(raw.states, bit);
+  return {
+    ref: raw.ref,
+    role,
+    toolkitRole,
+    name: raw.name,
+    description: raw.description,
+    ...(extras?.labelledBy !== undefined && { label: extras.labelledBy.join(' ') }),
+    states: {
+      focused: state(STATE.focused),
+      checked: state(STATE.checked) || (toolkitRole === 'toggle button' && state(STATE.pressed)),
+      sensitive: state(STATE.sensitive),
+      showing: state(STATE.showing),
+      editable: state(STATE.editable),
+      selected: state(STATE.selected),
+      expanded: state(STATE.expanded),
+    },
+    ...(extras?.text !== undefined && { text: extras.text }),
+    ...(extras?.value !== undefined && { value: extras.value }),
+    box: { ...raw.screenBox, x: raw.screenBox.x - window.x, y: raw.screenBox.y - window.y },
+    ...(raw.parent !== undefined && { parent: raw.parent }),
+    index,
+    depth,
+  };
+};
+
+/** The toolkit role's number, for an element read again. */
+const roleNumber = (element: Element): number => {
+  for (let n = 0; n < 200; n++) if (toolkitRoleName(n) === element.toolkitRole) return n;
+  return 0;
+};

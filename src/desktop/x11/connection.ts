@@ -1,0 +1,244 @@
+/**
+ * A minimal X11 client over the display's local socket: just the requests the command-line
+ * tools cannot make — ask a window to close (WM_DELETE_WINDOW, as a window manager does) and
+ * read a selection owner's property (the XSETTINGS manager's). Little-endian, no extensions,
+ * no events selected.
+ */
+import { connect, type Socket } from 'node:net';
+import { cookieFor, type XAuth } from './auth.ts';
+
+const OPCODE = { internAtom: 16, getProperty: 20, getSelectionOwner: 23, sendEvent: 25, getInputFocus: 43 } as const;
+const CLIENT_MESSAGE = 33;
+const REQUEST_TIMEOUT_MS = 5_000;
+
+const pad4 = (n: number): number => (4 - (n % 4)) % 4;
+
+/** A failed request: the X error code, or the connection's end. */
+export class XProtocolError extends Error {
+  constructor(
+    message: string,
+    readonly xCode?: number,
+  ) {
+    super(message);
+    this.name = 'XProtocolError';
+  }
+}
+
+interface Pending {
+  readonly resolve: (reply: Buffer) => void;
+  readonly reject: (error: Error) => void;
+  readonly timer: NodeJS.Timeout;
+  /** A request without a reply: it succeeded once a later request is answered. */
+  readonly noReply?: boolean;
+}
+
+export interface XProperty {
+  readonly type: number;
+  /** 8, 16 or 32; 0 when the property does not exist. */
+  readonly format: number;
+  readonly value: Buffer;
+}
+
+/** The local socket of `:N` / `unix:N`, or undefined for a remote display. */
+const socketPath = (display: string): { path: string; number: number } | undefined => {
+  const match = /^(?:unix)?:(\d+)(?:\.\d+)?$/.exec(display);
+  return match?.[1] === undefined ? undefined : { path: `/tmp/.X11-unix/X${match[1]}`, number: Number(match[1]) };
+};
+
+const setupRequest = (auth: XAuth | undefined): Buffer => {
+  const name = Buffer.from(auth?.name ?? '', 'latin1');
+  const data = auth?.data ?? Buffer.alloc(0);
+  const request = Buffer.alloc(12 + name.length + pad4(name.length) + data.length + pad4(data.length));
+  request.writeUInt8(0x6c, 0); // 'l': little-endian
+  request.writeUInt16LE(11, 2);
+  request.writeUInt16LE(0, 4);
+  request.writeUInt16LE(name.length, 6);
+  request.writeUInt16LE(data.length, 8);
+  name.copy(request, 12);
+  data.copy(request, 12 + name.length + pad4(name.length));
+  return request;
+};
+
+export class XConnection {
+  private buffer: Buffer = Buffer.alloc(0);
+  private sequence = 0;
+  private readonly pending = new Map<number, Pending>();
+  private readonly atoms = new Map<string, number>();
+  private failure: Error | undefined;
+  private markClosed: () => void = () => undefined;
+  /** Resolves when the connection ends (closed, or the server went away). */
+  readonly closed = new Promise<void>((resolve) => {
+    this.markClosed = resolve;
+  });
+
+  private constructor(
+    private readonly socket: Socket,
+    /** The root window of screen 0. */
+    readonly root: number,
+  ) {
+    socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    socket.on('error', (error) => this.fail(new XProtocolError(`X connection failed: ${error.message}`)));
+    socket.on('close', () => this.fail(new XProtocolError('X connection closed')));
+  }
+
+  /** Opens a connection to a local display (`:N`). Rejects for remote displays. */
+  static open(display: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<XConnection> {
+    const local = socketPath(display);
+    if (local === undefined) return Promise.reject(new XProtocolError(`not a local display: ${display}`));
+    return new Promise((resolve, reject) => {
+      const socket = connect(local.path);
+      socket.unref();
+      let setup = Buffer.alloc(0);
+      const timer = setTimeout(() => finish(new XProtocolError(`no X setup reply from ${display} in ${timeoutMs} ms`)), timeoutMs);
+      const finish = (result: XConnection | Error): void => {
+        clearTimeout(timer);
+        socket.off('data', onData);
+        socket.off('error', finish);
+        if (result instanceof Error) {
+          socket.destroy();
+          reject(result);
+        } else {
+          resolve(result);
+        }
+      };
+      const onData = (chunk: Buffer): void => {
+        setup = Buffer.concat([setup, chunk]);
+        if (setup.length < 8) return;
+        const total = 8 + setup.readUInt16LE(6) * 4;
+        if (setup.length < total) return;
+        if (setup[0] !== 1) {
+          const reason = setup.subarray(8, 8 + (setup[1] ?? 0)).toString('latin1');
+          finish(new XProtocolError(`X server ${display} refused the connection: ${reason || 'no reason given'}`));
+          return;
+        }
+        const vendorLength = setup.readUInt16LE(24);
+        const formats = setup.readUInt8(29);
+        const root = setup.readUInt32LE(40 + vendorLength + pad4(vendorLength) + 8 * formats);
+        const connection = new XConnection(socket, root);
+        if (setup.length > total) connection.receive(setup.subarray(total));
+        finish(connection);
+      };
+      socket.on('data', onData);
+      socket.once('error', finish);
+      socket.once('connect', () => socket.write(setupRequest(cookieFor(local.number))));
+    });
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+
+  async atom(name: string): Promise<number> {
+    const known = this.atoms.get(name);
+    if (known !== undefined) return known;
+    const bytes = Buffer.from(name, 'latin1');
+    const request = this.header(OPCODE.internAtom, 0, 2 + (bytes.length + pad4(bytes.length)) / 4);
+    request.writeUInt16LE(bytes.length, 4);
+    bytes.copy(request, 8);
+    const reply = await this.send(request);
+    const atom = reply.readUInt32LE(8);
+    this.atoms.set(name, atom);
+    return atom;
+  }
+
+  async property(window: number, name: string, maxBytes = 1 << 20): Promise<XProperty> {
+    const request = this.header(OPCODE.getProperty, 0, 6);
+    request.writeUInt32LE(window, 4);
+    request.writeUInt32LE(await this.atom(name), 8);
+    request.writeUInt32LE(0, 12); // AnyPropertyType
+    request.writeUInt32LE(0, 16);
+    request.writeUInt32LE(Math.ceil(maxBytes / 4), 20);
+    const reply = await this.send(request);
+    const format = reply.readUInt8(1);
+    const items = reply.readUInt32LE(16);
+    return { type: reply.readUInt32LE(8), format, value: Buffer.from(reply.subarray(32, 32 + items * (format / 8))) };
+  }
+
+  /** The window owning selection `name`, or 0 when nobody does. */
+  async selectionOwner(name: string): Promise<number> {
+    const request = this.header(OPCODE.getSelectionOwner, 0, 2);
+    request.writeUInt32LE(await this.atom(name), 4);
+    return (await this.send(request)).readUInt32LE(8);
+  }
+
+  /** Sends a 32-bit ClientMessage to `window` (no event mask: to the window's owner). */
+  async clientMessage(window: number, type: string, data: readonly number[]): Promise<void> {
+    const request = this.header(OPCODE.sendEvent, 0, 11);
+    request.writeUInt32LE(window, 4);
+    request.writeUInt32LE(0, 8);
+    request.writeUInt8(CLIENT_MESSAGE, 12);
+    request.writeUInt8(32, 13);
+    request.writeUInt32LE(window, 16);
+    request.writeUInt32LE(await this.atom(type), 20);
+    data.slice(0, 5).forEach((value, i) => request.writeUInt32LE(value >>> 0, 24 + 4 * i));
+    // SendEvent has no reply: a request that has one, answered in order, tells it was handled.
+    await Promise.all([this.send(request, true), this.send(this.header(OPCODE.getInputFocus, 0, 1))]);
+  }
+
+  private header(opcode: number, detail: number, length: number): Buffer {
+    const request = Buffer.alloc(length * 4);
+    request.writeUInt8(opcode, 0);
+    request.writeUInt8(detail, 1);
+    request.writeUInt16LE(length, 2);
+    return request;
+  }
+
+  private write(request: Buffer): number {
+    if (this.failure) throw this.failure;
+    this.sequence = (this.sequence + 1) & 0xffff;
+    this.socket.write(request);
+    return this.sequence;
+  }
+
+  private send(request: Buffer, noReply = false): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      let sequence: number;
+      try {
+        sequence = this.write(request);
+      } catch (error) {
+        reject(error as Error);
+        return;
+      }
+      const timer = setTimeout(() => {
+        this.pending.delete(sequence);
+        reject(new XProtocolError(`no X reply in ${REQUEST_TIMEOUT_MS} ms`));
+      }, REQUEST_TIMEOUT_MS);
+      this.pending.set(sequence, { resolve, reject, timer, noReply });
+    });
+  }
+
+  private receive(chunk: Buffer): void {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    while (this.buffer.length >= 32) {
+      const kind = this.buffer.readUInt8(0);
+      const size = kind === 1 || kind === 35 ? 32 + this.buffer.readUInt32LE(4) * 4 : 32;
+      if (this.buffer.length < size) return;
+      const packet = this.buffer.subarray(0, size);
+      this.buffer = this.buffer.subarray(size);
+      if (kind > 1) continue; // An event: none is selected, but the server may send some.
+      const sequence = packet.readUInt16LE(2);
+      const pending = this.pending.get(sequence);
+      if (pending === undefined) continue;
+      this.settle(sequence, pending, kind === 1 ? packet : new XProtocolError(`X error ${packet.readUInt8(1)}`, packet.readUInt8(1)));
+      // Replies come in request order: the requests without a reply sent before this one are done.
+      for (const [earlier, waiting] of this.pending) if (waiting.noReply && earlier !== sequence) this.settle(earlier, waiting, packet);
+    }
+  }
+
+  private settle(sequence: number, pending: Pending, result: Buffer | Error): void {
+    this.pending.delete(sequence);
+    clearTimeout(pending.timer);
+    if (result instanceof Error) pending.reject(result);
+    else pending.resolve(result);
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    this.markClosed();
+    for (const pending of this.pending.values()) {
+      clearTimeout(pending.timer);
+      pending.reject(error);
+    }
+    this.pending.clear();
+  }
+}
