@@ -1,13 +1,16 @@
 /**
  * `retrace record` end to end: the real CLI on its own display, a real app, and real X input
  * from xdotool as the person; stopped the way a terminal's Ctrl-C stops it (SIGINT to the whole
- * process group). The saved path must then replay with learning off.
+ * process group). The saved path must then replay with learning off, and the browser view of
+ * retrace's own display must open a VNC session.
  */
 import { describe, expect, test } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { WebSocket } from 'ws';
-import { Project, type RunningCli } from '../support/project.ts';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { openViewer } from '../support/vnc-client.ts';
+import { Project, until, type RunningCli } from '../support/project.ts';
 import type { Path } from '../../src/domain.ts';
 
 const run = promisify(execFile);
@@ -27,17 +30,6 @@ goals:
       - text: "Nothing like this"
         timeoutMs: 500
 `;
-
-/** Waits for `test` to hold, polling; fails after `timeoutMs`. */
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** The person: xdotool on the recorder's display, then waiting for the screen as a person would. */
 class Person {
@@ -80,23 +72,15 @@ const interrupt = (recording: RunningCli): void => void process.kill(-recording.
 describe('retrace record', () => {
   const project = new Project().write('specs/notes.yaml', SPEC);
 
-  test('records a demonstration, writes its steps into the spec, and the path replays with --learn off', async () => {
+  test('records a demonstration from real X input and writes its steps into the spec', async () => {
     const { recording, person, url } = await startRecording(project, 'save');
 
     // The browser view of retrace's own display: the noVNC page, and its bridge speaks VNC.
-    const page = await fetch(url);
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain('./novnc/core/rfb.js');
-    expect((await fetch(new URL('novnc/core/rfb.js', url))).status).toBe(200);
-    const greeting = await new Promise<string>((resolve, reject) => {
-      const ws = new WebSocket(new URL('websockify', url.replace('http', 'ws')), ['binary']);
-      ws.once('message', (data: Buffer) => {
-        resolve(data.toString('latin1'));
-        ws.close();
-      });
-      ws.once('error', reject);
-    });
-    expect(greeting).toMatch(/^RFB 003\.\d{3}\n/);
+    const viewer = await openViewer(url);
+    expect(viewer.page).toContain('./novnc/core/rfb.js');
+    expect(viewer.page).toContain('your mouse and keyboard drive the app');
+    expect(viewer.module).toBe(200);
+    expect(viewer.greeting).toEqual({ version: expect.stringMatching(/^RFB 003\.\d{3}\n$/), width: 1280, height: 800 });
 
     await person.act(['mousemove', '155', '188', 'click', '1'], false);
     await person.act(['type', '--delay', '40', 'Buy milk'], true);
@@ -125,13 +109,22 @@ describe('retrace record', () => {
     // The typed text and the saved status are each their own action's effect.
     expect(path.actions[1]?.effects.some((e) => e.text?.includes('Buy milk'))).toBe(true);
     expect(path.actions[2]?.effects.some((e) => e.text?.includes('Saved'))).toBe(true);
+  }, 60_000);
+
+  test('the recorded path replays with --learn off, and the run writes its storyboard', async () => {
 
     const replay = await project.cli(['run', 'specs/notes.yaml', '--goal', 'save', '--learn', 'off']);
     expect(replay.code, replay.stdout + replay.stderr).toBe(0);
     const verdict = project.summary().goals.find((g) => g.goal === 'save');
     expect(verdict).toMatchObject({ status: 'passed', mode: 'replayed', modelCalls: 0 });
     expect(verdict?.actions.every((a) => a.verified)).toBe(true);
-  }, 300_000);
+
+    // The run wrote the path's storyboard, and the goal's Allure result links to it.
+    expect(project.read('reports/storyboards/specs/notes/save.html')).toContain('<h1>specs/notes.yaml#save</h1>');
+    const results = readdirSync(join(project.root, 'reports/allure-results')).filter((f) => f.endsWith('-result.json'));
+    const links = results.flatMap((f) => (JSON.parse(project.read(`reports/allure-results/${f}`)) as { links: { url: string; type: string }[] }).links);
+    expect(links).toContainEqual(expect.objectContaining({ type: 'storyboard', url: '../storyboards/specs/notes/save.html' }));
+  }, 60_000);
 
   test('saves nothing and exits 1 when the expectations do not hold', async () => {
     const before = project.read('specs/notes.yaml');
@@ -143,5 +136,5 @@ describe('retrace record', () => {
     expect(result.stderr).toContain('the expectations of "never" did not hold: nothing saved');
     expect(project.exists('paths/specs/notes/never.path.json')).toBe(false);
     expect(project.read('specs/notes.yaml')).toBe(before);
-  }, 180_000);
+  }, 60_000);
 });
