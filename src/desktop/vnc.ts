@@ -31,8 +31,8 @@ const freePort = (): Promise<number> =>
   });
 
 /** Starts x11vnc on `display` and resolves once it accepts connections on `port`. */
-function startX11vnc(display: Display, port: number): Promise<ChildProcess> {
-  const args = ['-display', display.name, '-rfbport', String(port), '-localhost', '-shared', '-forever', '-nopw', '-norc', '-noxdamage', '-quiet'];
+function startX11vnc(display: Display, port: number, viewOnly: boolean): Promise<ChildProcess> {
+  const args = ['-display', display.name, '-rfbport', String(port), '-localhost', '-shared', '-forever', '-nopw', '-norc', '-noxdamage', '-quiet', ...(viewOnly ? ['-viewonly'] : [])];
   // Detached, like the display: a Ctrl-C meant for retrace must not end the viewer's server.
   const child = spawn('x11vnc', args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DISPLAY: display.name }, detached: true });
   return new Promise((resolve, reject) => {
@@ -62,7 +62,7 @@ function startX11vnc(display: Display, port: number): Promise<ChildProcess> {
 /** The noVNC library's folder (its `core/` and `vendor/` are served as they are). */
 const novncDir = (): string => dirname(dirname(fileURLToPath(import.meta.resolve('@novnc/novnc'))));
 
-const page = (title: string): string => `<!doctype html>
+const page = (title: string, viewOnly: boolean): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title}</title>
 <style>html,body{margin:0;height:100%;background:#333;color:#eee;font:13px system-ui,sans-serif}
 #bar{padding:4px 8px}#screen{height:calc(100% - 26px)}</style></head><body>
@@ -71,22 +71,27 @@ const page = (title: string): string => `<!doctype html>
 import RFB from './novnc/core/rfb.js';
 const rfb = new RFB(document.getElementById('screen'), (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/websockify');
 rfb.scaleViewport = true;
+rfb.viewOnly = ${viewOnly};
 const state = document.getElementById('state');
-rfb.addEventListener('connect', () => (state.textContent = 'connected: your mouse and keyboard drive the app'));
+rfb.addEventListener('connect', () => (state.textContent = ${viewOnly ? "'connected: watching (view only)'" : "'connected: your mouse and keyboard drive the app'"}));
 rfb.addEventListener('disconnect', () => (state.textContent = 'disconnected'));
 </script></body></html>`;
 
-/** Serves `display` to a browser on one local port; `port` 0 picks a free one. */
-export async function startVncBridge(display: Display, options: { readonly port?: number; readonly title: string }): Promise<VncBridge> {
+/**
+ * Serves `display` to a browser on one local port; `port` 0 picks a free one. `viewOnly`: the
+ * viewer's mouse and keyboard are ignored (by x11vnc, not only by the page).
+ */
+export async function startVncBridge(display: Display, options: { readonly port?: number; readonly title: string; readonly viewOnly?: boolean }): Promise<VncBridge> {
   const { WebSocketServer } = await import('ws');
+  const viewOnly = options.viewOnly ?? false;
   const rfbPort = await freePort();
-  const vnc = await startX11vnc(display, rfbPort);
+  const vnc = await startX11vnc(display, rfbPort, viewOnly);
   const forget = onProcessExit(() => vnc.kill('SIGKILL'));
   const root = novncDir();
   const server: Server = createHttpServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(options.title));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(options.title, viewOnly));
       return;
     }
     const file = normalize(join(root, url.pathname.replace(/^\/novnc\//, '/')));
