@@ -3,7 +3,8 @@
  * path: the target's anchor and the regions the action changed, each classified by what it
  * means. The action cycle uses it for new recordings and for the proposal of a healed replay.
  */
-import type { Anchor, Effect, EffectKind, Frame, Point, Region } from '../domain.ts';
+import type { Action, Anchor, Effect, EffectKind, Frame, Point, RecordedAction, Region } from '../domain.ts';
+import { fingerprint } from '../vision/fingerprint.ts';
 import { crop, encodePng, clampRegion, containsPoint, inflateRegion, intersectRegions, regionArea } from '../vision/frame.ts';
 import { changedRegions } from '../vision/changes.ts';
 import { isCaretLike } from '../vision/settle.ts';
@@ -116,4 +117,40 @@ function isFeedback(before: Frame, after: Frame, region: Region, target: Region)
   const core = clampRegion(inflateRegion(target, -margin), after.width, after.height);
   if (core.width < 4 || core.height < 4) return true;
   return structureSimilarity(crop(before, core), crop(after, core)) >= feedbackStructure;
+}
+
+export interface ActionObserveInput {
+  readonly action: Action;
+  readonly before: Frame;
+  readonly after: Frame;
+  /** The first target's window-relative point, when the action has one. */
+  readonly point?: Point;
+  /** The text under the point (the anchor's OCR text); omitted for a secret action. */
+  readonly text?: string;
+  readonly dynamic: readonly Region[];
+  readonly secret: boolean;
+  readonly settleMs: number;
+  readonly assets: AssetSink;
+  readonly reader: TextReader;
+}
+
+/**
+ * An action as a path records it, from the window before and after it: the anchor of its
+ * target, the fingerprints of both states and the regions it changed. (`retrace record` builds
+ * its actions with it; the action cycle assembles the same fields for learning.)
+ */
+export async function observeAction(input: ActionObserveInput): Promise<RecordedAction> {
+  const { action, before, after, point, dynamic, secret } = input;
+  const anchor = point ? makeAnchor(before, point, secret ? undefined : input.text, input.assets) : undefined;
+  const effects = await makeEffects({ before, after, dynamic, secret, sink: input.assets, reader: input.reader, ...(anchor ? { target: anchor.box } : {}) });
+  return {
+    action,
+    ...(anchor ? { anchor } : {}),
+    before: fingerprint(before, dynamic),
+    after: fingerprint(after, dynamic),
+    effects,
+    dynamic,
+    settleMs: Math.round(input.settleMs),
+    ...(secret ? { secret: true } : {}),
+  };
 }

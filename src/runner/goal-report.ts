@@ -4,7 +4,11 @@
  * the console. Every attempt of a retried goal ends here once.
  */
 import { inject } from 'vitest';
-import type { Verdict } from '../domain.ts';
+import { join, relative, sep } from 'node:path';
+import type { ActionReport, Verdict } from '../domain.ts';
+import { PathStore } from '../paths/store.ts';
+import { storyboardFile, writeStoryboard } from '../report/storyboard.ts';
+import { ALLURE_REPORT_DIR } from '../report/allure-html.ts';
 import type { Spec, GoalSpec } from '../spec-file/types.ts';
 import type { AssertionResult } from '../assert/types.ts';
 import { writeGoalResult } from '../report/allure-goal.ts';
@@ -49,7 +53,7 @@ export async function recordGoalReport(
   verdict: Verdict,
   assertions: readonly AssertionResult[],
   evidence: GoalEvidence,
-  extra: { readonly planner?: string; readonly retries: number; readonly pathStats?: PathStats },
+  extra: { readonly planner?: string; readonly retries: number; readonly pathStats?: PathStats; readonly storyboard?: string },
 ): Promise<void> {
   const stop = Date.now();
   const run = inject('retrace');
@@ -63,6 +67,7 @@ export async function recordGoalReport(
     ...(extra.planner ? { planner: extra.planner } : {}),
     ...(extra.pathStats ? { pathStats: extra.pathStats } : {}),
     retries: extra.retries,
+    ...(extra.storyboard ? { storyboard: extra.storyboard } : {}),
     actions: evidence.actions(),
     assertions: assertions.map((a) => ({
       description: a.description,
@@ -87,4 +92,19 @@ export async function recordGoalReport(
   for (const a of assertions) progress.detail(`  ${a.ok ? '✓' : '✗'} ${a.description}: ${a.message}`);
   for (const warning of verdict.warnings ?? []) progress.line(`warning: ${verdict.spec} › ${verdict.goal}: ${warning}`);
   progress.goal(goalEndOf(verdict, extra.retries, consoleOptions().retry));
+}
+
+/**
+ * Writes the storyboard of the goal's path as it stands after this run (with a healed proposal,
+ * when one was made) and returns its URL relative to the Allure report; undefined without a path.
+ */
+export function goalStoryboard(
+  options: { readonly paths: string; readonly reports: string },
+  spec: string,
+  goal: string,
+  extra: { readonly lastRun: readonly ActionReport[]; readonly stats?: PathStats },
+): string | undefined {
+  const file = storyboardFile(options.reports, spec, goal);
+  const written = writeStoryboard(new PathStore(options.paths), spec, goal, file, { lastRun: extra.lastRun, ...(extra.stats ? { stats: extra.stats } : {}) });
+  return written ? relative(join(options.reports, ALLURE_REPORT_DIR), file).split(sep).join('/') : undefined;
 }
