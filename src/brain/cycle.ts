@@ -157,7 +157,7 @@ export class ActionCycle {
     }
     await this.act(action, resolved, before);
     lap('actMs');
-    const after = await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic }, {
+    const after = await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic, quietMs: CYCLE_LIMITS.recordQuietMs }, {
       changeFrom: before.frame,
       reactMs: CYCLE_LIMITS.learnReactMs,
     });

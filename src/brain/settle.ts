@@ -8,6 +8,8 @@ export interface SettleOptions {
   readonly timeoutMs: number;
   /** Regions that change on their own (a clock), ignored when comparing frames. */
   readonly ignore: readonly Region[];
+  /** How long the window must stay unchanged to count as settled. @default 30 (vision/settle) */
+  readonly quietMs?: number;
 }
 
 export interface Settled extends Shot {
@@ -28,6 +30,7 @@ export async function settle(
   const result = await waitForStable(stage.grabber(window), {
     timeoutMs: options.timeoutMs,
     ignore: options.ignore,
+    ...(options.quietMs !== undefined ? { quietMs: options.quietMs } : {}),
     ...(expect ? { expectChangeFrom: expect.changeFrom, reactMs: expect.reactMs } : {}),
   });
   return { frame: result.frame, window, settleMs: result.settleMs, stable: result.stable };

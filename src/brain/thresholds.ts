@@ -104,6 +104,12 @@ export const CYCLE_LIMITS = Object.freeze({
    */
   holdMs: 400,
   /**
+   * Learning records an action's effect only once the window stayed unchanged this long (a
+   * caret and content that changes on its own aside): an effect caught half drawn — text still
+   * being typed on a loaded machine — would be saved, and fail every replay.
+   */
+  recordQuietMs: 400,
+  /**
    * How long learning watches the idle window for content that changes on its own (a clock
    * ticking each second, a banner rotating): long enough to see a one-second tick.
    */

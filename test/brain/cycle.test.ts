@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { resolveTarget } from '../../src/brain/ladder.ts';
 import { RUNGS } from '../../src/brain/thresholds.ts';
 import { decodePng } from '../../src/vision/frame.ts';
-import { ADD, CounterApp, FakeDesktop } from '../support/fake-desktop.ts';
+import { ADD, CounterApp, FakeDesktop, WORDS } from '../support/fake-desktop.ts';
 import { clickAdd, learnPath, replayOn } from '../support/fake-replay.ts';
 
 describe('the action cycle on an app in memory', () => {
@@ -76,6 +76,20 @@ describe('the action cycle on an app in memory', () => {
     expect(result.failure).toBeUndefined();
     expect(result.reports.every((r) => r.settleMs >= 200)).toBe(true);
     expect(desktop.app.count).toBe(3);
+  });
+
+  test('learning records an effect only once it stopped changing: one drawn in two steps is recorded whole', async () => {
+    // The words follow the blocks 150 ms later: a short quiet window would record the blocks
+    // with the old words, a recording every replay then fails.
+    const lagging = { wordsLagMs: 150 };
+    const slow = await learnPath([clickAdd, clickAdd], lagging);
+    const last = slow.path.actions[1]!;
+    const words = last.effects.map((e) => e.region).filter((r) => r.y >= WORDS.y - 4);
+    expect(words.length, 'the words are part of the recorded effect').toBeGreaterThan(0);
+    const { done } = replayOn(lagging, slow);
+    const result = await done;
+    expect(result.failure).toBeUndefined();
+    expect(result.reports.map((r) => r.verified)).toEqual([true, true]);
   });
 
   test('an aborted goal stops at once and touches the app no more', async () => {

@@ -49,6 +49,11 @@ export interface CounterOptions {
   readonly twin?: boolean;
   /** How much a click on "Add" counts. @default 1 */
   readonly step?: number;
+  /**
+   * The count in words follows its blocks this long later: a change drawn in two steps, as an
+   * app on a loaded machine draws typed text a few characters at a time.
+   */
+  readonly wordsLagMs?: number;
 }
 
 export interface InputEvent {
@@ -75,6 +80,8 @@ const DARK = { ground: [230, 230, 230, 255], box: [50, 52, 58, 255], ink: [140, 
 
 export class CounterApp {
   count = 0;
+  /** The count the words show (behind `count` by `wordsLagMs`). */
+  private said = 0;
   private clicks = 0;
   private focused: Region | undefined;
   private readonly started = performance.now();
@@ -116,8 +123,14 @@ export class CounterApp {
 
   private react(change: () => void): void {
     const ms = this.options.reactMs ?? 0;
-    if (ms === 0) change();
-    else setTimeout(change, ms);
+    const lag = this.options.wordsLagMs;
+    const drawn = (): void => {
+      change();
+      if (lag === undefined) return;
+      setTimeout(() => (this.said = this.count), lag);
+    };
+    if (ms === 0) drawn();
+    else setTimeout(drawn, ms);
   }
 
   render(): Frame {
@@ -141,7 +154,7 @@ export class CounterApp {
       }
     }
     const alert = o.alertAt !== undefined && this.count >= o.alertAt;
-    drawText(frame, `COUNT ${this.count}`, shift(WORDS, this.offset), alert ? ([200, 20, 20, 255] as Rgba) : c.text);
+    drawText(frame, `COUNT ${o.wordsLagMs === undefined ? this.count : this.said}`, shift(WORDS, this.offset), alert ? ([200, 20, 20, 255] as Rgba) : c.text);
     if (o.errorAt !== undefined && this.count >= o.errorAt) drawText(frame, 'ERROR', shift(ERROR_AT, this.offset), c.text);
     return frame;
   }
