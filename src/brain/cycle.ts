@@ -11,7 +11,8 @@
  * outcome (a value), never an exception: exceptions are infrastructure faults only.
  */
 import type { Action, ActionReport, Frame, FailureCategory, Point, RecordedAction, Region, ResolvedBy } from '../domain.ts';
-import { isTextTarget } from '../domain.ts';
+import { isElementTarget, isPointTarget } from '../domain.ts';
+import type { Element } from '../desktop/types.ts';
 import { fingerprint } from '../vision/fingerprint.ts';
 import { framesEqual } from '../vision/changes.ts';
 import { crop } from '../vision/frame.ts';
@@ -19,7 +20,9 @@ import { containsSecret } from '../spec-file/interpolate.ts';
 import type { Stage } from './stage.ts';
 import { settle, type Settled } from './settle.ts';
 import { locateText, centre } from './locate.ts';
-import { perform } from './perform.ts';
+import { act } from './element-act.ts';
+import { locateElement, elementAnchorAt } from './element-target.ts';
+import { elementChanges, readElements, verifyElementEffects } from './element-effects.ts';
 import { describeAction, targetsOf } from './describe.ts';
 import { makeAnchor, makeEffects, type AssetSink } from './observe.ts';
 import { resolveTarget, type ModelLocator } from './ladder.ts';
@@ -157,8 +160,15 @@ export class ActionCycle {
         const failure: ActionFailure = { category: 'target-not-found', message: resolved.failure, index: step.index };
         return { report: report({ verified: false, resolvedBy: 'recorded', retries: attempt }), changed: false, healed: false, failure };
       }
-      await this.stage.guard(perform(this.stage.input, action, resolved.points, before.window, this.options.resolveText));
+      // Elements before the action, to see what it changed in them (learning only).
+      const elementsBefore = step.kind === 'learn' ? await readElements(this.stage, before.window) : undefined;
+      const refused = await act(this.stage, action, resolved.points, before.window, this.options.resolveText);
       lap('actMs');
+      if (refused !== undefined) {
+        const where = step.kind === 'replay' ? `action ${step.index + 1} (${describeAction(action)})` : describeAction(action);
+        const failure: ActionFailure = { category: 'target-not-found', message: `${where}: ${refused}`, index: step.index };
+        return { report: report({ verified: false, resolvedBy: resolved.resolvedBy, retries: attempt }), changed: false, healed: false, failure };
+      }
 
       if (step.kind === 'learn') {
         const after = await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic }, {
@@ -166,7 +176,7 @@ export class ActionCycle {
           reactMs: CYCLE_LIMITS.learnReactMs,
         });
         lap('settleMs');
-        const observed = await this.observe(action, before, after, resolved, dynamic, secret, step.assets);
+        const observed = await this.observe(action, before, after, resolved, dynamic, secret, step.assets, undefined, elementsBefore);
         lap('verifyMs');
         if (!secret) this.options.onEvidence?.(step.index, before.frame, after.frame);
         return {
@@ -194,14 +204,17 @@ export class ActionCycle {
         after = later;
         checks = await verify(after);
       }
-      lap('verifyMs');
       const failed = checks.find((c) => !c.verified);
+      // What the action changed in the app's elements must hold too, exactly.
+      const elementMiss = failed || !recorded.elements?.length ? undefined : await verifyElementEffects(this.stage, recorded.elements, after.window, reactMs);
+      lap('verifyMs');
       const changed = !framesEqual(before.frame, after.frame, dynamic);
-      if (failed && !changed && attempt < CYCLE_LIMITS.maxRetries) continue;
+      if ((failed || elementMiss) && !changed && attempt < CYCLE_LIMITS.maxRetries) continue;
       // The window before and after is evidence for a failed action as much as for a passed one.
       if (!recorded.secret) this.options.onEvidence?.(step.index, before.frame, after.frame);
-      if (failed) {
-        const failure: ActionFailure = { category: 'effect-not-verified', message: notVerified(step.index, action, failed, changed), index: step.index };
+      if (failed || elementMiss) {
+        const message = failed ? notVerified(step.index, action, failed, changed) : `action ${step.index + 1} (${describeAction(action)}): its effect did not verify — ${elementMiss}`;
+        const failure: ActionFailure = { category: 'effect-not-verified', message, index: step.index };
         return { report: report({ verified: false, resolvedBy: resolved.resolvedBy, retries: attempt }), changed, healed: false, failure };
       }
       const healed = resolved.resolvedBy !== 'recorded' || checks.some((c) => c.moved);
@@ -221,8 +234,14 @@ export class ActionCycle {
     const points: Point[] = [];
     let text: string | undefined;
     for (const [i, target] of targetsOf(action).entries()) {
-      if (!isTextTarget(target)) {
+      if (isPointTarget(target)) {
         points.push(target);
+        continue;
+      }
+      if (isElementTarget(target)) {
+        const hit = await locateElement(this.stage, target, this.options.resolveText, { window: before.window, timeoutMs: this.options.findTimeoutMs });
+        if ('failure' in hit) return { failure: `${describeAction(action)}: ${hit.failure}` };
+        points.push(hit.point);
         continue;
       }
       const found = await locateText(this.stage, this.options.resolveText(target.text), { first: before, timeoutMs: this.options.findTimeoutMs });
@@ -245,7 +264,7 @@ export class ActionCycle {
     let offset: Point = targets.length === 0 ? this.lastOffset : { x: 0, y: 0 };
     for (const [i, target] of targets.entries()) {
       // Only the first target has a recorded anchor; a drag's end moves with its start.
-      if (i > 0 && !isTextTarget(target)) {
+      if (i > 0 && isPointTarget(target)) {
         points.push({ x: target.x + offset.x, y: target.y + offset.y });
         continue;
       }
@@ -287,18 +306,26 @@ export class ActionCycle {
     secret: boolean,
     assets: AssetSink,
     recorded?: RecordedAction,
+    elementsBefore?: readonly Element[],
   ): Promise<RecordedAction> {
     const point = resolved.points[0];
     // A healed action keeps the text it was recorded with; a learned one reads what is under it.
     const text = secret ? undefined : recorded ? recorded.anchor?.text : (resolved.text ?? (point ? await this.readUnder(before.frame, point) : undefined));
-    const anchor = point && (!recorded || recorded.anchor) ? makeAnchor(before.frame, point, text, assets) : undefined;
+    const pixelAnchor = point && (!recorded || recorded.anchor) ? makeAnchor(before.frame, point, text, assets) : undefined;
+    // The element under the target, as the app publishes it (read now when healing a replay).
+    const elementsNow = elementsBefore ?? (recorded && point ? await readElements(this.stage, after.window) : undefined);
+    const element = point && elementsNow ? elementAnchorAt(elementsNow, point) : undefined;
+    const anchor = pixelAnchor && element ? { ...pixelAnchor, element } : pixelAnchor;
     const effects = await this.stage.guard(makeEffects(before.frame, after.frame, dynamic, secret, assets, this.stage.reader));
+    const elementsAfter = elementsBefore ? await readElements(this.stage, after.window) : undefined;
+    const elements = recorded ? recorded.elements : elementsBefore && elementsAfter ? elementChanges(elementsBefore, elementsAfter, { dynamic, secret, ...(element && { target: element }) }) : undefined;
     return {
       action,
       ...(anchor ? { anchor } : {}),
       before: fingerprint(before.frame, dynamic),
       after: fingerprint(after.frame, dynamic),
       effects,
+      ...(elements?.length ? { elements } : {}),
       dynamic,
       settleMs: Math.round(after.settleMs),
       ...(secret ? { secret: true } : {}),

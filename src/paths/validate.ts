@@ -9,7 +9,7 @@ import { InvalidInputError } from '../errors.ts';
 export const PATH_FORMAT_VERSION = 1;
 
 const ACTION_KINDS = new Set([
-  'click', 'double-click', 'right-click', 'type', 'key', 'scroll', 'drag', 'wait', 'wait-for',
+  'click', 'double-click', 'right-click', 'type', 'key', 'scroll', 'drag', 'wait', 'wait-for', 'check', 'select',
 ]);
 
 const lineOfOffset = (text: string, offset: number): number =>
