@@ -217,7 +217,9 @@ export class ActionCycle {
         const failure: ActionFailure = { category: 'effect-not-verified', message, index: step.index };
         return { report: report({ verified: false, resolvedBy: resolved.resolvedBy, retries: attempt }), changed, healed: false, failure };
       }
-      const healed = resolved.resolvedBy !== 'recorded' || checks.some((c) => c.moved);
+      // The element rung finding its element where it was recorded is a clean replay, not a heal.
+      const inPlace = resolved.resolvedBy === 'recorded' || (resolved.resolvedBy === 'element' && resolved.offset.x === 0 && resolved.offset.y === 0);
+      const healed = !inPlace || checks.some((c) => c.moved);
       // An action that replayed exactly keeps its recorded evidence (and images) in a proposal.
       const observed = healed ? await this.observe(action, before, after, resolved, dynamic, recorded.secret === true, step.assets, recorded) : recorded;
       return {

@@ -85,11 +85,14 @@ export function elementChanges(before: readonly Element[], after: readonly Eleme
 function lookup(effect: ElementEffect, elements: readonly Element[]): Element | undefined {
   const byRef = indexByRef(elements);
   const sameRole = matchElements(elements, { role: effect.role });
-  for (const name of [effect.after.name, effect.name]) {
-    if (name === undefined || name === '') continue;
+  const names = [effect.after.name, effect.name].filter((n): n is string => n !== undefined && n !== '');
+  for (const name of names) {
     const named = sameRole.filter((e) => accessibleName(e) === name);
     if (named.length > 0) return closestTo(named, effect.path, undefined, byRef);
   }
+  // A named element that kept its name is gone when no element has it; one whose name was the
+  // change (a label showing a result) is where it was.
+  if (names.length > 0 && effect.after.name === undefined) return undefined;
   const key = pathKey(effect.path);
   return sameRole.find((e) => pathKey(pathOf(e, byRef)) === key);
 }
@@ -117,8 +120,8 @@ export async function verifyElementEffects(stage: Stage, effects: readonly Eleme
   const deadline = Date.now() + patienceMs;
   for (;;) {
     const read = await snapshot(stage, window);
-    // No elements to ask now (the bus went away): the pixel effects stand alone, as without a bus.
-    if (!read.ok) return undefined;
+    // No elements to ask now (the bus went away, the app left it): the pixel effects stand alone.
+    if (!read.ok || read.elements.length === 0) return undefined;
     const problem = effects.map((e) => checkElementEffect(e, read.elements)).find((p) => p !== undefined);
     if (problem === undefined || Date.now() >= deadline) return problem;
     await stage.wait(POLL_MS);

@@ -3,7 +3,7 @@
  * learned on the counter app, then replayed against variants of it.
  */
 import { describe, expect, test } from 'vitest';
-import type { Action, Path, RecordedAction } from '../../src/domain.ts';
+import type { Action, Path } from '../../src/domain.ts';
 import { ActionCycle, type CycleOptions } from '../../src/brain/cycle.ts';
 import { replay } from '../../src/brain/replayer.ts';
 import { resolveTarget } from '../../src/brain/ladder.ts';
@@ -11,31 +11,12 @@ import { RUNGS } from '../../src/brain/thresholds.ts';
 import type { AssetSink } from '../../src/brain/observe.ts';
 import { decodePng } from '../../src/vision/frame.ts';
 import { ADD, CounterApp, FakeDesktop, type CounterOptions } from '../support/fake-desktop.ts';
+import { learnCounterPath } from '../support/learn-counter.ts';
 
 const OPTIONS: CycleOptions = { settleTimeoutMs: 2000, findTimeoutMs: 500, resolveText: (t) => t };
 const clickAdd: Action = { kind: 'click', target: { x: ADD.x + 30, y: ADD.y + 14 } };
 
-async function learnPath(actions: readonly Action[]): Promise<{ path: Path; assets: AssetSink }> {
-  const desktop = new FakeDesktop(new CounterApp());
-  const cycle = new ActionCycle(desktop.stage(), OPTIONS);
-  const assets: AssetSink = new Map();
-  const recorded: RecordedAction[] = [];
-  for (const [index, action] of actions.entries()) {
-    const outcome = await cycle.run({ kind: 'learn', action, index, dynamic: [], assets });
-    expect(outcome.failure).toBeUndefined();
-    recorded.push(outcome.observed!);
-  }
-  const path: Path = {
-    version: 1,
-    spec: 'specs/counter.yaml',
-    goal: 'add',
-    source: { kind: 'steps', hash: 'h', text: '' },
-    planner: 'scripted',
-    window: { width: 240, height: 140 },
-    actions: recorded,
-  };
-  return { path, assets };
-}
+const learnPath = (actions: readonly Action[]) => learnCounterPath(new FakeDesktop(new CounterApp()), actions, OPTIONS);
 
 async function replayOn(variant: CounterOptions, learned: { path: Path; assets: AssetSink }, signal?: AbortSignal) {
   const desktop = new FakeDesktop(new CounterApp(variant));

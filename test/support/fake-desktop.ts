@@ -22,6 +22,8 @@ export interface CounterOptions {
   readonly withoutAdd?: boolean;
   /** The app ignores every click. */
   readonly dead?: boolean;
+  /** A grey panel covers "Add" (which still takes no click). */
+  readonly covered?: boolean;
 }
 
 export interface InputEvent {
@@ -34,7 +36,7 @@ export interface InputEvent {
 export const WINDOW: Region = { x: 50, y: 40, width: 240, height: 140 };
 export const ADD: Region = { x: 20, y: 20, width: 60, height: 28 };
 export const RESET: Region = { x: 100, y: 20, width: 60, height: 28 };
-const COUNT: Region = { x: 20, y: 70, width: 200, height: 40 };
+export const COUNT: Region = { x: 20, y: 70, width: 200, height: 40 };
 
 const shift = (r: Region, by: Point): Region => ({ ...r, x: r.x + by.x, y: r.y + by.y });
 
@@ -52,13 +54,23 @@ export class CounterApp {
     return shift(ADD, this.offset);
   }
 
+  /** Where "Reset" is now, window-relative. */
+  get reset(): Region {
+    return shift(RESET, this.offset);
+  }
+
+  /** Where the count is shown, window-relative. */
+  get countBox(): Region {
+    return shift(COUNT, this.offset);
+  }
+
   click(at: Point): void {
     if (this.options.dead) return;
     if (containsPoint(shift(RESET, this.offset), at)) {
       this.react(() => (this.count = 0));
       return;
     }
-    if (this.options.withoutAdd || !containsPoint(this.add, at)) return;
+    if (this.options.withoutAdd || this.options.covered || !containsPoint(this.add, at)) return;
     this.clicks += 1;
     if (this.options.swallow?.includes(this.clicks)) return;
     this.react(() => (this.count += 1));
@@ -74,6 +86,7 @@ export class CounterApp {
     const frame = createFrame(WINDOW.width, WINDOW.height, [230, 230, 230, 255]);
     if (!this.options.withoutAdd) drawButton(frame, this.add, 'vertical');
     drawButton(frame, shift(RESET, this.offset), 'horizontal');
+    if (this.options.covered) fillRegion(frame, { ...this.add, x: this.add.x - 4, y: this.add.y - 4, width: this.add.width + 8, height: this.add.height + 8 }, [120, 120, 120, 255]);
     const count = shift(COUNT, this.offset);
     fillRegion(frame, count, [255, 255, 255, 255]);
     for (let i = 0; i < Math.min(this.count, 10); i++) {
