@@ -9,6 +9,8 @@ import { accessibleName } from '../desktop/index.ts';
 import { parseTitlePattern } from '../spec-file/patterns.ts';
 import { containsPoint } from '../vision/frame.ts';
 import type { Stage } from './stage.ts';
+import type { OfferedElement } from './planners/types.ts';
+import { secretMasker } from '../spec-file/secrets.ts';
 import { InfrastructureError } from '../errors.ts';
 
 /** The app's elements at one moment, or why there are none to ask. */
@@ -67,6 +69,25 @@ export function elementAt(elements: readonly Element[], point: Point): Element |
   const deepest = (list: readonly Element[]): Element | undefined =>
     list.reduce<Element | undefined>((best, e) => (best === undefined || e.depth >= best.depth ? e : best), undefined);
   return deepest(under.filter((e) => ACTIONABLE.has(e.role))) ?? deepest(under.filter((e) => !CONTAINERS.has(e.role) && accessibleName(e) !== ''));
+}
+
+/** Most elements offered to a planner: a bound on the prompt, far above a dialog's dozen. */
+const MAX_OFFERED = 150;
+
+/**
+ * What a planner is shown of the app's elements: those showing inside the window that a person
+ * acts on, or reads (named, not a container), in the app's order; names masked.
+ */
+export function offerElements(elements: readonly Element[] | undefined, window: Region): OfferedElement[] {
+  const offered: OfferedElement[] = [];
+  for (const e of elements ?? []) {
+    const name = accessibleName(e);
+    if (!e.states.showing || !centreInside(e.box, window)) continue;
+    if (!ACTIONABLE.has(e.role) && (CONTAINERS.has(e.role) || name === '')) continue;
+    offered.push({ role: e.role, name: secretMasker.mask(name), box: e.box });
+    if (offered.length === MAX_OFFERED) break;
+  }
+  return offered;
 }
 
 /** Where an element sits: the role and index of each element from its window down to it. */
