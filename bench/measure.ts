@@ -36,6 +36,7 @@ export const TARGETS = {
   diffChangedMs: { op: '<=', value: 15, text: '≤ 15 ms' },
   diffIdenticalMs: { op: '<=', value: 3, text: '≤ 3 ms' },
   ocrRegionMs: { op: '<=', value: 150, text: '≤ 150 ms' },
+  ocrWordAccuracyPct: { op: '>=', value: 98, text: '≥ 98 %' },
   zeroModelCalls: { op: '==', value: 0, text: '= 0' },
 } as const satisfies Record<string, Target>;
 

@@ -15,6 +15,7 @@ import { benchCost } from './cost.ts';
 import { REPO, startDesktop } from './desktop.ts';
 import { progress, type Measurement } from './measure.ts';
 import { benchOcr } from './ocr.ts';
+import { benchOcrAccuracy } from './ocr-accuracy.ts';
 import { benchSession } from './session.ts';
 import { benchSettle } from './settle.ts';
 import { benchSuite } from './suite.ts';
@@ -50,6 +51,7 @@ const GROUPS: readonly [string, (desktop: Promise<Desktop>) => Promise<Measureme
   ['desktop session (elements, animations)', benchSession],
   ['typing', benchTyping],
   ['OCR', benchOcr],
+  ['OCR accuracy', () => benchOcrAccuracy()],
   ['cost of learning with Claude', benchCost],
   ['replay vs learn, scale (CLI runs)', () => benchSuite()],
   ['verdicts', () => benchVerdicts()],

@@ -15,6 +15,17 @@ async function readWindow(stage: Stage, region: Region | undefined): Promise<str
   return stage.guard(readText(stage.reader, frame, region));
 }
 
+/**
+ * Why a region cannot be read at all: it lies wholly outside the window. Then neither `text:`
+ * nor `absent:` can hold (an `absent:` there would pass without looking at anything).
+ */
+async function offWindow(stage: Stage, region: Region | undefined): Promise<string | undefined> {
+  if (!region) return undefined;
+  const { width, height } = (await stage.window()).region;
+  if (region.x < width && region.y < height) return undefined;
+  return `region [${region.x}, ${region.y}, ${region.width}, ${region.height}] lies entirely outside the ${width}×${height} window: there is nothing to read there`;
+}
+
 export interface TextCheck {
   readonly text: string;
   readonly match: TextMatch;
@@ -29,6 +40,9 @@ export interface TextCheck {
 
 export async function assertText(stage: Stage, check: TextCheck): Promise<AssertionResult> {
   const started = performance.now();
+  const description = `text ${check.match === 'contains' ? '' : `(${check.match}) `}"${check.display}"`;
+  const off = await offWindow(stage, check.region);
+  if (off) return { kind: 'text', description, ok: false, message: off, read: '', ms: Math.round(performance.now() - started) };
   const last = await pollAssertion(async () => {
     const read = await readWindow(stage, check.region);
     return { ok: matchText(read, check.text, check.match).ok, read };
@@ -36,7 +50,7 @@ export async function assertText(stage: Stage, check: TextCheck): Promise<Assert
   const read = check.mask(oneLine(last.read));
   return {
     kind: 'text',
-    description: `text ${check.match === 'contains' ? '' : `(${check.match}) `}"${check.display}"`,
+    description,
     ok: last.ok,
     message: last.ok ? `found "${check.display}"` : `expected ${check.match} "${check.display}", but the screen shows: "${read}"`,
     read,
@@ -46,6 +60,9 @@ export async function assertText(stage: Stage, check: TextCheck): Promise<Assert
 
 export async function assertAbsent(stage: Stage, check: Omit<TextCheck, 'match'>): Promise<AssertionResult> {
   const started = performance.now();
+  const description = `absent "${check.display}"`;
+  const off = await offWindow(stage, check.region);
+  if (off) return { kind: 'absent', description, ok: false, message: off, read: '', ms: Math.round(performance.now() - started) };
   const last = await pollAssertion(async () => {
     const read = await readWindow(stage, check.region);
     return { ok: !matchText(read, check.text, 'contains').ok, read };
@@ -53,7 +70,7 @@ export async function assertAbsent(stage: Stage, check: Omit<TextCheck, 'match'>
   const read = check.mask(oneLine(last.read));
   return {
     kind: 'absent',
-    description: `absent "${check.display}"`,
+    description,
     ok: last.ok,
     message: last.ok ? `"${check.display}" is not shown` : `"${check.display}" should not be shown, but the screen shows: "${read}"`,
     read,

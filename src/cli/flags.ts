@@ -150,16 +150,29 @@ export function parseShard(value: string): { index: number; count: number } {
   return { index, count };
 }
 
-export function helpText(): string {
-  const lines = ['retrace — learn, replay and verify GUI goals', '', 'Usage: retrace <command> [options]', ''];
-  for (const [name, spec] of Object.entries(COMMANDS)) {
-    lines.push(`  retrace ${name} ${spec.args}`.trimEnd(), `      ${spec.summary}`);
-    for (const [flag, f] of Object.entries(spec.flags)) {
-      const type = f.choices ? f.choices.join('|') : f.type;
-      lines.push(`      --${flag.padEnd(18)} [${type}] ${f.description}${f.defaultText ? ` (default: ${f.defaultText})` : ''}`);
-    }
-    lines.push('');
+const commandHelp = (name: string, spec: CommandSpec): string[] => {
+  const lines = [`  retrace ${name} ${spec.args}`.trimEnd(), `      ${spec.summary}`];
+  for (const [flag, f] of Object.entries(spec.flags)) {
+    const type = f.choices ? f.choices.join('|') : f.type;
+    lines.push(`      --${flag.padEnd(18)} [${type}] ${f.description}${f.defaultText ? ` (default: ${f.defaultText})` : ''}`);
   }
-  lines.push('Exit codes: 0 all goals passed; 1 a goal failed; 2 invalid input (nothing written); 3 broken (infrastructure).');
+  return lines;
+};
+
+const EXIT_CODES = 'Exit codes: 0 all goals passed; 1 a goal failed; 2 invalid input (nothing written); 3 broken (infrastructure).';
+
+/** Help for every command, or for one (`retrace run --help`). */
+export function helpText(command?: string): string {
+  const one = command === undefined ? undefined : COMMANDS[command];
+  if (one && command) return ['Usage:', ...commandHelp(command, one), '', EXIT_CODES].join('\n');
+  const lines = ['retrace — learn, replay and verify GUI goals', '', 'Usage: retrace <command> [options]', ''];
+  for (const [name, spec] of Object.entries(COMMANDS)) lines.push(...commandHelp(name, spec), '');
+  lines.push(EXIT_CODES);
   return lines.join('\n');
+}
+
+/** `retrace <command> --help` (or -h), before a `--` that ends the options. */
+export function asksForHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
 }

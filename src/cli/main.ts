@@ -1,10 +1,13 @@
 /**
  * The retrace command line. Known errors print their message (no stack) and set the exit code
- * of their family: 1 a goal failed, 2 invalid input, 3 broken. `process.exitCode` is set rather
- * than calling `process.exit`, so output is flushed.
+ * of their family: 1 a goal failed, 2 invalid input, 3 broken. A file-system fault of the
+ * environment (a full disk, a refused write), wherever it surfaces, is a one-line infrastructure
+ * error naming the path, never "a bug in retrace". `process.exitCode` is set rather than
+ * calling `process.exit`, so output is flushed.
  */
-import { RetraceError } from '../errors.ts';
-import { parseArgs, helpText } from './flags.ts';
+import { knownFault } from '../errors.ts';
+import { parseArgs, helpText, asksForHelp, COMMANDS } from './flags.ts';
+import { outputsInUse } from './outputs.ts';
 
 const COMMAND_MODULES: Record<string, () => Promise<{ default: (args: import('./flags.ts').ParsedArgs) => Promise<number> }>> = {
   run: () => import('./commands/run.ts'),
@@ -17,13 +20,18 @@ const COMMAND_MODULES: Record<string, () => Promise<{ default: (args: import('./
 };
 
 async function main(argv: readonly string[]): Promise<number> {
-  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    process.stdout.write(`${helpText()}\n`);
-    return argv.length === 0 ? 2 : 0;
+  const [first, second] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(`${helpText(first === 'help' ? second : undefined)}\n`);
+    return first === undefined ? 2 : 0;
   }
-  if (argv[0] === '--version') {
+  if (first === '--version') {
     const { version } = await import('./version.ts');
     process.stdout.write(`${version()}\n`);
+    return 0;
+  }
+  if (first in COMMANDS && asksForHelp(argv.slice(1))) {
+    process.stdout.write(`${helpText(first)}\n`);
     return 0;
   }
   const args = parseArgs(argv);
@@ -32,14 +40,34 @@ async function main(argv: readonly string[]): Promise<number> {
   return (await load()).default(args);
 }
 
+/** The exit code an error ends the command with, its message printed. */
+function reportError(error: unknown): number {
+  const known = knownFault(error, outputsInUse() || 'the outputs');
+  if (known) {
+    process.stderr.write(`retrace: ${known.message}\n`);
+    return known.exitCode;
+  }
+  process.stderr.write(`retrace: unexpected error (a bug in retrace; please report it):\n${(error as Error).stack ?? String(error)}\n`);
+  return 3;
+}
+
+/**
+ * A fault raised outside the command's own promise chain (a reporter writing after the run, a
+ * stream): a known one is reported once and makes the run broken; anything else ends the process.
+ */
+let asideFault: number | undefined;
+const onAside = (error: unknown): void => {
+  const code = reportError(error);
+  if (!knownFault(error, '')) process.exit(code);
+  asideFault = Math.max(asideFault ?? 0, code);
+  process.exitCode = Math.max(Number(process.exitCode ?? 0), asideFault);
+};
+process.on('uncaughtException', onAside);
+process.on('unhandledRejection', onAside);
+
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
-  if (error instanceof RetraceError) {
-    process.stderr.write(`retrace: ${error.message}\n`);
-    process.exitCode = error.exitCode;
-  } else {
-    process.stderr.write(`retrace: unexpected error (a bug in retrace; please report it):\n${(error as Error).stack ?? String(error)}\n`);
-    process.exitCode = 3;
-  }
+  process.exitCode = reportError(error);
 }
+if (asideFault !== undefined) process.exitCode = Math.max(Number(process.exitCode ?? 0), asideFault);

@@ -1,5 +1,7 @@
 /** Where a goal's path, proposal and images live (PRODUCT.md, "Where things live"). */
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
+import { InvalidInputError } from '../errors.ts';
+import { FILE_NAME_PATTERN } from '../spec-file/format.ts';
 
 export interface PathLocation {
   /** `paths/<spec without .yaml>/<goal>.path.json` */
@@ -12,8 +14,15 @@ export interface PathLocation {
 
 export const specDirName = (specId: string): string => specId.replace(/\.ya?ml$/i, '');
 
+const GOAL_FILE_NAME = new RegExp(FILE_NAME_PATTERN.source);
+
+/** @throws InvalidInputError when spec and goal would name a file outside `pathsDir`. */
 export function pathLocation(pathsDir: string, specId: string, goalId: string): PathLocation {
   const dir = join(pathsDir, specDirName(specId));
+  const inside = relative(pathsDir, dir);
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside) || !GOAL_FILE_NAME.test(goalId)) {
+    throw new InvalidInputError(undefined, `"${specId}#${goalId}" does not name a path inside ${pathsDir}`);
+  }
   return {
     file: join(dir, `${goalId}.path.json`),
     proposed: join(dir, `${goalId}.proposed.path.json`),

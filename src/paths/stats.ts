@@ -3,24 +3,30 @@
  * in, one PathStats per spec#goal out, ranked for the flaky-path report.
  *
  * Which runs count
+ * - Every attempt is a run. A goal retried by `--retry` leaves one record per attempt, so its
+ *   failed attempts count as the failures they were. An older record (one line per goal, no
+ *   `attempt`) that says `retries: k` stands for k failed attempts before it.
  * - Success rates and flips use the runs with a verdict about the path: passed and failed.
  *   A broken run (an infrastructure fault: no display, the app did not start) and a skipped
  *   one say nothing about the path; they are counted in `broken`/`runs` but not in the rates.
- * - A healed run passed, so it counts as a pass (and in `heals`).
+ * - A healed run passed, so it counts as a pass in the success rate (and in `heals`); but the
+ *   path did not replay as recorded, so for flakiness it is a flake, not a clean pass.
  *
- * Flakiness, over the recent window of n verdict runs with success rate p and f flips
- * (adjacent runs with different outcomes, at most n - 1):
+ * Flakiness, over the recent window of n verdict runs, of which a fraction c passed cleanly (not
+ * healed), with f flips (adjacent runs with different outcomes: clean pass, healed pass, failure;
+ * at most n - 1):
  *
- *     flakiness = 0.5 * (1 - p) + 0.5 * f / (n - 1)      when the window has passes AND failures
+ *     flakiness = 0.5 * (1 - c) + 0.5 * f / (n - 1)      when the path is flaky
  *     flakiness = 0                                       otherwise
  *
- * Both halves lie in [0, 1]: a low success rate and frequent flipping each add up to 0.5.
+ * Both halves lie in [0, 1]: a low clean rate and frequent flipping each add up to 0.5.
  * A path alternating pass/fail scores 0.75; one failure among 19 passes about 0.08; ten
- * failures followed by ten passes (a regression, then the fix) 0.28.
+ * failures followed by ten passes (a regression, then the fix) 0.28; a path that always heals 0.5.
  *
- * A path whose recent runs all fail is `failing`, not flaky: its outcome is predictable and the
- * test report already shows it. It scores 0 and ranks after every flaky path (a flaky path
- * always scores > 0) but before the stable ones, which need no attention.
+ * A path is flaky when its recent runs are not all clean passes and not all failures. A path
+ * whose recent runs all fail is `failing`, not flaky: its outcome is predictable and the test
+ * report already shows it. It scores 0 and ranks after every flaky path (a flaky path always
+ * scores > 0) but before the stable ones, which need no attention.
  */
 
 import type { FailureCategory, Status } from '../domain.ts';
@@ -28,9 +34,9 @@ import type { HistoryRecord } from '../report/history.ts';
 
 /** How a path behaves over its recent window. */
 export type PathState =
-  /** every recent verdict run passed */
+  /** every recent verdict run passed cleanly (not healed) */
   | 'stable'
-  /** recent runs both passed and failed */
+  /** recent runs both passed and failed, or needed healing */
   | 'flaky'
   /** every recent verdict run failed: broken, not flaky */
   | 'failing'
@@ -50,7 +56,7 @@ export interface PathStats {
   readonly key: string;
   readonly spec: string;
   readonly goal: string;
-  /** Every run in the history, whatever its status. */
+  /** Every run (attempt) in the history, whatever its status. */
   readonly runs: number;
   readonly passes: number;
   readonly failures: number;
@@ -59,13 +65,15 @@ export interface PathStats {
   readonly skipped: number;
   /** Passing runs that needed healing. */
   readonly heals: number;
+  /** Passing runs that came after failed attempts of the same goal in the same run (`--retry`). */
+  readonly retriedPasses: number;
   /** passes / (passes + failures) over all runs; 0 when there is none. */
   readonly successRate: number;
   /** The same over the last `recentWindow` verdict runs. */
   readonly recentSuccessRate: number;
   /** How many verdict runs the recent window holds (≤ recentWindow). */
   readonly recentRuns: number;
-  /** Pass/fail changes between consecutive runs of the recent window. */
+  /** Outcome changes (clean pass, healed pass, failure) between consecutive runs of the recent window. */
   readonly flips: number;
   /** Mean and 95th percentile (nearest rank) of the duration of non-skipped runs. */
   readonly meanMs: number;
@@ -91,7 +99,23 @@ export const DEFAULT_RECENT_WINDOW = 20;
 
 export const pathKey = (spec: string, goal: string): string => `${spec}#${goal}`;
 
-const isVerdictRun = (r: HistoryRecord): boolean => r.status === 'passed' || r.status === 'failed';
+/** What one run says about the path. Broken and skipped runs say nothing (undefined). */
+type Outcome = 'pass' | 'heal' | 'fail';
+
+const isHealed = (r: HistoryRecord): boolean => r.healed || r.mode === 'healed';
+
+function outcomeOf(r: HistoryRecord): Outcome | undefined {
+  if (r.status === 'failed') return 'fail';
+  if (r.status !== 'passed') return undefined;
+  return isHealed(r) ? 'heal' : 'pass';
+}
+
+/** The attempts a record stands for, as outcomes; see "Which runs count" at the top of this file. */
+function attemptsOf(r: HistoryRecord): (Outcome | undefined)[] {
+  const own = outcomeOf(r);
+  if (r.attempt !== undefined || r.retries <= 0 || own === undefined) return [own];
+  return [...Array.from({ length: r.retries }, (): Outcome => 'fail'), own];
+}
 
 /** Nearest-rank percentile of a sorted list; 0 for an empty one. */
 function percentile(sorted: readonly number[], q: number): number {
@@ -102,32 +126,15 @@ function percentile(sorted: readonly number[], q: number): number {
 
 const round = (value: number, digits = 4): number => Number(value.toFixed(digits));
 
-/** Statistics for one path; `runs` must be in time order. */
-function statsOf(spec: string, goal: string, runs: readonly HistoryRecord[], window: number): PathStats {
-  const verdictRuns = runs.filter(isVerdictRun);
-  const recent = verdictRuns.slice(-window);
-  const passesOf = (list: readonly HistoryRecord[]): number => list.filter((r) => r.status === 'passed').length;
-  const passes = passesOf(verdictRuns);
-  const recentPasses = passesOf(recent);
-  let flips = 0;
-  for (let i = 1; i < recent.length; i++) {
-    if (recent[i]?.status !== recent[i - 1]?.status) flips++;
-  }
-  const recentSuccessRate = recent.length === 0 ? 0 : recentPasses / recent.length;
-  const state: PathState =
-    recent.length === 0
-      ? 'unknown'
-      : recentPasses === recent.length
-        ? 'stable'
-        : recentPasses === 0
-          ? 'failing'
-          : 'flaky';
-  const flakiness =
-    state === 'flaky'
-      ? 0.5 * (1 - recentSuccessRate) + 0.5 * (recent.length > 1 ? flips / (recent.length - 1) : 0)
-      : 0;
+function stateOf(recent: readonly Outcome[]): PathState {
+  if (recent.length === 0) return 'unknown';
+  if (recent.every((o) => o === 'pass')) return 'stable';
+  if (recent.every((o) => o === 'fail')) return 'failing';
+  return 'flaky';
+}
 
-  const durations = runs.filter((r) => r.status !== 'skipped').map((r) => r.durationMs).sort((a, b) => a - b);
+/** The most frequent failing action, its counts, and the last failure, from the records themselves. */
+function failuresOf(runs: readonly HistoryRecord[]): Pick<PathStats, 'failureHistogram' | 'worstAction' | 'lastFailure'> {
   const histogram: Record<number, number> = {};
   let lastFailure: LastFailure | undefined;
   for (const r of runs) {
@@ -145,26 +152,48 @@ function statsOf(spec: string, goal: string, runs: readonly HistoryRecord[], win
   for (const [index, count] of Object.entries(histogram)) {
     if (worstAction === undefined || count > (histogram[worstAction] ?? 0)) worstAction = Number(index);
   }
+  return {
+    failureHistogram: histogram,
+    ...(worstAction !== undefined && { worstAction }),
+    ...(lastFailure !== undefined && { lastFailure }),
+  };
+}
+
+/** Statistics for one path; `runs` must be in time order. */
+function statsOf(spec: string, goal: string, runs: readonly HistoryRecord[], window: number): PathStats {
+  const attempts = runs.flatMap(attemptsOf);
+  const verdictRuns = attempts.filter((o): o is Outcome => o !== undefined);
+  const recent = verdictRuns.slice(-window);
+  const count = (list: readonly Outcome[], ...outcomes: Outcome[]): number => list.filter((o) => outcomes.includes(o)).length;
+  const passes = count(verdictRuns, 'pass', 'heal');
+  let flips = 0;
+  for (let i = 1; i < recent.length; i++) {
+    if (recent[i] !== recent[i - 1]) flips++;
+  }
+  const state = stateOf(recent);
+  const cleanRate = recent.length === 0 ? 0 : count(recent, 'pass') / recent.length;
+  const flakiness =
+    state === 'flaky' ? 0.5 * (1 - cleanRate) + 0.5 * (recent.length > 1 ? flips / (recent.length - 1) : 0) : 0;
+  const durations = runs.filter((r) => r.status !== 'skipped').map((r) => r.durationMs).sort((a, b) => a - b);
 
   return {
     key: pathKey(spec, goal),
     spec,
     goal,
-    runs: runs.length,
+    runs: attempts.length,
     passes,
     failures: verdictRuns.length - passes,
     broken: runs.filter((r) => r.status === 'broken').length,
     skipped: runs.filter((r) => r.status === 'skipped').length,
-    heals: runs.filter((r) => r.status === 'passed' && (r.healed || r.mode === 'healed')).length,
+    heals: count(verdictRuns, 'heal'),
+    retriedPasses: runs.filter((r) => r.status === 'passed' && r.retries > 0).length,
     successRate: verdictRuns.length === 0 ? 0 : round(passes / verdictRuns.length),
-    recentSuccessRate: round(recentSuccessRate),
+    recentSuccessRate: recent.length === 0 ? 0 : round(count(recent, 'pass', 'heal') / recent.length),
     recentRuns: recent.length,
     flips,
     meanMs: durations.length === 0 ? 0 : Math.round(durations.reduce((a, b) => a + b, 0) / durations.length),
     p95Ms: percentile(durations, 0.95),
-    failureHistogram: histogram,
-    ...(worstAction !== undefined && { worstAction }),
-    ...(lastFailure !== undefined && { lastFailure }),
+    ...failuresOf(runs),
     lastRun: runs[runs.length - 1]?.ts ?? '',
     state,
     flakiness: round(flakiness),

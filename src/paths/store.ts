@@ -6,14 +6,14 @@
  * new assets first (new names never overwrite old ones), then the JSON by atomic rename,
  * then removal of assets no path file references any more.
  */
-import { existsSync, readFileSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Path } from '../domain.ts';
-import { writeFileAtomic, isAtomicTempFile } from './atomic.ts';
+import { writeFileAtomic, isAtomicTempFile, makeDirs } from './atomic.ts';
 import { withLock } from './lock.ts';
 import { pathLocation, type PathLocation } from './location.ts';
-import { parsePathFile } from './validate.ts';
+import { ASSET_NAME, lineOfPathValue, parsePathFile, pathImages } from './validate.ts';
 import { InvalidInputError } from '../errors.ts';
 
 /** Images of a path being written, keyed by their asset name. */
@@ -25,14 +25,23 @@ export const assetName = (png: Uint8Array): string =>
 /** Stable text: two-space JSON with a trailing newline, keys in the order learning built them. */
 export const serializePath = (path: Path): string => `${JSON.stringify(path, null, 2)}\n`;
 
-const referencedAssets = (path: Path): Set<string> => {
-  const names = new Set<string>();
-  for (const recorded of path.actions) {
-    if (recorded.anchor) names.add(recorded.anchor.image);
-    for (const effect of recorded.effects) if (effect.image) names.add(effect.image);
+const referencedAssets = (path: Path): Set<string> => new Set(pathImages(path).map((i) => i.name));
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** True when `file` exists and starts like a PNG image. */
+function isPngFile(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const head = Buffer.alloc(PNG_SIGNATURE.length);
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.equals(PNG_SIGNATURE);
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
-  return names;
-};
+}
 
 export class PathStore {
   constructor(
@@ -44,24 +53,40 @@ export class PathStore {
     return pathLocation(this.dir, specId, goalId);
   }
 
-  /** Reads and validates a path; undefined when none was recorded. */
+  /** Reads and validates a path, its images included; undefined when none was recorded. */
   read(specId: string, goalId: string): Path | undefined {
-    return this.readFile(this.locate(specId, goalId).file);
+    const location = this.locate(specId, goalId);
+    return this.readFile(location.file, location.assets);
   }
 
   readProposal(specId: string, goalId: string): Path | undefined {
-    return this.readFile(this.locate(specId, goalId).proposed);
+    const location = this.locate(specId, goalId);
+    return this.readFile(location.proposed, location.assets);
   }
 
-  private readFile(file: string): Path | undefined {
+  private readFile(file: string, assets: string): Path | undefined {
     if (!existsSync(file)) return undefined;
-    return parsePathFile(this.display(file), readFileSync(file, 'utf8'));
+    const text = readFileSync(file, 'utf8');
+    const shown = this.display(file);
+    const path = parsePathFile(shown, text);
+    const seen = new Set<string>();
+    for (const { name, where } of pathImages(path)) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      if (!isPngFile(join(assets, name))) {
+        throw new InvalidInputError(
+          { file: shown, line: lineOfPathValue(text, where) },
+          `image ${name} is missing from ${this.display(assets)} or is not a PNG image (delete the path file to learn the goal again)`,
+        );
+      }
+    }
+    return path;
   }
 
   /** An image of a path, as PNG bytes. */
   asset(specId: string, goalId: string, name: string): Uint8Array {
     const file = join(this.locate(specId, goalId).assets, name);
-    if (!existsSync(file)) {
+    if (!ASSET_NAME.test(name) || !existsSync(file)) {
       throw new InvalidInputError({ file: this.display(file) }, 'image referenced by the path file is missing (delete the path to learn the goal again)');
     }
     return readFileSync(file);
@@ -83,7 +108,7 @@ export class PathStore {
   async accept(specId: string, goalId: string): Promise<boolean> {
     const location = this.locate(specId, goalId);
     return withLock(location.file, () => {
-      const proposal = this.readFile(location.proposed);
+      const proposal = this.readFile(location.proposed, location.assets);
       if (!proposal) return false;
       writeFileAtomic(location.file, serializePath(proposal));
       rmSync(location.proposed, { force: true });
@@ -105,7 +130,7 @@ export class PathStore {
 
   private async save(location: PathLocation, target: string, path: Path, assets: AssetMap): Promise<void> {
     await withLock(location.file, () => {
-      mkdirSync(location.assets, { recursive: true });
+      makeDirs(location.assets);
       for (const [name, png] of assets) {
         const file = join(location.assets, name);
         // Content-addressed: an existing file already holds these bytes.

@@ -1,21 +1,14 @@
 /**
- * What the in-test reporter (allure-goal.ts), the post-processor (allure-post.ts) and the
- * HTML build (allure-html.ts) agree on: hidden labels that tie an Allure result to its goal,
- * the stable id of a goal, the failure markers the runner puts in messages, and the categories.
+ * What the goal results (allure-goal.ts), the run metadata (allure-writer.ts) and the HTML build
+ * (allure-html.ts) agree on: hidden labels that tie an Allure result to its goal, the stable id
+ * of a goal, the failure markers that start result messages, and the categories matching them.
  */
 import { createHash } from 'node:crypto';
 import type { FailureCategory } from '../domain.ts';
-import { CATEGORIES } from './json-check.ts';
 
 /** Labels starting with "_" are hidden by Allure's UI; they carry the goal's identity. */
 export const SPEC_LABEL = '_retraceSpec';
 export const GOAL_LABEL = '_retraceGoal';
-
-/**
- * The first step of every reportGoalToAllure call, carrying that attempt's verdict status and
- * message. allure-post.ts splits a retried test's result at these steps and removes them.
- */
-export const ATTEMPT_STEP = 'retrace:attempt';
 
 /**
  * historyId and testCaseId of a goal: md5 of `<spec>#<goal>`, the shape Allure uses. Stable
@@ -25,16 +18,8 @@ export const ATTEMPT_STEP = 'retrace:attempt';
 export const allureIdOf = (spec: string, goal: string): string =>
   createHash('md5').update(`${spec}#${goal}`).digest('hex');
 
-/** The runner starts every failure message with one of these, e.g. "[target-not-found] …". */
+/** A failed result's message starts with one of these, e.g. "[target-not-found] …": categories match on it. */
 export const failureMarker = (category: FailureCategory): string => `[${category}]`;
-
-const MARKER_RE = new RegExp(`^\\s*\\[(${CATEGORIES.join('|')})\\]`);
-
-/** The category named by a message's leading marker, if it has one. */
-export function categoryOfMessage(message: string | undefined): FailureCategory | undefined {
-  const match = message === undefined ? null : MARKER_RE.exec(message);
-  return (match?.[1] as FailureCategory | undefined) ?? undefined;
-}
 
 /**
  * An Allure category in the `categories.json` shape. Allure 2 reads it from the results dir;

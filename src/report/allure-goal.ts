@@ -1,23 +1,27 @@
 /**
- * Reports one goal run to Allure from INSIDE the running vitest test (allure-vitest's setup file
- * must be loaded: it installs the runtime that `allure-js-commons` talks to; outside a test the
- * calls are no-ops).
+ * The Allure result of one goal attempt, written by the worker that ran it as soon as the attempt
+ * ends, through allure-js-commons's ReporterRuntime, with the times the run observed: the test
+ * spans the attempt, each action's step spans that action (allure-timeline.ts). Nothing is
+ * rewritten after the run.
  *
  * One Allure test per goal: labels epic = spec, feature = app, story = goal; parameters for mode,
  * planner and the path's success rate (all excluded from Allure's history id, since they change
- * between runs of the same goal); one step per action with before/after images; one step per
- * expectation, with an image-diff attachment when a screenshot differed.
- *
- * This function never throws for a failed goal: the runner throws its GoalFailure or
- * InfrastructureError AFTER calling it, so the report is complete whatever the verdict.
+ * between runs of the same goal); one step per action with before/after images, including the
+ * action that failed before it could act (a target not found); one step per expectation, with an
+ * image-diff attachment when a screenshot differed. Each attempt of a retried goal is a result of
+ * its own with the goal's history id, which Allure shows as the test's retries; the attempt that
+ * passed after a retry, or by healing, is flagged flaky. Failed means a product mismatch, broken
+ * an infrastructure fault, straight from the verdict.
  */
-import * as allure from 'allure-js-commons';
-import { ContentType, Status, type ImageDiffAttachment } from 'allure-js-commons';
+import { ContentType, Stage, Status, type ImageDiffAttachment, type Label, type StatusDetails } from 'allure-js-commons';
+import { ReporterRuntime, getHostLabel, getLanguageLabel, getThreadLabel } from 'allure-js-commons/sdk/reporter';
 import type { ActionReport, Verdict } from '../domain.ts';
 import type { PathStats } from '../paths/stats.ts';
-import { ATTEMPT_STEP, GOAL_LABEL, SPEC_LABEL, allureIdOf, failureMarker } from './allure-contract.ts';
+import { GOAL_LABEL, SPEC_LABEL, allureIdOf, failureMarker } from './allure-contract.ts';
+import { actionSpans, sequentialSpans, type ActionMark, type Span } from './allure-timeline.ts';
+import { AtomicResultsWriter } from './allure-writer.ts';
 
-/** PNG bytes of the window around one action (masked already for secret-typing actions). */
+/** PNG bytes of the window around one action (none for an action that typed a secret). */
 export interface ActionImages {
   readonly before?: Uint8Array;
   readonly after?: Uint8Array;
@@ -43,56 +47,37 @@ export interface AssertionOutcome {
   readonly diff?: ScreenshotDiffImages;
   /** A baseline this run wrote: reported as new, never silently as a plain pass. */
   readonly newBaseline?: Uint8Array;
+  /** How long checking it took. */
+  readonly ms: number;
+}
+
+/** What the run saw of one action, besides its report: when it ran, what it was, its images. */
+export interface ActionEvidence extends ActionMark {
+  readonly description?: string;
+  readonly images?: ActionImages;
 }
 
 export interface GoalReportInput {
   readonly verdict: Verdict;
   /** Display name of the spec (its `name:`); the spec path is in `verdict.spec`. */
   readonly specName: string;
-  /** The application under test (e.g. the `app.launch` command's program). */
+  /** The application under test (the `app.launch` command, secrets masked). */
   readonly app: string;
   /** The goal's text or a rendering of its steps, secrets masked. */
   readonly goalText?: string;
   readonly planner?: string;
   readonly model?: string;
-  /** Statistics of the path before this run, from the history. */
-  readonly pathStats?: Pick<PathStats, 'successRate' | 'recentSuccessRate' | 'recentRuns' | 'runs'>;
-  /** Index-aligned with `verdict.actions`. */
-  readonly actionImages?: readonly (ActionImages | undefined)[];
+  /** Statistics of the path before this attempt, from the history. */
+  readonly pathStats?: Pick<PathStats, 'successRate' | 'recentSuccessRate' | 'recentRuns' | 'passes' | 'failures'>;
+  /** By action index. */
+  readonly actions?: ReadonlyMap<number, ActionEvidence>;
   readonly assertions?: readonly AssertionOutcome[];
-  /** Attempts beyond the first. */
+  /** Attempts of this goal before this one, in this run. */
   readonly retries?: number;
-}
-
-/** Thrown inside a step to make Allure mark it failed: `expected`/`actual` are what it looks for. */
-class StepFailed extends Error {
-  constructor(
-    message: string,
-    readonly expected: string,
-    readonly actual: string,
-  ) {
-    super(message);
-    this.name = 'StepFailed';
-  }
-}
-
-/** Thrown inside a step to make Allure mark it broken (no assertion-like fields). */
-class StepBroken extends Error {
-  override name = 'StepBroken';
-}
-
-type StepSignal = StepFailed | StepBroken;
-
-/** Runs an Allure step whose body may end it failed or broken by throwing a StepSignal. */
-async function reportStep(name: string, body: (ctx: allure.StepContext) => Promise<StepSignal | undefined>): Promise<void> {
-  try {
-    await allure.step(name, async (ctx) => {
-      const signal = await body(ctx);
-      if (signal) throw signal;
-    });
-  } catch (error) {
-    if (!(error instanceof StepFailed) && !(error instanceof StepBroken)) throw error;
-  }
+  /** When the attempt ended (ms since the epoch); it began `verdict.durationMs` before. */
+  readonly stop: number;
+  /** The worker that ran it, for Allure's timeline. */
+  readonly thread?: string;
 }
 
 const ALLURE_STATUS: Readonly<Record<Verdict['status'], Status>> = {
@@ -104,76 +89,43 @@ const ALLURE_STATUS: Readonly<Record<Verdict['status'], Status>> = {
 
 const percent = (rate: number): string => `${Math.round(rate * 100)}%`;
 
-const pngAttachment = async (name: string, png: Uint8Array | undefined): Promise<void> => {
-  if (png) await allure.attachment(name, Buffer.from(png), { contentType: ContentType.PNG, fileExtension: '.png' });
-};
-
 const dataUri = (png: Uint8Array): string => `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
 
 /** Allure's image-diff viewer (both Allure 2 and 3) reads this JSON: data URIs of three PNGs. */
 export function imageDiffJson(name: string, images: ScreenshotDiffImages): string {
-  const body: ImageDiffAttachment = {
-    name,
-    expected: dataUri(images.expected),
-    actual: dataUri(images.actual),
-    diff: dataUri(images.diff),
-  };
+  const body: ImageDiffAttachment = { name, expected: dataUri(images.expected), actual: dataUri(images.actual), diff: dataUri(images.diff) };
   return JSON.stringify(body);
 }
 
+/** The verdict's message, led by its category's marker (Allure's categories match on it). */
+function markedMessage(verdict: Verdict): string | undefined {
+  if (verdict.status === 'passed' || verdict.status === 'skipped') return undefined;
+  const message = verdict.message ?? `the goal ${verdict.status}`;
+  return verdict.category ? `${failureMarker(verdict.category)} ${message}` : message;
+}
+
+/** Status and details of an action's step: only the failed action (or an unverified one) is not passed. */
+function actionOutcome(verdict: Verdict, action: ActionReport | undefined, index: number): { status: Status; details?: StatusDetails } {
+  if (verdict.failedAction === index) {
+    const message = markedMessage(verdict) ?? `action ${index + 1} failed`;
+    if (verdict.status === 'broken' || verdict.category === 'infrastructure') return { status: Status.BROKEN, details: { message } };
+    const notFound = verdict.category === 'target-not-found';
+    return {
+      status: Status.FAILED,
+      details: { message, expected: notFound ? 'target found' : 'recorded effect', actual: notFound ? 'target not found' : 'effect not seen' },
+    };
+  }
+  if (action && !action.verified) {
+    return { status: Status.FAILED, details: { message: `${failureMarker('effect-not-verified')} action ${index + 1}`, expected: 'recorded effect', actual: 'effect not seen' } };
+  }
+  return { status: Status.PASSED };
+}
+
 /** Allure numbers the steps itself, and actions come first, so step N is action N. */
-function actionStepName(action: ActionReport): string {
-  const healed = action.resolvedBy === 'recorded' ? '' : ` — found by ${action.resolvedBy}`;
-  return `${action.description ?? action.kind}${healed}`;
-}
-
-function actionSignal(verdict: Verdict, action: ActionReport, index: number): StepSignal | undefined {
-  const failedHere = verdict.failedAction === index;
-  if (failedHere && (verdict.status === 'broken' || verdict.category === 'infrastructure')) {
-    return new StepBroken(verdict.message ?? `${failureMarker('infrastructure')} action ${index + 1} could not run`);
-  }
-  if (failedHere) {
-    return new StepFailed(
-      verdict.message ?? `action ${index + 1} failed`,
-      verdict.category === 'target-not-found' ? 'target found' : 'recorded effect',
-      verdict.category === 'target-not-found' ? 'target not found' : 'effect not seen',
-    );
-  }
-  if (!action.verified) {
-    return new StepFailed(`${failureMarker('effect-not-verified')} action ${index + 1}`, 'recorded effect', 'effect not seen');
-  }
-  return undefined;
-}
-
-async function reportAction(verdict: Verdict, action: ActionReport, index: number, images?: ActionImages): Promise<void> {
-  await reportStep(actionStepName(action), async (ctx) => {
-    await ctx.parameter('resolvedBy', action.resolvedBy);
-    await ctx.parameter('settleMs', String(action.settleMs));
-    await ctx.parameter('verified', String(action.verified));
-    await ctx.parameter('ms', String(action.ms));
-    await pngAttachment('before', images?.before);
-    await pngAttachment('after', images?.after);
-    return actionSignal(verdict, action, index);
-  });
-}
-
-async function reportAssertion(assertion: AssertionOutcome): Promise<void> {
-  const suffix = assertion.newBaseline ? ' — new baseline written' : '';
-  await reportStep(`expect ${assertion.description}${suffix}`, async () => {
-    await pngAttachment('new baseline', assertion.newBaseline);
-    if (assertion.diff) {
-      await allure.attachment('screenshot diff', imageDiffJson(assertion.description, assertion.diff), {
-        contentType: ContentType.IMAGEDIFF,
-        fileExtension: '.imagediff',
-      });
-    }
-    if (assertion.passed) return undefined;
-    return new StepFailed(
-      assertion.message ?? `${failureMarker('expectation-failed')} ${assertion.description}`,
-      assertion.expected ?? assertion.description,
-      assertion.actual ?? 'not met',
-    );
-  });
+function actionStepName(action: ActionReport | undefined, evidence: ActionEvidence | undefined, index: number): string {
+  const name = action?.description ?? evidence?.description ?? action?.kind ?? `action ${index + 1}`;
+  const healed = !action || action.resolvedBy === 'recorded' ? '' : ` — found by ${action.resolvedBy}`;
+  return `${name}${healed}`;
 }
 
 function goalDescription(input: GoalReportInput): string {
@@ -188,50 +140,132 @@ function goalDescription(input: GoalReportInput): string {
   return lines.filter((line) => line !== undefined).join('\n\n');
 }
 
-/** Reports a goal run to the current Allure test. Call it once per goal, inside its vitest test. */
-export async function reportGoalToAllure(input: GoalReportInput): Promise<void> {
+function labelsOf(input: GoalReportInput): Label[] {
   const { verdict } = input;
-  const id = allureIdOf(verdict.spec, verdict.goal);
-  // allure-vitest piles every attempt of a retried test into one result; this marker lets
-  // allure-post.ts cut them apart again (and it removes the marker).
-  await allure.logStep(ATTEMPT_STEP, ALLURE_STATUS[verdict.status], verdict.message ? new Error(verdict.message) : undefined);
-  await allure.epic(input.specName);
-  await allure.feature(input.app);
-  await allure.story(verdict.goal);
-  await allure.labels({ name: SPEC_LABEL, value: verdict.spec }, { name: GOAL_LABEL, value: verdict.goal });
-  await allure.historyId(id);
-  await allure.testCaseId(id);
-  await allure.description(goalDescription(input));
+  return [
+    { name: 'epic', value: input.specName },
+    { name: 'feature', value: input.app },
+    { name: 'story', value: verdict.goal },
+    { name: 'suite', value: input.specName },
+    { name: 'package', value: verdict.spec },
+    { name: 'framework', value: 'retrace' },
+    getLanguageLabel(),
+    getHostLabel(),
+    getThreadLabel(input.thread),
+    { name: SPEC_LABEL, value: verdict.spec },
+    { name: GOAL_LABEL, value: verdict.goal },
+  ];
+}
 
+function parametersOf(input: GoalReportInput): { name: string; value: string; excluded: true }[] {
   // Volatile: the same goal is learned once, replayed or healed later; excluded from history ids.
-  const volatile = { excluded: true } as const;
-  await allure.parameter('mode', verdict.mode, volatile);
-  if (input.planner) {
-    await allure.parameter('planner', input.model ? `${input.planner} (${input.model})` : input.planner, volatile);
-  }
-  if (input.pathStats && input.pathStats.recentRuns > 0) {
-    const s = input.pathStats;
-    await allure.parameter(
-      'path success rate',
-      `${percent(s.recentSuccessRate)} of last ${s.recentRuns} (${percent(s.successRate)} of ${s.runs} overall)`,
-      volatile,
-    );
-  }
-  if (input.retries) await allure.parameter('retries', String(input.retries), volatile);
+  const volatile = (name: string, value: string) => ({ name, value, excluded: true as const });
+  const s = input.pathStats;
+  return [
+    volatile('mode', input.verdict.mode),
+    ...(input.planner ? [volatile('planner', input.model ? `${input.planner} (${input.model})` : input.planner)] : []),
+    ...(s && s.recentRuns > 0
+      ? [volatile('path success rate', `${percent(s.recentSuccessRate)} of last ${s.recentRuns} (${percent(s.successRate)} of ${s.passes + s.failures} overall)`)]
+      : []),
+    ...(input.retries ? [volatile('retries', String(input.retries))] : []),
+  ];
+}
 
-  for (const [index, action] of verdict.actions.entries()) {
-    await reportAction(verdict, action, index, input.actionImages?.[index]);
-  }
-  for (const assertion of input.assertions ?? []) await reportAssertion(assertion);
+/** Writes the Allure result of one goal attempt into `resultsDir`. */
+export function writeGoalResult(resultsDir: string, input: GoalReportInput): void {
+  const { verdict } = input;
+  const runtime = new ReporterRuntime({ writer: new AtomicResultsWriter(resultsDir) });
+  const goal: Span = { start: input.stop - verdict.durationMs, stop: input.stop };
+  const id = allureIdOf(verdict.spec, verdict.goal);
+  const message = markedMessage(verdict);
+  const test = runtime.startTest({
+    name: verdict.goal,
+    fullName: `${verdict.spec}#${verdict.goal}`,
+    titlePath: [...verdict.spec.split('/'), input.specName],
+    historyId: id,
+    testCaseId: id,
+    start: goal.start,
+    labels: labelsOf(input),
+    parameters: parametersOf(input),
+    description: goalDescription(input),
+  });
 
-  // A failure that no step shows (the app did not start, the learning loop gave up): one step
-  // that says so, so the report's step list ends where the run ended.
-  const shownByStep =
-    verdict.failedAction !== undefined ||
-    verdict.actions.some((a) => !a.verified) ||
-    (input.assertions ?? []).some((a) => !a.passed);
-  if ((verdict.status === 'failed' || verdict.status === 'broken') && !shownByStep) {
-    const status = verdict.status === 'broken' ? Status.BROKEN : Status.FAILED;
-    await allure.logStep(verdict.message ?? `goal ${verdict.status}`, status);
+  const step = (name: string, span: Span, outcome: { status: Status; details?: StatusDetails }, body?: (uuid: string) => void): void => {
+    const uuid = runtime.startStep(test, undefined, { name, start: span.start, status: outcome.status, ...(outcome.details && { statusDetails: outcome.details }) });
+    if (uuid === undefined) return;
+    body?.(uuid);
+    runtime.stopStep(uuid, { stop: span.stop });
+  };
+  const png = (step: string, name: string, bytes: Uint8Array | undefined): void => {
+    if (bytes) runtime.writeAttachment(test, step, name, Buffer.from(bytes), { contentType: ContentType.PNG, fileExtension: '.png' });
+  };
+
+  // The action that failed before it could report (its target was not found) gets a step too.
+  const count = Math.max(verdict.actions.length, verdict.failedAction !== undefined ? verdict.failedAction + 1 : 0);
+  const evidence = input.actions ?? new Map<number, ActionEvidence>();
+  const spans = actionSpans(count, verdict.actions.map((a) => a.ms), evidence, goal);
+  for (const [index, span] of spans.entries()) {
+    const action = verdict.actions[index];
+    const seen = evidence.get(index);
+    step(actionStepName(action, seen, index), span, actionOutcome(verdict, action, index), (uuid) => {
+      runtime.updateStep(uuid, (s) => {
+        if (!action) return;
+        s.parameters.push(
+          { name: 'resolvedBy', value: action.resolvedBy },
+          { name: 'verified', value: String(action.verified) },
+          { name: 'retries', value: String(action.retries) },
+          { name: 'ms', value: String(action.ms) },
+          { name: 'waitMs', value: String(action.waitMs) },
+          { name: 'resolveMs', value: String(action.resolveMs) },
+          { name: 'actMs', value: String(action.actMs) },
+          { name: 'settleMs', value: String(action.settleMs) },
+          { name: 'verifyMs', value: String(action.verifyMs) },
+        );
+      });
+      png(uuid, 'before', seen?.images?.before);
+      png(uuid, 'after', seen?.images?.after);
+    });
   }
+
+  const assertions = input.assertions ?? [];
+  const checks = sequentialSpans(assertions.map((a) => a.ms), spans[spans.length - 1]?.stop ?? goal.start, goal);
+  for (const [i, assertion] of assertions.entries()) {
+    const outcome = assertion.passed
+      ? { status: Status.PASSED }
+      : {
+          status: Status.FAILED,
+          details: {
+            message: assertion.message ?? `${failureMarker('expectation-failed')} ${assertion.description}`,
+            expected: assertion.expected ?? assertion.description,
+            actual: assertion.actual ?? 'not met',
+          },
+        };
+    const suffix = assertion.newBaseline ? ' — new baseline written' : '';
+    step(`expect ${assertion.description}${suffix}`, checks[i] ?? goal, outcome, (uuid) => {
+      png(uuid, 'new baseline', assertion.newBaseline);
+      if (assertion.diff) {
+        runtime.writeAttachment(test, uuid, 'screenshot diff', Buffer.from(imageDiffJson(assertion.description, assertion.diff)), {
+          contentType: ContentType.IMAGEDIFF,
+          fileExtension: '.imagediff',
+        });
+      }
+    });
+  }
+
+  // A failure no step shows (the app did not start, the learning loop gave up): one step that
+  // says so, so the step list ends where the run ended.
+  const shownByStep = verdict.failedAction !== undefined || verdict.actions.some((a) => !a.verified) || assertions.some((a) => !a.passed);
+  if (message !== undefined && !shownByStep) {
+    const after = checks[checks.length - 1]?.stop ?? spans[spans.length - 1]?.stop ?? goal.start;
+    step(message, { start: after, stop: goal.stop }, { status: ALLURE_STATUS[verdict.status], details: { message } });
+  }
+
+  const flaky = verdict.status === 'passed' && ((input.retries ?? 0) > 0 || verdict.mode === 'healed');
+  runtime.updateTest(test, (result) => {
+    result.status = ALLURE_STATUS[verdict.status];
+    result.stage = Stage.FINISHED;
+    result.statusDetails = { ...(message !== undefined && { message }), ...(flaky && { flaky: true }) } as StatusDetails;
+  });
+  runtime.stopTest(test, { stop: goal.stop });
+  runtime.writeTest(test);
 }

@@ -55,12 +55,12 @@ export function renderMarkdown(stats: readonly PathStats[], meta: FlakyReportMet
     `${stats.length} paths, ${flaky} flaky, ${failing} always failing over the last ${meta.recentWindow} runs. ` +
       `Generated ${meta.generatedAt}.`,
     '',
-    '| # | Path | State | Flakiness | Recent success | Overall | Flips | Heals | Runs | p95 | Failing action | Last failure |',
-    '|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
+    '| # | Path | State | Flakiness | Recent success | Overall | Flips | Heals | Passed on retry | Runs | p95 | Failing action | Last failure |',
+    '|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
     ...stats.map(
       (s, i) =>
         `| ${i + 1} | ${mdCell(s.key)} | ${STATE_LABEL[s.state]} | ${s.flakiness.toFixed(2)} | ${recentText(s)} | ` +
-        `${percent(s.successRate)} | ${s.flips} | ${s.heals} | ${s.runs} | ${s.p95Ms} ms | ` +
+        `${percent(s.successRate)} | ${s.flips} | ${s.heals} | ${s.retriedPasses} | ${s.runs} | ${s.p95Ms} ms | ` +
         `${failingActionText(s)} | ${mdCell(lastFailureText(s))} |`,
     ),
     '',
@@ -113,6 +113,7 @@ function htmlRow(s: PathStats, rank: number): string {
     `<td class="num">${percent(s.successRate)}</td>`,
     `<td class="num">${s.flips}</td>`,
     `<td class="num">${s.heals}</td>`,
+    `<td class="num">${s.retriedPasses}</td>`,
     `<td class="num">${s.runs}${s.broken > 0 ? ` <small>(${s.broken} broken)</small>` : ''}</td>`,
     `<td class="num">${s.meanMs} / ${s.p95Ms} ms</td>`,
     `<td>${escapeHtml(failingActionText(s))}</td>`,
@@ -129,7 +130,7 @@ export function renderHtml(stats: readonly PathStats[], meta: FlakyReportMeta): 
       ? '<p>No runs recorded yet: the history is empty.</p>'
       : `<table>
 <thead><tr><th>#</th><th>Path</th><th>State</th><th>Flakiness</th><th>Recent success</th><th>Overall</th>` +
-        `<th>Flips</th><th>Heals</th><th>Runs</th><th>Mean / p95</th><th>Failing action</th><th>Last failure</th></tr></thead>
+        `<th>Flips</th><th>Heals</th><th>Passed on retry</th><th>Runs</th><th>Mean / p95</th><th>Failing action</th><th>Last failure</th></tr></thead>
 <tbody>
 ${stats.map((s, i) => htmlRow(s, i + 1)).join('\n')}
 </tbody>
@@ -146,8 +147,8 @@ ${stats.map((s, i) => htmlRow(s, i + 1)).join('\n')}
 <h1>Flaky paths</h1>
 <p class="meta">${stats.length} paths · ${flaky} flaky · ${failing} always failing · recent window ${meta.recentWindow} runs · generated ${escapeHtml(meta.generatedAt)}</p>
 ${body}
-<p class="meta"><small>Flakiness = 0.5 × (1 − recent success rate) + 0.5 × flips / (recent runs − 1), for paths that both passed and failed recently.
-Broken runs (infrastructure faults) are not counted in success rates.</small></p>
+<p class="meta"><small>Every attempt is a run: a goal retried with --retry counts each failed attempt. Flakiness = 0.5 × (1 − recent clean-pass rate) + 0.5 × flips / (recent runs − 1),
+for paths whose recent runs are neither all clean passes nor all failures; a healed pass is a flake. Broken runs (infrastructure faults) are not counted in success rates.</small></p>
 </body>
 </html>
 `;

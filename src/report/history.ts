@@ -1,5 +1,7 @@
 /**
- * The run history: `reports/history/runs.jsonl`, one JSON line per goal run.
+ * The run history: `reports/history/runs.jsonl`, one JSON line per goal attempt, appended by the
+ * worker as soon as the attempt ends (so a run killed later keeps the rows of the goals it
+ * finished). A goal retried by `--retry` leaves one line per attempt.
  *
  * Append-only and mergeable by concatenation, so shards and CI caches combine with `cat`.
  * Path statistics (`src/paths/stats.ts`) are computed from it.
@@ -19,7 +21,7 @@
  */
 import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FailureCategory, Mode, Status } from '../domain.ts';
+import type { FailureCategory, Mode, Status, Verdict } from '../domain.ts';
 import { InfrastructureError, InvalidInputError } from '../errors.ts';
 import {
   CATEGORIES,
@@ -50,14 +52,41 @@ export interface HistoryRecord {
   readonly mode: Mode;
   readonly modelCalls: number;
   readonly durationMs: number;
-  /** Attempts beyond the first (vitest retries or the replay's own retries). */
+  /** Attempts of this goal in this run before this one (vitest `--retry`). */
   readonly retries: number;
+  /**
+   * Which attempt of the goal in its run this line is, from 1. Absent on lines written before
+   * retrace wrote one line per attempt: such a line stood for the whole goal, its failed attempts
+   * only counted in `retries`.
+   */
+  readonly attempt?: number;
   /** True when a target was found below the "recorded" rung. */
   readonly healed: boolean;
   /** Index of the action where the run failed, if an action failed. */
   readonly failedAction?: number;
   readonly category?: FailureCategory;
   readonly reason?: string;
+}
+
+/** The history line of one attempt of a goal: `retries` attempts of it ran before, in this run. */
+export function recordOfVerdict(verdict: Verdict, run: { readonly runId: string; readonly retries: number; readonly ts?: Date }): HistoryRecord {
+  return {
+    v: HISTORY_VERSION,
+    runId: run.runId,
+    ts: (run.ts ?? new Date()).toISOString(),
+    spec: verdict.spec,
+    goal: verdict.goal,
+    status: verdict.status,
+    mode: verdict.mode,
+    modelCalls: verdict.modelCalls,
+    durationMs: verdict.durationMs,
+    retries: run.retries,
+    attempt: run.retries + 1,
+    healed: verdict.mode === 'healed',
+    ...(verdict.failedAction !== undefined ? { failedAction: verdict.failedAction } : {}),
+    ...(verdict.category ? { category: verdict.category } : {}),
+    ...(verdict.message ? { reason: verdict.message.split('\n')[0] } : {}),
+  };
 }
 
 /** Reasons longer than this are cut, to keep every line far below 4 KB. */
@@ -203,6 +232,7 @@ export function recordProblem(data: unknown): string | undefined {
     checkNumber(data, 'modelCalls', ''),
     checkNumber(data, 'durationMs', ''),
     checkNumber(data, 'retries', ''),
+    checkNumber(data, 'attempt', '', true),
     checkBoolean(data, 'healed', ''),
     checkNumber(data, 'failedAction', '', true),
     checkOneOf(data, 'category', CATEGORIES, '', true),

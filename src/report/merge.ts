@@ -2,7 +2,7 @@
  * `retrace merge <report dirs…>`: combines the reports of CI shards into one reports dir.
  *
  * - history/runs.jsonl: concatenated. Shards that restored the same CI cache all carry its lines,
- *   so exact repeats (same runId, spec, goal and ts) are kept once. The target's own history,
+ *   so exact repeats (same runId, spec, goal, ts and attempt) are kept once. The target's own history,
  *   if it has one, is kept too: the history is cumulative.
  * - allure-results/*: copied. Result and attachment files are uuid-named, so they never clash;
  *   categories.json / environment.properties / executor.json are per-run metadata, and the last
@@ -35,7 +35,7 @@ export interface MergeReport {
 /** Allure files that describe the run, not one test: the same name in every shard. */
 const RUN_METADATA = new Set(['categories.json', 'environment.properties', 'executor.json']);
 
-const recordKey = (r: HistoryRecord): string => JSON.stringify([r.runId, r.spec, r.goal, r.ts]);
+const recordKey = (r: HistoryRecord): string => JSON.stringify([r.runId, r.spec, r.goal, r.ts, r.attempt]);
 
 function sumTotals(summaries: readonly Summary[]): SummaryTotals {
   const sum = (key: keyof SummaryTotals): number => summaries.reduce((total, s) => total + s.totals[key], 0);

@@ -3,13 +3,11 @@
  * reporters. There is one engine; `npx vitest` with the plugin runs the same suites.
  */
 import { startVitest } from 'vitest/node';
-import AllureVitestReporter from 'allure-vitest/reporter';
-import { join } from 'node:path';
 import type { RunContext } from './context.ts';
 import { retrace } from './plugin.ts';
 import { RetraceReporter, type RunResult } from './reporter.ts';
-import { InfrastructureError } from '../errors.ts';
-import { postProcessAllureResults, outcomesFromVerdicts, retraceEnvironment } from '../report/allure-post.ts';
+import { ConsoleReporter } from './console.ts';
+import { InfrastructureError, knownFault } from '../errors.ts';
 
 export interface EngineOptions {
   readonly files: readonly string[];
@@ -19,14 +17,14 @@ export interface EngineOptions {
   readonly retry: number;
   /** Write a JUnit XML report here too. */
   readonly junit?: string;
-  /** The app commands of the specs, for the report's environment. */
-  readonly apps: readonly string[];
 }
 
 /** Vitest's own console output is kept to failures; retrace prints its own progress. */
 export async function runEngine(options: EngineOptions): Promise<RunResult> {
   const { context } = options;
   const reporter = new RetraceReporter(() => context);
+  // On a terminal the workers' progress goes through one console; elsewhere they print plain lines.
+  const console = context.tty && context.verbosity !== 'quiet' ? new ConsoleReporter(() => context) : undefined;
   const workers = context.keepOpen ? 1 : Math.max(1, context.options.workers);
   const vitest = await startVitest(
     'test',
@@ -45,22 +43,23 @@ export async function runEngine(options: EngineOptions): Promise<RunResult> {
       passWithNoTests: false,
       ...(options.shard ? { shard: options.shard } : {}),
       reporters: [
+        ...(console ? [console] : []),
         reporter,
-        new AllureVitestReporter({ resultsDir: join(context.options.reports, 'allure-results') }),
         ...(options.junit ? [['junit', { outputFile: options.junit }] as ['junit', { outputFile: string }]] : []),
       ],
       silent: context.verbosity === 'quiet' ? 'passed-only' : false,
     },
-    { plugins: [retrace({ context, reporter: false, include: options.files })], logLevel: 'error' },
+    {
+      plugins: [retrace({ context, reporter: false, include: options.files, ...(console ? { consoleSocket: console.socket } : {}) })],
+      logLevel: 'error',
+    },
   );
   await vitest.close();
   const result = reporter.result;
-  if (!result) throw new InfrastructureError('IO', 'vitest ended without reporting the run');
-  const [width, height] = context.options.display.size;
-  await postProcessAllureResults({
-    resultsDir: join(context.options.reports, 'allure-results'),
-    goals: outcomesFromVerdicts(result.summary.goals, result.flaky),
-    environment: retraceEnvironment({ display: { width, height }, appCommand: options.apps.join('; ') }),
-  });
+  if (!result) {
+    // A reporter that failed to write (a full disk) is why: say that, naming where it wrote.
+    const faults = vitest.state.getUnhandledErrors().map((e) => knownFault(e, context.options.reports));
+    throw faults.find((f) => f !== undefined) ?? new InfrastructureError('IO', 'vitest ended without reporting the run');
+  }
   return result;
 }

@@ -1,15 +1,23 @@
-/** Hands a goal's verdict and evidence to the Allure report, from inside its vitest test. */
+/**
+ * The end of one goal attempt, in the worker that ran it, in this order: its line in the run
+ * history (so a run killed a moment later still counts it), its Allure result, and its line on
+ * the console. Every attempt of a retried goal ends here once.
+ */
+import { inject } from 'vitest';
 import type { Frame, Verdict } from '../domain.ts';
 import type { Spec, GoalSpec } from '../spec-file/types.ts';
 import type { AssertionResult } from '../assert/types.ts';
 import { encodePng, scale } from '../vision/frame.ts';
-import { reportGoalToAllure, type ActionImages } from '../report/allure-goal.ts';
+import { writeGoalResult, type ActionEvidence } from '../report/allure-goal.ts';
+import { allureResultsDir } from '../report/allure-writer.ts';
 import { describeForDisplay } from '../spec-file/interpolate.ts';
+import { secretMasker } from '../spec-file/secrets.ts';
 import { describeAction } from '../brain/describe.ts';
 import { computePathStats, type PathStats } from '../paths/stats.ts';
-import { readHistory } from '../report/history.ts';
+import { appendHistory, readHistory, recordOfVerdict } from '../report/history.ts';
+import { consoleOptions, createProgress, type GoalEnd } from './progress.ts';
 
-/** The statistics of one path from the run history before this run (undefined when it never ran). */
+/** The statistics of one path from the run history before this attempt (undefined when it never ran). */
 export async function pathStatsOf(reportsDir: string, spec: string, goal: string): Promise<PathStats | undefined> {
   const history = (await readHistory(reportsDir)).filter((r) => r.spec === spec && r.goal === goal);
   return computePathStats(history)[0];
@@ -18,19 +26,32 @@ export async function pathStatsOf(reportsDir: string, spec: string, goal: string
 /** Before/after images in the report are thumbnails: enough to see what happened, small on disk. */
 const THUMBNAIL_WIDTH = 320;
 
-/** Images gathered while a goal ran: the window before and after each action, by action index. */
+/** What was seen of each action while a goal ran: when it started and ended, what it was, its images. */
 export class GoalEvidence {
-  private readonly frames = new Map<number, { before: Frame; after: Frame }>();
+  private readonly seen = new Map<number, { start?: number; end?: number; description?: string; before?: Frame; after?: Frame }>();
 
-  readonly collect = (index: number, before: Frame, after: Frame): void => {
-    this.frames.set(index, { before, after });
+  /** The runner's action hook: action `index` begins now. */
+  readonly started = (index: number, description: string): void => {
+    this.seen.set(index, { start: Date.now(), description });
   };
 
-  images(count: number): (ActionImages | undefined)[] {
-    return Array.from({ length: count }, (_, i) => {
-      const pair = this.frames.get(i);
-      return pair ? { before: thumbnail(pair.before), after: thumbnail(pair.after) } : undefined;
-    });
+  /** The brain's evidence hook: action `index` verified (or failed to), leaving these frames. */
+  readonly collect = (index: number, before: Frame, after: Frame): void => {
+    this.seen.set(index, { ...this.seen.get(index), end: Date.now(), before, after });
+  };
+
+  actions(): Map<number, ActionEvidence> {
+    return new Map(
+      [...this.seen.entries()].map(([index, s]) => [
+        index,
+        {
+          ...(s.start !== undefined && { start: s.start }),
+          ...(s.end !== undefined && { end: s.end }),
+          ...(s.description !== undefined && { description: s.description }),
+          ...(s.before && s.after && { images: { before: thumbnail(s.before), after: thumbnail(s.after) } }),
+        },
+      ]),
+    );
   }
 }
 
@@ -43,6 +64,21 @@ function thumbnail(frame: Frame): Uint8Array {
 const goalText = (goal: GoalSpec): string =>
   goal.steps ? goal.steps.map(describeAction).join(', ') : describeForDisplay(goal.goal ?? '');
 
+/** The console line of an attempt: `specs/calc.yaml › add failed, retry 1/3 (replayed, …) — retrying`. */
+export function goalEndOf(verdict: Verdict, retries: number, retry: number): GoalEnd {
+  const attempt = retries > 0 ? `, retry ${retries}/${Math.max(retry, retries)}` : '';
+  const retrying = verdict.status !== 'passed' && retries < retry ? ' — retrying' : '';
+  const text =
+    `${verdict.spec} › ${verdict.goal} ${verdict.status}${attempt} ` +
+    `(${verdict.mode}, ${verdict.actions.length} actions, ${verdict.modelCalls} model calls, ${verdict.durationMs} ms)${retrying}`;
+  const more = verdict.status === 'passed' ? undefined : `  ${(verdict.message ?? '').split('\n').join('\n  ')}`;
+  return { key: `${verdict.spec}#${verdict.goal}`, passed: verdict.status === 'passed', text, ...(more !== undefined && { more }) };
+}
+
+/**
+ * Records the end of a goal attempt; call it once per attempt, inside the goal's vitest test,
+ * right after the verdict is known. `retries`: attempts of this goal before this one.
+ */
 export async function recordGoalReport(
   spec: Spec,
   goal: GoalSpec,
@@ -51,7 +87,11 @@ export async function recordGoalReport(
   evidence: GoalEvidence,
   extra: { readonly planner?: string; readonly retries: number; readonly pathStats?: PathStats },
 ): Promise<void> {
-  await reportGoalToAllure({
+  const stop = Date.now();
+  const run = inject('retrace');
+  const reports = run.options.reports;
+  await appendHistory(reports, [recordOfVerdict(verdict, { runId: run.runId, retries: extra.retries })]);
+  writeGoalResult(allureResultsDir(reports), {
     verdict,
     specName: spec.name,
     app: describeForDisplay(spec.app.launch),
@@ -59,14 +99,27 @@ export async function recordGoalReport(
     ...(extra.planner ? { planner: extra.planner } : {}),
     ...(extra.pathStats ? { pathStats: extra.pathStats } : {}),
     retries: extra.retries,
-    actionImages: evidence.images(verdict.actions.length),
+    actions: evidence.actions(),
     assertions: assertions.map((a) => ({
       description: a.description,
       passed: a.ok,
       message: a.message,
+      ms: a.ms,
       ...(a.read !== undefined ? { actual: a.read } : {}),
       ...(a.images ? { diff: a.images } : {}),
       ...(a.written ? { newBaseline: a.written } : {}),
     })),
+    stop,
+    thread: `worker ${process.env.VITEST_POOL_ID ?? process.pid}`,
   });
+
+  const progress = createProgress(run.verbosity, run.tty, (text) => secretMasker.mask(text));
+  for (const [i, a] of verdict.actions.entries()) {
+    progress.detail(
+      `  ${i + 1}. ${a.description ?? a.kind}: ${a.ms} ms (wait ${a.waitMs}, resolve ${a.resolveMs}, act ${a.actMs}, settle ${a.settleMs}, verify ${a.verifyMs})` +
+        `, resolved by ${a.resolvedBy}${a.retries > 0 ? `, ${a.retries} ${a.retries === 1 ? 'retry' : 'retries'}` : ''}`,
+    );
+  }
+  for (const a of assertions) progress.detail(`  ${a.ok ? '✓' : '✗'} ${a.description}: ${a.message}`);
+  progress.goal(goalEndOf(verdict, extra.retries, consoleOptions().retry));
 }

@@ -4,56 +4,74 @@
  *
  *   import { retrace } from 'retrace/vitest';
  *   export default defineConfig({ plugins: [retrace()] });
+ *
+ * Its reporter (summary.json; the workers write the history and the Allure results themselves)
+ * is added to whatever reporters the user chose, `--reporter=junit` on the command line included.
+ * Ordinary test files in the same run are left alone: no display, no summary entry, no history.
  */
 import type { Plugin } from 'vitest/config';
+import type { Reporter } from 'vitest/node';
+import type { TestProject } from 'vitest/node';
 import { fileURLToPath } from 'node:url';
+import { extname } from 'node:path';
 import type { RunContext } from './context.ts';
 import { RetraceReporter } from './reporter.ts';
-import AllureVitestReporter from 'allure-vitest/reporter';
-import { extname, join } from 'node:path';
+import { isSpecFile } from './spec-module.ts';
+import type { ConsoleOptions } from './progress.ts';
+import { invalidSpecModule } from './spec-error.ts';
 
 // Vitest loads these by file name: `.ts` in the repository, which runs from source, and `.js` in
 // the installed package, which is compiled (the compiler rewrites imports, not these strings).
 const sibling = (name: string): string => fileURLToPath(new URL(`./${name}${extname(import.meta.url)}`, import.meta.url));
 const SUITE_MODULE = sibling('suite');
 const WORKER_SETUP = sibling('worker-setup');
-// Resolved here, so a project without its own node_modules (a global install) still finds it.
-const ALLURE_SETUP = fileURLToPath(import.meta.resolve('allure-vitest/setup'));
-
-export const isSpecFile = (id: string): boolean => /\.ya?ml$/i.test(id.split('?')[0] ?? '') && !id.includes('/node_modules/');
 
 export interface RetracePluginOptions {
   /** Spec files vitest collects. @default ['specs/**\/*.yaml'] */
   readonly include?: readonly string[];
   /** The run's settings; when absent they are resolved from retrace.config.yaml and the environment. */
   readonly context?: RunContext;
-  /** Add the reporter that writes summary.json and the run history. @default true */
+  /** Add the reporter that writes summary.json. @default true */
   readonly reporter?: boolean;
+  /** The console's socket (`retrace run` on a terminal), handed to the workers. */
+  readonly consoleSocket?: string;
 }
 
+/** vitest's `retry` option: a count, or `{ count }`. */
+const retryCount = (retry: unknown): number =>
+  typeof retry === 'number' ? retry : typeof retry === 'object' && retry !== null && typeof (retry as { count?: unknown }).count === 'number' ? (retry as { count: number }).count : 0;
+
 export function retrace(options: RetracePluginOptions = {}): Plugin {
+  let context: RunContext | undefined;
+  const resolveContext = async (): Promise<RunContext> =>
+    (context ??= options.context ?? (await (await import('./default-context.ts')).defaultRunContext()));
+  const added = new Set<unknown>();
   return {
     name: 'retrace:spec',
     enforce: 'pre',
     async config() {
-      const context = options.context ?? (await (await import('./default-context.ts')).defaultRunContext());
-      const allureResults = join(context.options.reports, 'allure-results');
       return {
         test: {
           include: [...(options.include ?? ['specs/**/*.yaml'])],
-          setupFiles: [ALLURE_SETUP, WORKER_SETUP],
-          provide: { retrace: context },
+          setupFiles: [WORKER_SETUP],
+          provide: { retrace: await resolveContext() },
           pool: 'forks',
-          ...(options.reporter === false
-            ? {}
-            : { reporters: ['default', new RetraceReporter(() => context), new AllureVitestReporter({ resultsDir: allureResults })] }),
         },
       };
+    },
+    // After the config (and the command line) chose the reporters: ours joins them.
+    async configureVitest({ vitest, project }: { vitest: { config: { reporters: unknown[]; retry?: unknown } }; project: TestProject }) {
+      const run = await resolveContext();
+      const console: ConsoleOptions = { retry: retryCount(vitest.config.retry), ...(options.consoleSocket ? { socket: options.consoleSocket } : {}) };
+      project.provide('retraceConsole', console);
+      if (options.reporter === false || added.has(vitest)) return;
+      added.add(vitest);
+      vitest.config.reporters.push(new RetraceReporter(() => run) satisfies Reporter);
     },
     load(id) {
       if (!isSpecFile(id)) return null;
       const file = id.split('?')[0] ?? id;
-      return `import { defineSpecSuite } from ${JSON.stringify(SUITE_MODULE)};\ndefineSpecSuite(${JSON.stringify(file)});\n`;
+      return invalidSpecModule(file, context) ?? `import { defineSpecSuite } from ${JSON.stringify(SUITE_MODULE)};\ndefineSpecSuite(${JSON.stringify(file)});\n`;
     },
   };
 }

@@ -4,8 +4,9 @@
  * invalid input (exit 2), reported all at once, and nothing has been written.
  */
 import type { GoalSpec, Spec } from '../spec-file/types.ts';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import type { Path } from '../domain.ts';
 import { specDirName } from '../paths/location.ts';
 import type { ResolvedOptions } from '../spec-file/defaults.ts';
 import { loadSpec } from '../spec-file/load.ts';
@@ -13,6 +14,9 @@ import { parseRulesGoal } from '../brain/rules-grammar.ts';
 import { PathStore } from '../paths/store.ts';
 import { goalSource, isStale } from '../paths/source.ts';
 import { InvalidInputError, InvalidInputErrors } from '../errors.ts';
+import { decodePng } from '../vision/frame.ts';
+import { outsideWindow } from '../spec-file/window-bounds.ts';
+import { keyComboProblems } from '../spec-file/format.ts';
 
 export interface Preflight {
   readonly specs: readonly Spec[];
@@ -37,6 +41,51 @@ function missingBaselines(baselinesDir: string, spec: Spec, goal: GoalSpec): Inv
       : [],
   );
 }
+
+const shown = (file: string): string => relative(process.cwd(), file) || file;
+
+/**
+ * The baselines a goal's screenshot expectations compare with must decode: a corrupt one is
+ * invalid input naming the file, not a decoder crash in the middle of a run.
+ */
+function corruptBaselines(baselinesDir: string, spec: Spec, goal: GoalSpec, checked: Set<string>): InvalidInputError[] {
+  const dir = join(baselinesDir, specDirName(spec.id));
+  if (!existsSync(dir)) return [];
+  const names = goal.expect.flatMap((e) => (e.kind === 'screenshot' ? [`${e.name}-${process.platform}-`] : []));
+  const files = readdirSync(dir).filter((f) => f.endsWith('.png') && names.some((n) => f.startsWith(n)));
+  return files.flatMap((f) => {
+    const file = join(dir, f);
+    if (checked.has(file)) return [];
+    checked.add(file);
+    try {
+      decodePng(readFileSync(file));
+      return [];
+    } catch (error) {
+      return [new InvalidInputError({ file: shown(file) }, `this baseline is not a readable PNG image (${(error as Error).message}); delete it to take a new one with --update-baselines missing`)];
+    }
+  });
+}
+
+/** Without app.size, the window a goal's path was recorded in bounds its steps' points and its regions. */
+const outsideRecordedWindow = (spec: Spec, goal: GoalSpec, path: Path, pathFile: string): InvalidInputError[] =>
+  spec.app.size
+    ? []
+    : outsideWindow(goal, path.window).map((o) => {
+        const expectation = o.expect === undefined ? undefined : goal.expect[o.expect];
+        const at = o.step !== undefined ? `goal "${goal.id}", steps[${o.step}]` : `goal "${goal.id}", expect[${o.expect ?? 0}]`;
+        return new InvalidInputError({ file: spec.id, line: expectation?.line ?? goal.line }, `${at}: ${o.detail} that ${shown(pathFile)} was recorded in`);
+      });
+
+/** `press <combo>` clauses of a rules goal hold combos the desktop can press. */
+const badPressCombos = (spec: Spec, goal: GoalSpec): InvalidInputError[] => {
+  const parsed = goal.steps || !goal.goal ? undefined : parseRulesGoal(goal.goal);
+  if (!parsed?.ok) return [];
+  return parsed.actions.flatMap((action) =>
+    action.kind === 'key'
+      ? keyComboProblems(action.combo).map((p) => new InvalidInputError({ file: spec.id, line: goal.line }, `goal "${goal.id}": press ${p.detail}`))
+      : [],
+  );
+};
 
 export function preflight(
   root: string,
@@ -66,6 +115,7 @@ export function preflight(
   if (options.planner === 'claude' && !env.ANTHROPIC_API_KEY) {
     errors.push(new InvalidInputError({ file: 'command line' }, '--planner claude needs ANTHROPIC_API_KEY to be set (or use --planner rules)'));
   }
+  const checkedBaselines = new Set<string>();
   for (const spec of specs) {
     for (const goal of spec.goals) {
       if (goals.length > 0 && !goals.includes(goal.id)) continue;
@@ -76,6 +126,8 @@ export function preflight(
         collect(errors, error);
         continue;
       }
+      if (path) errors.push(...outsideRecordedWindow(spec, goal, path, store.locate(spec.id, goal.id).file));
+      errors.push(...corruptBaselines(baselinesDir, spec, goal, checkedBaselines), ...badPressCombos(spec, goal));
       if (options.updateBaselines === 'none') errors.push(...missingBaselines(baselinesDir, spec, goal));
       const needsLearning = options.learn === 'force' || !path || isStale(path.source, goalSource(goal));
       if (!needsLearning || goal.steps || claude || options.learn === 'off') continue;

@@ -1,18 +1,57 @@
 /**
- * Live progress of the goals a worker runs. Workers write straight to stderr (vitest passes a
- * worker's stderr through), so progress shows while a goal runs, not when its test ends.
- * On a terminal one line is rewritten in place; in CI (or with no TTY) plain lines are printed.
+ * Live progress of the goals a worker runs, as it happens.
+ *
+ * - Not on a terminal (CI, a pipe): plain lines, written straight to stderr by the worker.
+ * - On a terminal, under `retrace run`: the worker sends its lines to the main process over a
+ *   local socket (`retraceConsole.socket`), where the console (console.ts) keeps a line per
+ *   finished goal, numbered "goal i of n", above one status line per worker.
+ * - On a terminal with no console to talk to: one line rewritten in place.
  */
 import { writeSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { inject } from 'vitest';
 import type { Verbosity } from './context.ts';
+
+/** What the main process hands every worker about the console. */
+export interface ConsoleOptions {
+  /** How many times vitest retries a failed goal (`--retry`): "retry 1/3". */
+  readonly retry: number;
+  /** The console's socket, when there is one (a terminal under `retrace run`). */
+  readonly socket?: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    retraceConsole: ConsoleOptions;
+  }
+}
+
+/** The end of one attempt of a goal. */
+export interface GoalEnd {
+  /** `<spec>#<goal>`: numbers the goal on the console. */
+  readonly key: string;
+  readonly passed: boolean;
+  /** `specs/calc.yaml › add passed, retry 1/3 (replayed, 4 actions, 0 model calls, 812 ms)` */
+  readonly text: string;
+  /** Lines under it (why it failed), already indented. */
+  readonly more?: string;
+}
+
+/** A message from a worker to the console, one JSON line each. */
+export type ConsoleMessage =
+  | { readonly kind: 'status'; readonly worker: string; readonly text: string }
+  | { readonly kind: 'line'; readonly worker: string; readonly text: string }
+  | { readonly kind: 'goal'; readonly worker: string; readonly end: GoalEnd };
 
 export interface ProgressSink {
   /** A transient status: the spec, the goal, and what it is doing. */
   status(text: string): void;
-  /** A line that stays: a verdict, a warning. */
+  /** A line that stays: a warning, a note. */
   line(text: string): void;
   /** Detail shown only with --verbose. */
   detail(text: string): void;
+  /** A goal attempt ended: a line that stays. */
+  goal(end: GoalEnd): void;
 }
 
 const write = (text: string): void => {
@@ -23,21 +62,64 @@ const write = (text: string): void => {
   }
 };
 
+/** The console options the main process provided; none outside a retrace run. */
+export function consoleOptions(): ConsoleOptions {
+  try {
+    return inject('retraceConsole') ?? { retry: 0 };
+  } catch {
+    return { retry: 0 };
+  }
+}
+
+/** `✓ text` and the lines under it. */
+export const goalLine = (end: GoalEnd, mark: string = end.passed ? '✓' : '✗'): string =>
+  `${mark} ${end.text}${end.more ? `\n${end.more}` : ''}`;
+
+/** This worker's connection to the console, opened on first use and kept for the process. */
+let channel: { readonly path: string; readonly socket: Socket; failed: boolean } | undefined;
+
+/** Sends a message to the console; false when there is no console to send to. */
+function send(path: string, message: ConsoleMessage): boolean {
+  if (!channel || channel.path !== path) {
+    const socket = connect(path);
+    const opened = { path, socket, failed: false };
+    socket.on('error', () => (opened.failed = true));
+    socket.unref();
+    channel = opened;
+  }
+  if (channel.failed) return false;
+  channel.socket.write(`${JSON.stringify(message)}\n`);
+  return true;
+}
+
+const workerId = (): string => process.env.VITEST_POOL_ID ?? String(process.pid);
+
 export function createProgress(verbosity: Verbosity, tty: boolean, mask: (text: string) => string): ProgressSink {
   const columns = process.stderr.columns || 100;
+  const socket = tty ? consoleOptions().socket : undefined;
+  const toConsole = (message: ConsoleMessage): boolean => socket !== undefined && send(socket, message);
+  const lasting = (text: string): void => write(tty ? `\r\x1b[2K${text}\n` : `${text}\n`);
   return {
     status(text) {
       if (verbosity === 'quiet') return;
       const safe = mask(text);
+      if (toConsole({ kind: 'status', worker: workerId(), text: safe })) return;
       if (tty) write(`\r\x1b[2K${safe.slice(0, columns - 1)}`);
       else write(`${safe}\n`);
     },
     line(text) {
       const safe = mask(text);
-      write(tty ? `\r\x1b[2K${safe}\n` : `${safe}\n`);
+      if (!toConsole({ kind: 'line', worker: workerId(), text: safe })) lasting(safe);
     },
     detail(text) {
-      if (verbosity === 'verbose') write(`${mask(text)}\n`);
+      if (verbosity !== 'verbose') return;
+      const safe = mask(text);
+      if (!toConsole({ kind: 'line', worker: workerId(), text: safe })) write(`${safe}\n`);
+    },
+    goal(end) {
+      if (verbosity === 'quiet' && end.passed) return;
+      const safe: GoalEnd = { ...end, text: mask(end.text), ...(end.more !== undefined && { more: mask(end.more) }) };
+      if (!toConsole({ kind: 'goal', worker: workerId(), end: safe })) lasting(goalLine(safe));
     },
   };
 }

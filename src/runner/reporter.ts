@@ -1,14 +1,22 @@
 /**
  * The main-process reporter: collects each goal's verdict (sent from its worker as test meta),
- * then writes `reports/summary.json` and appends the run history. Goals whose test never
- * reported a verdict (a spec file that failed to load, a crashed worker) are reported as broken.
+ * then writes `reports/summary.json`, and the files that describe the run's Allure results
+ * (categories, environment). The workers have already written each attempt's history line and
+ * Allure result; goals whose test never reported a verdict (a spec file that failed to load, a
+ * crashed worker) are reported as broken here, history and Allure included.
+ *
+ * Only YAML specs are goals: ordinary test files in the same vitest run are left alone.
  */
-import type { Reporter, TestModule, TestCase } from 'vitest/node';
+import type { Reporter, TestModule, TestCase, TestSpecification } from 'vitest/node';
 import type { Verdict } from '../domain.ts';
 import { totalsOf, writeSummary, type Summary } from '../report/summary.ts';
-import { appendHistory, HISTORY_VERSION, type HistoryRecord } from '../report/history.ts';
+import { appendHistory, recordOfVerdict } from '../report/history.ts';
+import { writeGoalResult } from '../report/allure-goal.ts';
+import { allureResultsDir, retraceEnvironment, writeRunMetadata } from '../report/allure-writer.ts';
 import type { RunContext } from './context.ts';
 import { workersDir } from './worker-desktop.ts';
+import { runSpecOf, type RunSpec } from './run-specs.ts';
+import { isSpecFile } from './spec-module.ts';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:net';
@@ -64,61 +72,82 @@ const brokenVerdict = (spec: string, goal: string, message: string): Verdict => 
 });
 
 export class RetraceReporter implements Reporter {
-  private readonly started = Date.now();
+  private started = Date.now();
+  /** The spec of each spec module of the run, by module id (undefined: it does not load). */
+  private readonly specs = new Map<string, RunSpec | undefined>();
   result: RunResult | undefined;
 
   constructor(private readonly context: () => RunContext) {}
+
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    this.started = Date.now();
+    const context = this.context();
+    // Allure results are per run; the history that outlives runs is in reports/history/.
+    rmSync(allureResultsDir(context.options.reports), { recursive: true, force: true });
+    this.specs.clear();
+    for (const s of specifications) if (isSpecFile(s.moduleId)) this.specs.set(s.moduleId, runSpecOf(s.moduleId, context));
+  }
 
   async onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<{ readonly message?: string }> = []): Promise<void> {
     // A worker that died (an X server gone while it was reading the screen ends the process)
     // leaves its goals without a verdict: they are broken, and the run says why.
     const context = this.context();
-    const dead = errors.length > 0 ? await deadDisplays(context.options.reports) : [];
+    const { reports } = context.options;
+    const dead = errors.length > 0 ? await deadDisplays(reports) : [];
     const unhandled = [...dead.map((d) => `the X server ${d} died`), ...errors.map((e) => e.message ?? String(e))].join('\n');
     const goals: Verdict[] = [];
-    const records: HistoryRecord[] = [];
     const flaky: { spec: string; goal: string }[] = [];
     const newBaselines: string[] = [];
-    for (const module of modules) {
+    /** Broken here, in the main process: their workers could not write their history or Allure result. */
+    const orphans: { verdict: Verdict; retries: number; stop: number }[] = [];
+    for (const module of modules.filter((m) => isSpecFile(m.moduleId))) {
       const tests: TestCase[] = [...module.children.allTests()];
-      if (tests.length === 0 && module.state() === 'failed') {
+      // A spec that failed to load, or whose setup failed before any goal ran.
+      if (module.state() === 'failed' && tests.every((t) => t.result().state === 'skipped')) {
         const message = module.errors().map((e) => e.message).join('\n');
-        goals.push(brokenVerdict(module.relativeModuleId, '(spec)', message));
+        const verdict = brokenVerdict(module.relativeModuleId, '(spec)', message);
+        goals.push(verdict);
+        orphans.push({ verdict, retries: 0, stop: Date.now() });
         continue;
       }
       for (const test of tests) {
         const meta = test.meta().retrace;
         const state = test.result().state;
         if (state === 'skipped') continue;
-        const why = test.result().errors?.map((e) => e.message).join('\n') || unhandled || 'the goal reported no verdict';
-        const verdict = meta?.verdict ?? brokenVerdict(module.relativeModuleId, test.name, `the goal ended without a verdict (its worker died?): ${why}`);
+        const diagnostic = test.diagnostic();
+        const retries = diagnostic?.retryCount ?? 0;
+        let verdict = meta?.verdict;
+        if (!verdict) {
+          const why = test.result().errors?.map((e) => e.message).join('\n') || unhandled || 'the goal reported no verdict';
+          const spec = this.specs.get(module.moduleId)?.id ?? module.relativeModuleId;
+          verdict = { ...brokenVerdict(spec, test.name, `the goal ended without a verdict (its worker died?): ${why}`), durationMs: Math.round(diagnostic?.duration ?? 0) };
+          orphans.push({ verdict, retries, stop: (diagnostic?.startTime ?? Date.now()) + verdict.durationMs });
+        }
         goals.push(verdict);
-        const retries = test.diagnostic()?.retryCount ?? 0;
-        const isFlaky = verdict.status === 'passed' && (retries > 0 || verdict.mode === 'healed');
-        if (isFlaky) flaky.push({ spec: verdict.spec, goal: verdict.goal });
+        if (verdict.status === 'passed' && (retries > 0 || verdict.mode === 'healed')) flaky.push({ spec: verdict.spec, goal: verdict.goal });
         for (const b of meta?.baselines ?? []) if (b.baseline === 'new') newBaselines.push(`${verdict.spec}#${verdict.goal} ${b.description}`);
-        records.push({
-          v: HISTORY_VERSION,
-          runId: context.runId,
-          ts: new Date().toISOString(),
-          spec: verdict.spec,
-          goal: verdict.goal,
-          status: verdict.status,
-          mode: verdict.mode,
-          modelCalls: verdict.modelCalls,
-          durationMs: verdict.durationMs,
-          retries,
-          healed: verdict.mode === 'healed',
-          ...(verdict.failedAction !== undefined ? { failedAction: verdict.failedAction } : {}),
-          ...(verdict.category ? { category: verdict.category } : {}),
-          ...(verdict.message ? { reason: verdict.message.split('\n')[0] } : {}),
-        });
       }
     }
-    rmSync(workersDir(context.options.reports), { recursive: true, force: true });
+    rmSync(workersDir(reports), { recursive: true, force: true });
     const summary: Summary = { totals: totalsOf(goals, Date.now() - this.started), goals };
-    await writeSummary(context.options.reports, summary);
-    if (records.length > 0) await appendHistory(context.options.reports, records);
+    await writeSummary(reports, summary);
+    await this.reportOrphans(orphans);
+    const specs = [...this.specs.values()].filter((s): s is RunSpec => s !== undefined);
+    const [width, height] = context.options.display.size;
+    writeRunMetadata(allureResultsDir(reports), retraceEnvironment({ display: { width, height }, appCommands: [...new Set(specs.map((s) => s.app))] }));
     this.result = { summary, flaky, newBaselines, unhandledErrors: errors.length };
+  }
+
+  private async reportOrphans(orphans: readonly { verdict: Verdict; retries: number; stop: number }[]): Promise<void> {
+    const context = this.context();
+    const specs = [...this.specs.values()];
+    await appendHistory(
+      context.options.reports,
+      orphans.filter((o) => o.verdict.goal !== '(spec)').map((o) => recordOfVerdict(o.verdict, { runId: context.runId, retries: o.retries })),
+    );
+    for (const { verdict, retries, stop } of orphans) {
+      const spec = specs.find((s) => s?.id === verdict.spec);
+      writeGoalResult(allureResultsDir(context.options.reports), { verdict, specName: spec?.name ?? verdict.spec, app: spec?.app ?? '', retries, stop });
+    }
   }
 }

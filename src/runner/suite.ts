@@ -123,7 +123,10 @@ async function runOne(
           mode = PHASE_MODES[phase] ?? mode;
           progress.status(`${label}: ${phase}${detail ? ` (${detail})` : ''}`);
         },
-        action: (i, n, d) => progress.status(`${label}: action ${i + 1}${n ? `/${n}` : ''} ${d}`),
+        action: (i, n, d) => {
+          evidence.started(i, d);
+          progress.status(`${label}: action ${i + 1}${n ? `/${n}` : ''} ${d}`);
+        },
         warn: (message) => progress.line(`warning: ${label}: ${message}`),
       },
     })]);
@@ -147,7 +150,6 @@ async function runOne(
     ...(stats ? { pathStats: stats } : {}),
     retries: ctx.task.result?.retryCount ?? 0,
   });
-  printVerdict(progress, label, verdict, assertions);
 
   const keep = context.keepOpen && verdict.status !== 'passed';
   await app.end(keep);
@@ -158,17 +160,4 @@ async function runOne(
     );
   }
   if (verdict.status !== 'passed') throw verdictError(verdict, cause);
-}
-
-function printVerdict(progress: ReturnType<typeof createProgress>, label: string, verdict: Verdict, assertions: readonly AssertionResult[]): void {
-  const line = `${verdict.status === 'passed' ? '✓' : '✗'} ${label} ${verdict.status} (${verdict.mode}, ${verdict.actions.length} actions, ${verdict.modelCalls} model calls, ${verdict.durationMs} ms)`;
-  for (const [i, a] of verdict.actions.entries()) {
-    progress.detail(
-      `  ${i + 1}. ${a.description ?? a.kind}: ${a.ms} ms (wait ${a.waitMs}, resolve ${a.resolveMs}, act ${a.actMs}, settle ${a.settleMs}, verify ${a.verifyMs})` +
-        `, resolved by ${a.resolvedBy}${a.retries > 0 ? `, ${a.retries} ${a.retries === 1 ? 'retry' : 'retries'}` : ''}`,
-    );
-  }
-  for (const a of assertions) progress.detail(`  ${a.ok ? '✓' : '✗'} ${a.description}: ${a.message}`);
-  if (verdict.status === 'passed') progress.status(line);
-  else progress.line(`${line}\n  ${(verdict.message ?? '').split('\n').join('\n  ')}`);
 }

@@ -1,11 +1,17 @@
 /**
- * Runs in every worker before its spec files: makes sure the worker's display exists before any
- * module binds to `$DISPLAY`, and stops retrace's own Xvfb when the worker ends.
+ * Runs in every worker before each of its test files. For a spec file it makes sure the worker's
+ * display exists before any module binds to `$DISPLAY`; an ordinary test file in the same vitest
+ * run starts no display at all.
  */
-import { inject } from 'vitest';
+import { beforeAll, inject } from 'vitest';
 import { workerDesktop } from './worker-desktop.ts';
+import { isSpecFile } from './spec-module.ts';
 
-const context = inject('retrace');
-await workerDesktop(context.ownDisplays, context.options.display.size, context.options.reports).catch(() => {
-  // The goals report the fault themselves (as broken), with its message.
+// vitest wants the first argument (the context) destructured; the suite is the second.
+beforeAll(async ({}, suite) => {
+  if (!isSpecFile(suite.file.filepath)) return;
+  const context = inject('retrace');
+  await workerDesktop(context.ownDisplays, context.options.display.size, context.options.reports).catch(() => {
+    // The goals report the fault themselves (as broken), with its message.
+  });
 });

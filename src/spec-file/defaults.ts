@@ -91,3 +91,9 @@ export const DEFAULT_OPTIONS: ResolvedOptions = deepFreeze({
 } satisfies ResolvedOptions);
 
 export { deepFreeze };
+
+/**
+ * The longest time a spec may give in milliseconds (a wait, a timeout): an hour. Larger values
+ * are mistakes, and past 2^31 - 1 ms Node's timers fire at once, so a huge wait would not wait.
+ */
+export const MAX_MS = 3_600_000;

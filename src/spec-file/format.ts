@@ -4,8 +4,10 @@
  * reference are all derived from `specShape`; change the format here and nowhere else.
  */
 import { specOptionsShape, sizeShape } from './options-format.ts';
+import { MAX_MS } from './defaults.ts';
 import { regexProblem, textRegex } from './patterns.ts';
 import { bool, int, list, num, obj, oneOf, str, type Field, type Pattern, type Shape } from './shape.ts';
+import { parseKeyCombo } from '../key-combo.ts';
 
 /** Goal ids and screenshot names become file names, so they are restricted to portable characters. */
 export const FILE_NAME_PATTERN: Pattern = {
@@ -22,6 +24,9 @@ export const KEY_COMBO_PATTERN: Pattern = {
   source: '^(\\+|[^\\s+]+(\\+[^\\s+]+)*)$',
   explain: 'key names joined with +, such as ctrl+s or Enter',
 };
+
+/** The most wheel notches one scroll step may give. */
+export const MAX_SCROLL_AMOUNT = 1000;
 
 export const TEXT_MATCHES = ['contains', 'exact', 'regex', 'fuzzy'] as const;
 export const RESTART_MODES = ['goal', 'spec'] as const;
@@ -83,11 +88,23 @@ export const targetShape: Shape = {
 };
 
 const target = (doc: string, required = false): Field => ({ doc, shape: targetShape, required });
-const timeoutMs = (doc: string): Field => ({ doc, shape: int({ minimum: 1 }) });
+const timeoutMs = (doc: string): Field => ({ doc, shape: int({ minimum: 1, maximum: MAX_MS }) });
 const region = (doc: string): Field => ({ doc, shape: regionShape });
 
 const clickDoc = (what: string): string =>
   `${what} a target: "text", { text } (found by OCR) or { x, y } (window-relative)`;
+
+/** A key combo the desktop could not press is invalid input here, before anything runs. */
+export function keyComboProblems(combo: unknown): { key: string; detail: string }[] {
+  if (typeof combo !== 'string') return [];
+  try {
+    parseKeyCombo(combo);
+    return [];
+  } catch (error) {
+    const why = (error as Error).message.replace(/^Invalid key combo "[^"]*": /, '');
+    return [{ key: 'key', detail: `"${combo}" is not a key combo: ${why}` }];
+  }
+}
 
 export const stepShape: Shape = {
   type: 'tagged',
@@ -117,6 +134,7 @@ export const stepShape: Shape = {
       doc: 'Press a key combination, such as ctrl+s or Enter',
       value: str({ pattern: KEY_COMBO_PATTERN }),
       fields: {},
+      refine: (item) => keyComboProblems(item['key']),
     },
     check: {
       doc: 'Check a checkbox (or toggle) unless it is checked already: its name ("Dark mode"), or a target',
@@ -136,7 +154,7 @@ export const stepShape: Shape = {
       }),
       fields: {},
     },
-    wait: { doc: 'Wait a fixed time (milliseconds)', value: int({ minimum: 0 }), fields: {} },
+    wait: { doc: 'Wait a fixed time (milliseconds, at most an hour)', value: int({ minimum: 0, maximum: MAX_MS }), fields: {} },
     'wait-for': {
       doc: 'Wait until a text is shown: "T" or { text, timeoutMs }',
       value: {
@@ -156,7 +174,7 @@ export const stepShape: Shape = {
       doc: 'Scroll the wheel: { direction, amount, in }',
       value: obj({
         direction: { doc: 'Which way to scroll', shape: oneOf(SCROLL_DIRECTIONS), required: true },
-        amount: { doc: 'Wheel notches', shape: int({ minimum: 1 }), default: DEFAULT_SCROLL_AMOUNT },
+        amount: { doc: 'Wheel notches', shape: int({ minimum: 1, maximum: MAX_SCROLL_AMOUNT }), default: DEFAULT_SCROLL_AMOUNT },
         in: target('Move the pointer over this target first'),
       }),
       fields: {},
@@ -284,7 +302,7 @@ export const appShape: Shape = obj(
     teardown: { doc: 'Shell command run after the application is closed', shape: text() },
     windowTimeoutMs: {
       doc: 'How long to wait for the window (milliseconds); same as options.timeouts.windowMs',
-      shape: int({ minimum: 1 }),
+      shape: int({ minimum: 1, maximum: MAX_MS }),
     },
     animations: {
       doc: 'off: GTK animations and caret blinking off, reduced motion for Chromium; allow: as the toolkit likes',

@@ -19,6 +19,7 @@ import { specShape } from './format.ts';
 import { toAction, toExpectation, type RawSpec } from './convert.ts';
 import type { Spec } from './types.ts';
 import { validateYaml } from './validate.ts';
+import { outsideWindow } from './window-bounds.ts';
 import { decodeText, issuesToError, parseYaml, readYaml, type Issue, type YamlSource } from './yaml-source.ts';
 
 export interface LoadSpecOptions {
@@ -115,6 +116,16 @@ function build(
     expect: g.expect.map((e, j) => toExpectation(e, lineOf(`goals[${i}].expect[${j}]`))),
     line: lineOf(`goals[${i}]`),
   }));
+  if (app.size) {
+    const size = { width: app.size[0], height: app.size[1] };
+    const outside = goals.flatMap((goal, i) =>
+      outsideWindow(goal, size).map((o) => {
+        const at = o.step !== undefined ? `goals[${i}].steps[${o.step}]` : `goals[${i}].expect[${o.expect ?? 0}]`;
+        return { line: lineOf(at), detail: `${at}: ${o.detail} (app.size)` };
+      }),
+    );
+    if (outside.length) throw issuesToError(shown, outside);
+  }
 
   return {
     file,

@@ -7,6 +7,7 @@
 import {
   BASELINE_UPDATES,
   DEFAULT_OPTIONS as D,
+  MAX_MS,
   LEARN_MODES,
   PLANNERS,
 } from './defaults.ts';
@@ -14,7 +15,7 @@ import { bool, int, obj, oneOf, str, type Field, type Shape } from './shape.ts';
 
 const ms = (doc: string, value: number): Field => ({
   doc: `${doc} (milliseconds)`,
-  shape: int({ minimum: 1 }),
+  shape: int({ minimum: 1, maximum: MAX_MS }),
   default: value,
 });
 

@@ -2,8 +2,8 @@
  * From bytes to a YAML document with positions. Every problem becomes an `Issue` with a
  * 1-based line and column; the caller adds the file name (see `issuesToError`).
  */
-import { readFileSync } from 'node:fs';
-import { LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
+import { readFileSync, statSync } from 'node:fs';
+import { LineCounter, Parser, parseDocument, type CST, type Document, type YAMLError } from 'yaml';
 import { InvalidInputError, InvalidInputErrors } from '../errors.ts';
 
 /** One problem found in a file; line and column are 1-based and absent when unknown. */
@@ -18,6 +18,22 @@ export interface YamlSource {
   readonly doc: Document.Parsed;
   readonly lineCounter: LineCounter;
 }
+
+/**
+ * Larger files are refused before they are read: a spec or config file is hand-written text, and
+ * a 6 MB one already takes 600 MB of memory to parse (60 MB runs out of memory).
+ */
+export const MAX_YAML_BYTES = 1024 * 1024;
+
+/**
+ * Deeper nesting is refused before the document is built: the YAML composer recurses once per
+ * level and overflows the stack a few thousand levels down. A spec nests about eight levels.
+ */
+export const MAX_YAML_DEPTH = 64;
+
+const tooLarge = (bytes: number): Issue => ({
+  detail: `is ${(bytes / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_YAML_BYTES / 1024 / 1024} MB a spec or config file may hold; split it into several files`,
+});
 
 const lineAt = (bytes: Uint8Array, offset: number): number => {
   let line = 1;
@@ -71,10 +87,36 @@ function yamlErrorDetail(error: YAMLError): string {
 }
 
 /**
+ * Where collections first nest deeper than `MAX_YAML_DEPTH` (an offset), or undefined. Walks the
+ * parser's token tree with a stack of its own, since it is the recursion that must be avoided.
+ */
+function tooDeep(text: string): number | undefined {
+  const stack: { token: CST.Token | undefined; depth: number }[] = [...new Parser().parse(text)].map((token) => ({ token, depth: 0 }));
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const { token, depth } = next;
+    if (!token) continue;
+    if (token.type === 'document') stack.push({ token: token.value, depth });
+    if (token.type !== 'block-map' && token.type !== 'block-seq' && token.type !== 'flow-collection') continue;
+    if (depth + 1 > MAX_YAML_DEPTH) return token.offset;
+    for (const item of token.items) {
+      stack.push({ token: item.key ?? undefined, depth: depth + 1 }, { token: item.value, depth: depth + 1 });
+    }
+  }
+  return undefined;
+}
+
+/**
  * Parses YAML text. Warnings (an unknown `!tag`, …) count as issues too: a value the parser
  * guessed at is not a value the user meant.
  */
 export function parseYaml(text: string): { source: YamlSource } | { issues: readonly Issue[] } {
+  if (text.length > MAX_YAML_BYTES) return { issues: [tooLarge(text.length)] };
+  const deep = tooDeep(text);
+  if (deep !== undefined) {
+    const before = text.slice(0, deep);
+    const line = before.split('\n').length;
+    return { issues: [{ line, column: deep - before.lastIndexOf('\n'), detail: `nests more than ${MAX_YAML_DEPTH} levels deep (mappings and lists within each other); a spec needs about eight` }] };
+  }
   const lineCounter = new LineCounter();
   // uniqueKeys: false — duplicates are reported by the validator, which names both lines.
   const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: true });
@@ -94,6 +136,8 @@ export function parseYaml(text: string): { source: YamlSource } | { issues: read
 export function readYaml(file: string): { source: YamlSource } | { issues: readonly Issue[] } {
   let bytes: Uint8Array;
   try {
+    const size = statSync(file).size;
+    if (size > MAX_YAML_BYTES) return { issues: [tooLarge(size)] };
     bytes = readFileSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;

@@ -4,9 +4,59 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Project } from '../support/project.ts';
+import { createFrame, encodePng } from '../../src/vision/frame.ts';
+import type { Path } from '../../src/domain.ts';
 
 const APP = 'app:\n  launch: ${env.FIXTURES}/open calculator\n  window: Retrace Calculator\n';
 const SPEC = `name: A\n${APP}goals:\n  - id: g\n    goal: click "1"\n`;
+
+/** A small valid path of goal g of specs/a.yaml, recorded in a 400×300 window, with its one image. */
+const IMAGE = '0123456789abcdef.png';
+const PNG = encodePng(createFrame(8, 8, [200, 40, 40, 255]));
+const PATH: Path = {
+  version: 1,
+  spec: 'specs/a.yaml',
+  goal: 'g',
+  source: { kind: 'goal', hash: '0000000000000000', text: 'click "1"' },
+  planner: 'rules',
+  window: { width: 400, height: 300 },
+  actions: [
+    {
+      action: { kind: 'click', target: { text: '1' } },
+      anchor: { point: { x: 10, y: 10 }, box: { x: 0, y: 0, width: 20, height: 20 }, image: IMAGE, text: '1' },
+      before: 'a',
+      after: 'b',
+      effects: [{ region: { x: 0, y: 0, width: 40, height: 20 }, image: IMAGE }],
+      dynamic: [],
+      settleMs: 5,
+    },
+  ],
+};
+type Json = Record<string, any>;
+
+/** The path file of goal g after `edit`, with its image. */
+const pathFiles = (edit: (path: Json) => void = () => {}): Record<string, string | Buffer> => {
+  const path = structuredClone(PATH) as Json;
+  edit(path);
+  return { 'paths/specs/a/g.path.json': `${JSON.stringify(path, null, 2)}\n`, [`paths/specs/a/g.assets/${IMAGE}`]: PNG };
+};
+
+/** "paths/specs/a/g.path.json:<line>" of the first line of the edited path file holding `needle`. */
+const pathLine = (edit: (path: Json) => void, needle: string): string => {
+  const text = pathFiles(edit)['paths/specs/a/g.path.json'] as string;
+  return `paths/specs/a/g.path.json:${text.split('\n').findIndex((l) => l.includes(needle)) + 1}`;
+};
+
+const HOSTILE_IMAGE = (p: Json): void => void (p.actions[0].anchor.image = '../../../../etc/passwd');
+const MISSING_IMAGE = (p: Json): void => void (p.actions[0].effects[0].image = 'fedcba9876543210.png');
+const FAR_POINT = (p: Json): void => void (p.actions[0].anchor.point = { x: -50, y: 1e12 });
+const FAR_CLICK = (p: Json): void => void (p.actions[0].action.target = { x: 99999999, y: 5 });
+const FAR_EFFECT = (p: Json): void => void (p.actions[0].effects[0].region = { x: 5000, y: 0, width: 10, height: 10 });
+const BAD_COMBO = (p: Json): void => void (p.actions[0].action = { kind: 'key', combo: 'ctrl+shfit+s' });
+
+/** A spec of goal g with these steps, with or without app.size. */
+const stepsSpec = (steps: string, size = ''): string => `name: A\n${APP}${size}goals:\n  - id: g\n    steps:\n${steps}`;
+const SIZED = '  size: [400, 300]\n';
 
 interface Case {
   readonly name: string;
@@ -59,6 +109,34 @@ const CASES: readonly Case[] = [
   { name: 'merging a folder that holds no summary', files: { 'specs/a.yaml': SPEC, 'shard-1/notes.txt': 'x' }, args: ['merge', 'shard-1'], message: ['shard-1', 'summary.json'] },
   { name: 'merging a malformed summary', files: { 'specs/a.yaml': SPEC, 'shard-1/summary.json': '{"totals": 3}' }, args: ['merge', 'shard-1'], message: ['shard-1/summary.json', 'totals'] },
   { name: 'accepting a proposal that does not exist', files: { 'specs/a.yaml': SPEC }, args: ['paths', 'accept', 'specs/a.yaml#g'], message: ['no proposed path'] },
+  // Issue 16.4: a <spec>#<goal> argument names a known spec and goal, or nothing is touched.
+  { name: 'paths reject of a proposal outside paths/ (../victim#x)', files: { 'specs/a.yaml': SPEC, 'victim/x.proposed.path.json': '{}\n', 'victim/x.path.json': '{}\n' }, args: ['paths', 'reject', '../victim#x'], message: ['../victim#x', 'no spec file'] },
+  { name: 'paths accept of a proposal outside paths/ (../victim#x)', files: { 'specs/a.yaml': SPEC, 'victim/x.proposed.path.json': `${JSON.stringify({ ...PATH, goal: 'x' })}\n`, 'victim/x.path.json': '{}\n' }, args: ['paths', 'accept', '../victim#x'], message: ['../victim#x', 'no spec file'] },
+  { name: "paths accept '../../etc#x'", files: { 'specs/a.yaml': SPEC }, args: ['paths', 'accept', '../../etc#x'], message: ['../../etc#x', 'no spec file'] },
+  { name: 'paths reject of a goal the spec does not have', files: { 'specs/a.yaml': SPEC, 'paths/specs/a/nope.proposed.path.json': '{}\n' }, args: ['paths', 'reject', 'specs/a.yaml#nope'], message: ['specs/a.yaml has no goal "nope"', 'g'] },
+  { name: 'paths reject with a goal that climbs out (specs/a.yaml#../../x)', files: { 'specs/a.yaml': SPEC, 'x.proposed.path.json': '{}\n' }, args: ['paths', 'reject', 'specs/a.yaml#../../x'], message: ['no goal "../../x"'] },
+  // Issue 16.5: path files are checked completely before anything is launched.
+  { name: 'a path file whose image name climbs out of its folder', files: { 'specs/a.yaml': SPEC, ...pathFiles(HOSTILE_IMAGE) }, message: [pathLine(HOSTILE_IMAGE, '../../../../etc/passwd'), 'anchor.image', 'without any folder part'] },
+  { name: 'a path file whose image is missing', files: { 'specs/a.yaml': SPEC, ...pathFiles(MISSING_IMAGE) }, message: [pathLine(MISSING_IMAGE, 'fedcba9876543210.png'), 'fedcba9876543210.png', 'missing'] },
+  { name: 'a path file whose image is not a PNG', files: { 'specs/a.yaml': SPEC, ...pathFiles(), [`paths/specs/a/g.assets/${IMAGE}`]: 'root:x:0:0:root:/root:/bin/bash\n' }, message: [pathLine(() => {}, IMAGE), 'not a PNG'] },
+  { name: 'a path file with a point far outside its window ({x: -50, y: 1e12})', files: { 'specs/a.yaml': SPEC, ...pathFiles(FAR_POINT) }, message: [pathLine(FAR_POINT, '"point"'), 'anchor.point', '400×300'] },
+  { name: 'a path file with a click far outside its window', files: { 'specs/a.yaml': SPEC, ...pathFiles(FAR_CLICK) }, message: [pathLine(FAR_CLICK, '"target"'), 'action.target', '(99999999, 5)'] },
+  { name: 'a path file with an effect region outside its window', files: { 'specs/a.yaml': SPEC, ...pathFiles(FAR_EFFECT) }, message: [pathLine(FAR_EFFECT, '"region"'), 'effects[0].region'] },
+  { name: 'a path file with a key combo no keyboard has', files: { 'specs/a.yaml': SPEC, ...pathFiles(BAD_COMBO) }, message: [pathLine(BAD_COMBO, '"combo"'), 'shfit'] },
+  { name: 'a hostile path file, at validate', files: { 'specs/a.yaml': SPEC, ...pathFiles(HOSTILE_IMAGE) }, args: ['validate'], message: [pathLine(HOSTILE_IMAGE, '../../../../etc/passwd')] },
+  // Issue 16.7: bounds on input.
+  { name: 'a spec larger than 1 MB', files: { 'specs/a.yaml': `${SPEC}# ${'x'.repeat(1024 * 1024)}\n` }, message: ['specs/a.yaml', '1 MB'] },
+  { name: 'a wait of 99999999999999999999 ms', files: { 'specs/a.yaml': stepsSpec('      - wait: 99999999999999999999\n') }, message: ['specs/a.yaml:8:15', 'wait', '3600000'] },
+  { name: 'a click outside app.size', files: { 'specs/a.yaml': stepsSpec('      - click: { x: 99999999, y: 10 }\n', SIZED) }, message: ['specs/a.yaml:9', '(99999999, 10)', '400×300', 'app.size'] },
+  { name: 'a text region entirely off the window (app.size)', files: { 'specs/a.yaml': `${stepsSpec('      - wait: 10\n', SIZED)}    expect:\n      - absent: Error\n        region: [500, 0, 50, 20]\n` }, message: ['specs/a.yaml:11', 'entirely outside the 400×300 window'] },
+  { name: 'a click outside the window the path was recorded in', files: { 'specs/a.yaml': stepsSpec('      - click: { x: 900, y: 10 }\n'), ...pathFiles() }, message: ['specs/a.yaml:6', 'steps[0]', '(900, 10)', 'paths/specs/a/g.path.json'] },
+  { name: 'a corrupt baseline PNG', files: { 'specs/a.yaml': `${SPEC}    expect:\n      - screenshot: result\n`, [`fixtures/baselines/specs/a/result-${process.platform}-400x300.png`]: Buffer.concat([PNG.subarray(0, 40), Buffer.from('garbage')]) }, message: [`fixtures/baselines/specs/a/result-${process.platform}-400x300.png`, 'not a readable PNG'] },
+  { name: 'a corrupt baseline PNG, at validate', files: { 'specs/a.yaml': `${SPEC}    expect:\n      - screenshot: result\n`, [`fixtures/baselines/specs/a/result-${process.platform}-400x300.png`]: 'not a png' }, args: ['validate'], message: [`result-${process.platform}-400x300.png`, 'not a readable PNG'] },
+  { name: 'a YAML nested 5000 deep', files: { 'specs/a.yaml': `${SPEC}x: ${'['.repeat(5000)}${']'.repeat(5000)}\n` }, message: ['specs/a.yaml:8', 'nests more than 64 levels'] },
+  // Issue 18.8: key combos are checked before anything runs.
+  { name: 'a key combo with a misspelt modifier (ctrl+shfit+s)', files: { 'specs/a.yaml': stepsSpec('      - key: ctrl+shfit+s\n') }, message: ['specs/a.yaml:8:14', '"shfit" is not a modifier'] },
+  { name: 'a key combo with a misspelt modifier, at validate', files: { 'specs/a.yaml': stepsSpec('      - key: ctrl+shfit+s\n') }, args: ['validate'], message: ['specs/a.yaml:8:14', 'shfit'] },
+  { name: 'a rules goal that presses a misspelt combo', files: { 'specs/a.yaml': `name: A\n${APP}goals:\n  - id: g\n    goal: click "1", press ctrl+shfit+s\n` }, message: ['specs/a.yaml:6', 'shfit'] },
 ];
 
 describe(`invalid input exits 2 and writes nothing (${CASES.length} cases)`, () => {
@@ -76,5 +154,13 @@ describe(`invalid input exits 2 and writes nothing (${CASES.length} cases)`, () 
     }
     expect(result.stderr).not.toMatch(/\n\s+at .*\.(ts|js):\d+/);
     expect(project.snapshot()).toEqual(before);
+  });
+
+  test('the path file these cases break is valid as it is (retrace validate passes)', async () => {
+    const project = new Project().write('specs/a.yaml', `${stepsSpec('      - click: { x: 390, y: 10 }\n', SIZED)}`);
+    for (const [file, data] of Object.entries(pathFiles())) project.write(file, data as string);
+    const result = await project.cli(['validate']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
   });
 });

@@ -33,7 +33,7 @@ function vitest(project: Project, shard: string): Promise<number | null> {
 describe('shards, merge and report', () => {
   const project = new Project().write('specs/calc.yaml', CALC_SPEC).write('specs/notes.yaml', NOTES_SPEC);
 
-  test('retrace run --shard 1/2 and 2/2 run every goal once; merge adds them up; report builds', async () => {
+  test('retrace run --shard 1/2 and 2/2 run every goal once; merge adds them up; report builds', { timeout: 240_000 }, async () => {
     const one = await project.cli(['run', '--shard', '1/2', '--reports', 'reports-1', '--junit', 'junit-1.xml']);
     const two = await project.cli(['run', '--shard', '2/2', '--reports', 'reports-2']);
     expect(one.code, one.stderr).toBe(0);
@@ -62,7 +62,7 @@ describe('shards, merge and report', () => {
     expect(readFileSync(join(project.root, 'reports/flaky-paths.md'), 'utf8')).toContain('specs/calc.yaml');
   });
 
-  test('npx vitest --shard=1/2 and --shard=2/2 through the plugin run every goal exactly once', async () => {
+  test('npx vitest --shard=1/2 and --shard=2/2 through the plugin run every goal exactly once', { timeout: 240_000 }, async () => {
     const seen: string[] = [];
     for (const shard of ['1/2', '2/2']) {
       expect(await vitest(project, shard)).toBe(0);

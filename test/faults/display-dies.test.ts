@@ -27,12 +27,14 @@ function runProcesses(cli: CliProcess): { xvfb: number; worker: number; display:
   const xvfbs = tree.filter((p) => p.comm === 'Xvfb');
   expect(xvfbs, 'the run owns exactly one Xvfb').toHaveLength(1);
   const xvfb = xvfbs[0]!;
-  // The display number is not on Xvfb's command line (-displayfd): the app's environment has it.
-  const browser = tree.find((p) => p.comm === 'chromium' && environOf(p.pid, 'DISPLAY') !== undefined);
+  const browser = tree.find((p) => p.comm === 'chromium' && p.ppid === xvfb.ppid);
   expect(browser, 'the app runs under the CLI').toBeDefined();
-  const display = environOf(browser!.pid, 'DISPLAY')!;
+  // The display number is not on Xvfb's command line (-displayfd): the environment of the
+  // processes started for the display has it. Not chromium's own: its long command line
+  // overwrites the memory /proc/PID/environ reads.
+  const display = tree.map((p) => environOf(p.pid, 'DISPLAY')).find((d) => d !== undefined && d !== '');
   expect(display).toMatch(/^:\d+$/);
-  return { xvfb: xvfb.pid, worker: xvfb.ppid, display, browser: browser!.pid };
+  return { xvfb: xvfb.pid, worker: xvfb.ppid, display: display!, browser: browser!.pid };
 }
 
 /**

@@ -136,11 +136,13 @@ describe('the model service fails: 401, 500s, a malformed body, a 429 (one run, 
 describe('the model service never answers', () => {
   test('broken within the goal time limit, saying the model did not answer', { timeout: 120_000 }, async () => {
     // The request is held for a minute. The goal's wall clock (timeouts.goalMs) is the only
-    // bound a user can set from the project; the planner's own request timeout is 120 s.
+    // bound a user can set from the project; the planner's own request timeout is 120 s. The
+    // limit leaves time to start the app and reach the model on a loaded machine: a goal that
+    // times out before its first request rightly says so, and would prove nothing here.
     const { end, verdict, cli } = await runWith(
       ['silent'],
       [{ kind: 'delay', ms: 60_000, then: { kind: 'end', text: 'DONE' } }],
-      'timeouts: { goalMs: 4000, windowMs: 10000 }\n',
+      'timeouts: { goalMs: 15000, windowMs: 10000 }\n',
     );
     expect(end.code, cli.output).toBe(3);
     expect(end.endedAt - cli.startedAt, 'the run is not held for the minute').toBeLessThan(45_000);
@@ -149,5 +151,25 @@ describe('the model service never answers', () => {
     expect(v.message).toMatch(/Anthropic API/);
     expect(v.message).toMatch(/did not answer|timed out/i);
     expect(v.modelCalls).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('the model service never answers, and the goal has time for a retry', () => {
+  test('the goal deadline cuts the retries short, and the message names the API', { timeout: 180_000 }, async () => {
+    // A request attempt waits 60 s (the planner's default); the goal allows 75 s, so the SDK
+    // starts a retry that would outlive the goal. The deadline must end it, naming the API.
+    const { end, verdict, cli } = await runWith(
+      ['silent'],
+      [
+        { kind: 'delay', ms: 120_000, then: { kind: 'end', text: 'DONE' } },
+        { kind: 'delay', ms: 120_000, then: { kind: 'end', text: 'DONE' } },
+      ],
+      'timeouts: { goalMs: 75000, windowMs: 10000 }\n',
+    );
+    expect(end.code, cli.output).toBe(3);
+    const v = verdict('silent');
+    expect(v).toMatchObject({ status: 'broken', category: 'infrastructure' });
+    expect(v.message).toMatch(/The Anthropic API did not answer within \d+ ms after [2-9] attempts \(http:\/\/127\.0\.0\.1:\d+/);
+    expect(v.message).not.toMatch(/did not finish within/);
   });
 });

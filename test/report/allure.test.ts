@@ -1,24 +1,23 @@
 /**
- * Allure end to end: a real vitest child run with the allure-vitest reporter and a test that calls
- * reportGoalToAllure (fixtures/allure-project), then post-processing and the Allure 3 HTML build.
+ * Allure results as the workers write them (writeGoalResult, one per goal attempt), the run's
+ * metadata, and the Allure 3 HTML build. Times are given, as the runner observes them, so the
+ * test can check the results carry those times and not the moment they were written.
  * Set RETRACE_KEEP_ALLURE=1 to keep the temp dir (its path is printed) and look at the report.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { TestResult } from 'allure-js-commons';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Verdict } from '../../src/domain.ts';
+import type { ActionReport, Verdict } from '../../src/domain.ts';
 import { computePathStats } from '../../src/paths/stats.ts';
 import { allureIdOf } from '../../src/report/allure-contract.ts';
+import { writeGoalResult, type ActionEvidence, type GoalReportInput } from '../../src/report/allure-goal.ts';
 import { buildAllureReport } from '../../src/report/allure-html.ts';
-import { outcomesFromVerdicts, postProcessAllureResults, retraceEnvironment } from '../../src/report/allure-post.ts';
+import { retraceEnvironment, writeRunMetadata } from '../../src/report/allure-writer.ts';
 import { writeFlakyReport } from '../../src/report/flaky-report.ts';
+import { calculator, screenshotMismatch } from './fixtures/images.ts';
 import { fromPattern } from './records.ts';
-
-const repo = resolve(import.meta.dirname, '../..');
-const project = join(import.meta.dirname, 'fixtures', 'allure-project');
 
 let root: string;
 let reportsDir: string;
@@ -33,67 +32,115 @@ function readResults(): Result[] {
 }
 
 const goalOf = (r: TestResult): string | undefined => r.labels.find((l) => l.name === 'story')?.value;
-const byGoal = (results: Result[], goal: string): Result[] => results.filter((r) => goalOf(r) === goal);
-const one = (results: Result[], goal: string): Result => {
-  const [main, ...rest] = byGoal(results, goal).filter((r) => !r.labels.some((l) => l.name === '_retraceRetry'));
+const byGoal = (goal: string): Result[] => readResults().filter((r) => goalOf(r) === goal);
+const one = (goal: string): Result => {
+  const [only, ...rest] = byGoal(goal);
   expect(rest).toHaveLength(0);
-  return main as Result;
+  return only as Result;
 };
 
-const verdict = (goal: string, status: Verdict['status'], over: Partial<Verdict> = {}): Verdict => ({
-  spec: 'specs/calc.yaml',
+const SPEC = 'specs/calc.yaml';
+/** A fixed clock: goals started at T0 + n seconds. */
+const T0 = Date.UTC(2026, 0, 1, 12);
+
+const click = (label: string, over: Partial<ActionReport> = {}): ActionReport => ({
+  kind: 'click',
+  ms: 300,
+  waitMs: 20,
+  resolveMs: 4,
+  actMs: 30,
+  settleMs: 40,
+  verifyMs: 6,
+  retries: 0,
+  verified: true,
+  resolvedBy: 'recorded',
+  description: `click "${label}"`,
+  ...over,
+});
+const verdict = (goal: string, over: Partial<Verdict>): Verdict => ({
+  spec: SPEC,
   goal,
-  status,
+  status: 'passed',
   mode: 'replayed',
   modelCalls: 0,
-  durationMs: 700,
+  durationMs: 2000,
   actions: [],
   ...over,
 });
+/** Action i started at `start + 500 + 400 i` and took 300 ms, with images unless told otherwise. */
+const seen = (start: number, n: number, images = true): Map<number, ActionEvidence> =>
+  new Map(
+    Array.from({ length: n }, (_, i) => [
+      i,
+      {
+        start: start + 500 + 400 * i,
+        end: start + 800 + 400 * i,
+        ...(images && { images: { before: calculator(i - 1, i), after: calculator(i, i + 1) } }),
+      },
+    ]),
+  );
+const common = { specName: 'Calculator', app: 'galculator', planner: 'rules' } as const;
+const write = (input: Omit<GoalReportInput, keyof typeof common>): void => writeGoalResult(resultsDir, { ...common, ...input });
 
-beforeAll(async () => {
+beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'retrace-allure-'));
   reportsDir = join(root, 'reports');
   resultsDir = join(reportsDir, 'allure-results');
-  // The way retrace wires allure-vitest: its reporter plus its setup file. Only that reporter:
-  // vitest's default one would print the intentional failures. The config lives in the temp dir
-  // (plain object, no imports) and caches go there too, so the run writes nothing in the repo.
-  const config = join(root, 'vitest.config.mjs');
-  writeFileSync(
-    config,
-    `export default ${JSON.stringify({
-      root: project,
-      cacheDir: join(root, 'vite-cache'),
-      test: {
-        include: ['*.fixture.ts'],
-        setupFiles: ['allure-vitest/setup'],
-        reporters: [['allure-vitest/reporter', { resultsDir }]],
-        pool: 'forks',
-      },
-    })};\n`,
-  );
-  const exitCode = await new Promise<number | null>((done) => {
-    const child = execFile(
-      process.execPath,
-      [join(repo, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', config],
-      { cwd: root, timeout: 60_000 },
-      () => done(child.exitCode),
-    );
+
+  // multiply: healed, passed; started at T0, took 2 s.
+  write({
+    goalText: 'click "1", click "2", click "*"',
+    verdict: verdict('multiply', { mode: 'healed', actions: [click('1'), click('2', { resolvedBy: 'ocr' }), click('*')] }),
+    actions: seen(T0, 3),
+    assertions: [{ description: 'text "84"', passed: true, ms: 120 }],
+    pathStats: { successRate: 0.75, recentSuccessRate: 0.5, recentRuns: 4, passes: 3, failures: 1 },
+    stop: T0 + 2000,
   });
-  // Three goals fail on purpose.
-  expect(exitCode).toBe(1);
-}, 90_000);
+  // add: every action verified, the screenshot differs.
+  const message = 'screenshot add: 412 pixels (ratio 0.02 of all image pixels) are different';
+  write({
+    verdict: verdict('add', { status: 'failed', category: 'expectation-failed', message, actions: [click('7'), click('+'), click('8')] }),
+    actions: seen(T0 + 10_000, 3),
+    assertions: [
+      { description: 'text "15"', passed: true, ms: 90 },
+      { description: 'screenshot add', passed: false, message, diff: screenshotMismatch(), ms: 210 },
+    ],
+    stop: T0 + 12_000,
+  });
+  // note: the second action's target was never found: it has no report, only its start.
+  write({
+    verdict: verdict('note', {
+      status: 'failed',
+      category: 'target-not-found',
+      failedAction: 1,
+      message: 'action 2 (click "New"): target not found — best template score 0.41',
+      actions: [click('File')],
+    }),
+    actions: new Map([...seen(T0 + 20_000, 1), [1, { start: T0 + 20_900, description: 'click "New"' }]]),
+    stop: T0 + 22_000,
+  });
+  // launch: the app never started.
+  write({ verdict: verdict('launch', { status: 'broken', category: 'infrastructure', message: 'galculator did not start: exit code 127' }), stop: T0 + 31_000 });
+  // retry: failed, then passed on the retry; each attempt its own result.
+  write({
+    verdict: verdict('retry', { status: 'failed', category: 'effect-not-verified', failedAction: 0, message: 'display did not clear', actions: [click('C', { verified: false })] }),
+    actions: seen(T0 + 40_000, 1),
+    retries: 0,
+    stop: T0 + 42_000,
+  });
+  write({ verdict: verdict('retry', { durationMs: 1500, actions: [click('C')] }), actions: seen(T0 + 42_100, 1), retries: 1, stop: T0 + 43_600 });
+  writeRunMetadata(resultsDir, retraceEnvironment({ display: { width: 1280, height: 800 }, appCommands: ['galculator'] }));
+});
 
 afterAll(() => {
   if (process.env.RETRACE_KEEP_ALLURE) console.log(`kept ${root}`);
   else rmSync(root, { recursive: true, force: true });
 });
 
-describe('allure-vitest results', () => {
-  test('one result per goal, with labels, steps and images from reportGoalToAllure', () => {
-    const results = readResults();
-    expect(results.map(goalOf).sort()).toEqual(['add', 'launch', 'multiply', 'note', 'retry']);
-    const multiply = one(results, 'multiply');
+describe('the Allure result of a goal attempt', () => {
+  test('one result per goal, with labels, parameters, steps and images', () => {
+    expect(readResults().map(goalOf).sort()).toEqual(['add', 'launch', 'multiply', 'note', 'retry', 'retry']);
+    const multiply = one('multiply');
     expect(multiply.labels).toEqual(
       expect.arrayContaining([
         { name: 'epic', value: 'Calculator' },
@@ -102,77 +149,75 @@ describe('allure-vitest results', () => {
       ]),
     );
     expect(multiply.parameters).toContainEqual({ name: 'mode', value: 'healed', excluded: true });
-    const actionSteps = multiply.steps.filter((s) => s.name?.startsWith('click'));
-    expect(actionSteps.map((s) => s.name)).toEqual(['click "1"', 'click "2" — found by ocr', 'click "×"']);
-    expect(actionSteps[1]?.parameters).toContainEqual({ name: 'resolvedBy', value: 'ocr' });
-    expect(actionSteps[0]?.steps.flatMap((s) => s.attachments.map((a) => a.type))).toEqual(['image/png', 'image/png']);
+    // The overall rate counts verdict runs (3 of 4), not every run.
+    expect(multiply.parameters).toContainEqual({ name: 'path success rate', value: '50% of last 4 (75% of 4 overall)', excluded: true });
+    expect(multiply.steps.map((s) => s.name)).toEqual(['click "1"', 'click "2" — found by ocr', 'click "*"', 'expect text "84"']);
+    expect(multiply.steps[1]?.parameters).toContainEqual({ name: 'resolvedBy', value: 'ocr' });
+    expect(multiply.steps[0]?.attachments.map((a) => [a.name, a.type])).toEqual([
+      ['before', 'image/png'],
+      ['after', 'image/png'],
+    ]);
 
-    const add = one(results, 'add');
-    const diffStep = add.steps.find((s) => s.name === 'expect screenshot add');
+    const diffStep = one('add').steps.find((s) => s.name === 'expect screenshot add');
     expect(diffStep?.status).toBe('failed');
-    const diff = diffStep?.steps[0]?.attachments[0];
+    const diff = diffStep?.attachments[0];
     expect(diff?.type).toBe('application/vnd.allure.image.diff');
     const diffJson = JSON.parse(readFileSync(join(resultsDir, diff?.source ?? ''), 'utf8')) as Record<string, string>;
     for (const key of ['expected', 'actual', 'diff']) expect(diffJson[key]).toMatch(/^data:image\/png;base64,iVBOR/);
   });
 
-  test('as shipped, allure-vitest calls a thrown GoalFailure broken (post-processing fixes it)', () => {
-    const results = readResults();
-    expect(one(results, 'add').status).toBe('broken');
-    expect(one(results, 'note').status).toBe('broken');
-    expect(one(results, 'retry').statusDetails.flaky).toBeUndefined();
-  });
-});
-
-describe('postProcessAllureResults + buildAllureReport', () => {
-  beforeAll(async () => {
-    const verdicts = [
-      verdict('multiply', 'passed', { mode: 'healed' }),
-      verdict('add', 'failed', { category: 'expectation-failed' }),
-      verdict('note', 'failed', { category: 'target-not-found', failedAction: 1 }),
-      verdict('launch', 'broken', { category: 'infrastructure' }),
-      verdict('retry', 'passed'),
-    ];
-    // As the runner's reporter lists them: goals that passed on a retry.
-    const passedOnRetry = [{ spec: 'specs/calc.yaml', goal: 'retry' }];
-    await postProcessAllureResults({
-      resultsDir,
-      goals: outcomesFromVerdicts(verdicts, passedOnRetry),
-      environment: retraceEnvironment({ display: { width: 1280, height: 800 }, appCommand: 'galculator' }),
-    });
+  test('the test and each step carry the times the run observed, not the time of writing', () => {
+    const multiply = one('multiply');
+    expect([multiply.start, multiply.stop]).toEqual([T0, T0 + 2000]);
+    expect(multiply.steps.slice(0, 3).map((s) => [(s.start ?? 0) - T0, (s.stop ?? 0) - T0])).toEqual([
+      [500, 800],
+      [900, 1200],
+      [1300, 1600],
+    ]);
+    // The expectation was checked right after the last action, for as long as it took.
+    expect(multiply.steps[3]).toMatchObject({ start: T0 + 1600, stop: T0 + 1720 });
+    // The retried goal: two results, each with its own real span.
+    const attempts = byGoal('retry').sort((a, b) => (a.start ?? 0) - (b.start ?? 0));
+    expect(attempts.map((r) => [(r.start ?? 0) - T0, (r.stop ?? 0) - T0])).toEqual([
+      [40_000, 42_000],
+      [42_100, 43_600],
+    ]);
   });
 
-  test('statuses follow the verdicts; flaky on healed and retried goals; ids from spec#goal', () => {
-    const results = readResults();
-    expect(one(results, 'add').status).toBe('failed');
-    expect(one(results, 'note').status).toBe('failed');
-    expect(one(results, 'launch').status).toBe('broken');
-    expect(one(results, 'multiply')).toMatchObject({ status: 'passed', statusDetails: { flaky: true } });
-    expect(one(results, 'add').statusDetails.flaky).toBeUndefined();
+  test('statuses come from the verdict, with the category marker; flaky on healed and retried passes', () => {
+    expect(one('add')).toMatchObject({ status: 'failed', statusDetails: { message: expect.stringMatching(/^\[expectation-failed\] screenshot add/) } });
+    expect(one('launch')).toMatchObject({ status: 'broken', statusDetails: { message: '[infrastructure] galculator did not start: exit code 127' } });
+    expect(one('multiply')).toMatchObject({ status: 'passed', statusDetails: { flaky: true } });
+    expect(one('add').statusDetails.flaky).toBeUndefined();
+    const [failed, passed] = byGoal('retry').sort((a, b) => (a.start ?? 0) - (b.start ?? 0));
+    expect(failed).toMatchObject({ status: 'failed', statusDetails: { message: '[effect-not-verified] display did not clear' } });
+    expect(failed?.statusDetails.flaky).toBeUndefined();
+    expect(passed).toMatchObject({ status: 'passed', statusDetails: { flaky: true } });
+    expect(passed?.parameters).toContainEqual({ name: 'retries', value: '1', excluded: true });
     for (const goal of ['add', 'launch', 'multiply', 'note', 'retry']) {
-      const id = allureIdOf('specs/calc.yaml', goal);
-      for (const r of byGoal(results, goal)) expect(r).toMatchObject({ historyId: id, testCaseId: id });
+      const id = allureIdOf(SPEC, goal);
+      for (const r of byGoal(goal)) expect(r).toMatchObject({ historyId: id, testCaseId: id });
     }
-    // No attempt markers left.
-    expect(JSON.stringify(results)).not.toContain('retrace:attempt');
   });
 
-  test('a goal that passed on retry: flaky, and its failed attempt kept as a retry', () => {
-    const attempts = byGoal(readResults(), 'retry');
-    expect(attempts).toHaveLength(2);
-    const main = one(attempts, 'retry');
-    const retry = attempts.find((r) => r !== main) as Result;
-    expect(main).toMatchObject({ status: 'passed', statusDetails: { flaky: true } });
-    expect(retry).toMatchObject({ status: 'failed', statusDetails: { message: '[effect-not-verified] display did not clear' } });
-    expect(retry.start ?? 0).toBeLessThan(main.start ?? 0);
-    // Each attempt has its own steps, labels once.
-    expect(main.steps.map((s) => [s.name, s.status])).toEqual([['click "C"', 'passed']]);
-    expect(retry.steps.map((s) => [s.name, s.status])).toEqual([['click "C"', 'failed']]);
-    expect(main.labels.filter((l) => l.name === 'story')).toHaveLength(1);
-    expect(main.parameters.filter((p) => p.name === 'mode')).toHaveLength(1);
+  test('the action whose target was not found has a failed step of its own (docs/reports.md)', () => {
+    const note = one('note');
+    expect(note.steps.map((s) => [s.name, s.status])).toEqual([
+      ['click "File"', 'passed'],
+      ['click "New"', 'failed'],
+    ]);
+    expect(note.steps[1]?.statusDetails).toMatchObject({
+      message: expect.stringMatching(/^\[target-not-found\] action 2/),
+      expected: 'target found',
+      actual: 'target not found',
+    });
+    // From when it started to the end of the goal.
+    expect(note.steps[1]).toMatchObject({ start: T0 + 20_900, stop: T0 + 22_000 });
+    // A failure no action shows gets one step that says so.
+    expect(one('launch').steps.map((s) => [s.name, s.status])).toEqual([['[infrastructure] galculator did not start: exit code 127', 'broken']]);
   });
 
-  test('categories.json and environment.properties are written', () => {
+  test('categories.json and environment.properties describe the run', () => {
     const categories = JSON.parse(readFileSync(join(resultsDir, 'categories.json'), 'utf8')) as { name: string }[];
     expect(categories.map((c) => c.name)).toEqual(
       expect.arrayContaining(['Target not found', 'Effect not verified', 'Expectation failed', 'Infrastructure']),
@@ -183,15 +228,12 @@ describe('postProcessAllureResults + buildAllureReport', () => {
     expect(env).toMatch(/^retrace\.version=\d+\.\d+\.\d+/m);
   });
 
-  test('post-processing twice changes nothing', async () => {
-    const snapshot = () =>
-      Object.fromEntries(readdirSync(resultsDir).sort().map((n) => [n, readFileSync(join(resultsDir, n), 'utf8')]));
-    const before = snapshot();
-    const report = await postProcessAllureResults({ resultsDir, goals: outcomesFromVerdicts([verdict('retry', 'passed')]) });
-    expect(report.updated).toBe(0);
-    expect(snapshot()).toEqual(before);
+  test('every file is whole: no temp file is left beside the results', () => {
+    expect(readdirSync(resultsDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
+});
 
+describe('buildAllureReport', () => {
   test('the Allure 3 HTML report builds, links the flaky report and keeps history across builds', async () => {
     await writeFlakyReport(reportsDir, computePathStats([...fromPattern('retry', 'PFPFPP'), ...fromPattern('add', 'PPPPF')]));
     const index = await buildAllureReport({ reportsDir });

@@ -56,9 +56,36 @@ describe('computePathStats', () => {
     expect(stats?.lastRun).toBe(records[19]?.ts);
   });
 
-  test('heals are passes that needed healing', () => {
+  test('heals are passes that needed healing, and flakes: the path did not replay as recorded', () => {
     const [stats] = computePathStats([rec(0), rec(1, { mode: 'healed', healed: true }), rec(2, { healed: true })]);
-    expect(stats).toMatchObject({ passes: 3, heals: 2, successRate: 1 });
+    // pass, heal, heal: 1 clean of 3, one outcome change.
+    expect(stats).toMatchObject({ passes: 3, heals: 2, successRate: 1, flips: 1, state: 'flaky' });
+    expect(stats?.flakiness).toBeCloseTo(0.5 * (2 / 3) + 0.5 * (1 / 2), 4);
+    const [always] = computePathStats([rec(0, { healed: true }), rec(1, { healed: true })]);
+    expect(always).toMatchObject({ state: 'flaky', flakiness: 0.5 });
+  });
+
+  test('a goal retried by --retry: every failed attempt counts (one line per attempt)', () => {
+    // Three runs with --retry 3: F F F P, then P, then F P.
+    const attempts = [
+      ...['failed', 'failed', 'failed', 'passed'].map((status, i) => rec(i, { runId: 'a', status: status as 'failed' | 'passed', retries: i, attempt: i + 1 })),
+      rec(4, { runId: 'b', attempt: 1 }),
+      rec(5, { runId: 'c', status: 'failed', attempt: 1 }),
+      rec(6, { runId: 'c', retries: 1, attempt: 2 }),
+    ];
+    const [stats] = computePathStats(attempts);
+    expect(stats).toMatchObject({ runs: 7, passes: 3, failures: 4, retriedPasses: 2, successRate: 0.4286, state: 'flaky', flips: 3 });
+    expect(stats?.flakiness).toBeGreaterThan(0);
+  });
+
+  test('an older one-line-per-goal record with retries: k stands for k failed attempts before it', () => {
+    // What the issue saw: 9 runs, each passed after retries, 7 failed attempts in all.
+    const retries = [3, 0, 1, 0, 2, 0, 1, 0, 0];
+    const [stats] = computePathStats(retries.map((r, i) => rec(i, { retries: r })));
+    expect(stats).toMatchObject({ runs: 16, passes: 9, failures: 7, retriedPasses: 4, successRate: 0.5625, state: 'flaky' });
+    expect(stats?.flakiness).toBeGreaterThan(0.4);
+    // Failed on every attempt: all of them are failures.
+    expect(computePathStats([rec(0, { status: 'failed', retries: 2 })])[0]).toMatchObject({ runs: 3, failures: 3, state: 'failing' });
   });
 
   test('records out of order (merged shards) are put in time order', () => {

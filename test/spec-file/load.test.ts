@@ -320,9 +320,9 @@ describe('loadSpec: invalid files name file:line:column and what was expected', 
       'specs/calc.yaml:7:9: goals[0].steps[0].click.y is required (pixels from the top edge of the window)',
       'specs/calc.yaml:8:21: goals[0].steps[1].click.x must be an integer ≥ 0 (got -1)',
       'specs/calc.yaml:9:30: goals[0].steps[2].scroll.direction must be one of up, down, left, right (got "sideways")',
-      'specs/calc.yaml:10:42: goals[0].steps[3].scroll.amount must be an integer ≥ 1 (got 0)',
+      'specs/calc.yaml:10:42: goals[0].steps[3].scroll.amount must be an integer from 1 to 1000 (got 0)',
       'specs/calc.yaml:11:14: goals[0].steps[4].key must be a string of key names joined with +, such as ctrl+s or Enter (got "ctrl + s")',
-      'specs/calc.yaml:12:15: goals[0].steps[5].wait must be an integer ≥ 0 (got 1.5)',
+      'specs/calc.yaml:12:15: goals[0].steps[5].wait must be an integer from 0 to 3600000 (got 1.5)',
       'specs/calc.yaml:13:30: goals[0].steps[6].wait-for has an unknown key "timeout" (did you mean "timeoutMs"?)',
       'specs/calc.yaml:14:9: goals[0].steps[7].drag.to is required (where the drag ends)',
       'specs/calc.yaml:15:9: goals[0].steps[8].type.text is required (the text to type)',
@@ -446,7 +446,7 @@ goals:
   it('reports bad options with their paths', () => {
     expect(problems(`${APP}options:\n  learn: sometimes\n  timeouts: { goalMs: 0, stepMs: 5 }\n  workers: 2\ngoals:\n  - id: a\n    goal: b\n`)).toEqual([
       'specs/calc.yaml:5:10: options.learn must be one of auto, off, force (got "sometimes")',
-      'specs/calc.yaml:6:23: options.timeouts.goalMs must be an integer ≥ 1 (got 0)',
+      'specs/calc.yaml:6:23: options.timeouts.goalMs must be an integer from 1 to 3600000 (got 0)',
       'specs/calc.yaml:6:26: options.timeouts has an unknown key "stepMs" (expected one of: goalMs, actionMs, settleMs, windowMs, expectMs)',
       'specs/calc.yaml:7:3: options has an unknown key "workers" (expected one of: learn, planner, model, relearn, healWithModel, timeouts, bounds)',
     ]);

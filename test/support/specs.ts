@@ -2,9 +2,10 @@
 
 /**
  * The calculator with its `add` goal (and `multiply` when asked), both in the rules grammar.
- * With `variant`, the app opens with the query in `$VARIANT` (empty: the base app).
+ * With `variant`, the app opens with the query in `$VARIANT` (empty: the base app); `launch`
+ * replaces the whole launch command.
  */
-export function calculatorSpec(options: { readonly variant?: boolean; readonly multiply?: boolean } = {}): string {
+export function calculatorSpec(options: { readonly variant?: boolean; readonly multiply?: boolean; readonly launch?: string } = {}): string {
   const query = options.variant ? ' "${env.VARIANT}"' : '';
   const multiply = options.multiply
     ? `  - id: multiply
@@ -16,7 +17,7 @@ export function calculatorSpec(options: { readonly variant?: boolean; readonly m
     : '';
   return `name: Calculator
 app:
-  launch: \${env.FIXTURES}/open calculator${query}
+  launch: ${options.launch ?? `\${env.FIXTURES}/open calculator${query}`}
   window: Retrace Calculator
 goals:
   - id: add

@@ -27,6 +27,15 @@ function word(img: GrayImage, x: number, y: number, gaps: readonly number[], hei
   }
 }
 
+/** A 1 px circle outline of radius r around (cx, cy). */
+function circle(img: GrayImage, cx: number, cy: number, r: number): void {
+  for (let a = 0; a < 360; a += 2) {
+    const x = Math.round(cx + r * Math.cos((a * Math.PI) / 180));
+    const y = Math.round(cy + r * Math.sin((a * Math.PI) / 180));
+    img.data[y * img.width + x] = 0;
+  }
+}
+
 const inkAt = (img: GrayImage, x: number, y: number): boolean => img.data[y * img.width + x]! < 200;
 
 describe('cleanInk', () => {
@@ -106,6 +115,47 @@ describe('cleanInk', () => {
     fill(img, { x: 8, y: 8, width: 6, height: 6 });
     fill(img, { x: 24, y: 24, width: 6, height: 6 });
     expect(cleanInk(img).erased).toEqual([]);
+  });
+
+  it('erases marks taller than the text with nothing as tall beside them: a radio ring with its dot, an icon in light shades', () => {
+    const img = white(120, 60);
+    circle(img, 10, 12, 8); // a radio button, 17 px across, beside 9 px text
+    fill(img, { x: 8, y: 10, width: 5, height: 5 });
+    word(img, 24, 8, [2, 2, 2], 9);
+    fill(img, { x: 10, y: 30, width: 18, height: 24 }, 150); // an icon's grey body
+    word(img, 40, 38, [2, 2], 9);
+    const report = cleanInk(img);
+    expect(report.erased).toEqual([
+      { x: 2, y: 4, width: 17, height: 17 },
+      { x: 8, y: 10, width: 5, height: 5 },
+      { x: 10, y: 30, width: 18, height: 24 },
+    ]);
+    expect(inkAt(img, 26, 12)).toBe(true);
+  });
+
+  it('keeps a big letter of a heading: its word stands beside it', () => {
+    const img = white(120, 40);
+    circle(img, 12, 16, 10); // an "O", 21 px
+    word(img, 26, 8, [2, 2], 18); // "pen", about as tall
+    word(img, 60, 14, [2, 2, 2, 2, 2], 9); // small text after it sets the text height
+    word(img, 60, 28, [2, 2, 2, 2, 2], 9);
+    expect(cleanInk(img).erased).toEqual([]);
+  });
+
+  it('erases a drop-down arrow and a submenu triangle beside text, keeps letters shaped like them', () => {
+    const img = white(160, 40);
+    word(img, 4, 10, [2, 2], 9);
+    for (let k = 0; k < 6; k++) fill(img, { x: 30 + k, y: 13 + k, width: 2, height: 1 }); // ⌄: left arm
+    for (let k = 0; k < 6; k++) fill(img, { x: 41 - k, y: 13 + k, width: 2, height: 1 }); // right arm
+    for (let k = 0; k < 6; k++) fill(img, { x: 60 + k, y: 10 + k, width: 1, height: 10 - 2 * k }); // ▶
+    word(img, 80, 10, [2, 2], 9);
+    fill(img, { x: 120, y: 10, width: 9, height: 2 }); // "T": a bar over a stem
+    fill(img, { x: 123, y: 12, width: 3, height: 7 });
+    const report = cleanInk(img);
+    expect(report.erased).toEqual([
+      { x: 60, y: 10, width: 5, height: 10 },
+      { x: 30, y: 13, width: 13, height: 6 },
+    ]);
   });
 
   it('reports nothing on an empty image', () => {

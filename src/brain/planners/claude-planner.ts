@@ -11,7 +11,7 @@
  * without tool calls ends the goal. After a failed call the rest of its turn is answered as
  * not performed, so the model never acts on a screen it did not expect.
  */
-import Anthropic, { type Middleware } from '@anthropic-ai/sdk';
+import Anthropic, { APIConnectionTimeoutError, type Middleware } from '@anthropic-ai/sdk';
 import type {
   BetaContentBlockParam,
   BetaTextBlockParam,
@@ -325,25 +325,27 @@ export class ClaudePlanner implements Planner {
       return next(request);
     };
     // Near the goal's deadline a request gets only the time that is left, and a retry would
-    // have none: a model that does not answer then ends the goal with that message.
+    // have none: a model that does not answer then ends the goal with that message. Retries
+    // never run past the deadline either: it aborts the request, attempts and backoff included.
     const left = this.deadlineAt === undefined ? Infinity : this.deadlineAt - Date.now();
     const bounded = left < this.timeoutMs;
     const timeoutMs = bounded ? Math.max(1, Math.floor(left)) : this.timeoutMs;
+    const deadline = Number.isFinite(left) ? AbortSignal.timeout(Math.max(1, Math.floor(left))) : undefined;
+    // The goal's own abort (the runner's deadline) ends the request too, and is reported as itself.
+    const signals = [deadline, this.signal].filter((signal): signal is AbortSignal => signal !== undefined);
     let raw: unknown;
     try {
       raw = await this.client.beta.messages.create(params, {
         maxRetries: bounded ? 0 : this.maxRetries,
         timeout: timeoutMs,
         middleware: [count],
-        ...(this.signal ? { signal: this.signal } : {}),
+        ...(signals.length > 0 && { signal: AbortSignal.any(signals) }),
       });
     } catch (err) {
-      throw toModelError(err, {
-        model: this.model,
-        baseURL: this.client.baseURL,
-        attempts,
-        timeoutMs,
-      });
+      if (this.signal?.aborted) throw this.signal.reason;
+      const context = { model: this.model, baseURL: this.client.baseURL, attempts, timeoutMs };
+      if (deadline?.aborted) throw toModelError(new APIConnectionTimeoutError(), { ...context, timeoutMs: Math.floor(left) });
+      throw toModelError(err, context);
     }
     assertMessage(raw, this.model);
     const message = raw;

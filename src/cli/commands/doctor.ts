@@ -12,6 +12,11 @@ interface Check {
   run(): Promise<string>;
 }
 
+/** The text the OCR check shows in an xterm: digits and the punctuation of a shell prompt. */
+const OCR_PROBE = 'retrace: OCR check 0123456789 a@b.c ~/x (ok)';
+/** How long the OCR check reads the xterm before it gives up, ms. */
+const OCR_PROBE_MS = 5_000;
+
 const ok = (line: string): void => void process.stdout.write(`  ✓ ${line}\n`);
 const bad = (line: string, fix: string): void => void process.stdout.write(`  ✗ ${line}\n      fix: ${fix}\n`);
 
@@ -111,15 +116,38 @@ export default async function doctor(args: ParsedArgs): Promise<number> {
       run: () => accessibilityCheck(need(), args.positionals[0]),
     },
     {
-      name: 'OCR data',
-      fix: 'run npm ci: the OCR data ships in @tesseract.js-data/eng; nothing is downloaded at run time',
+      name: 'OCR',
+      fix:
+        'when the data is missing, run npm ci: it ships in @tesseract.js-data/eng (nothing is downloaded at run time). ' +
+        'When the text reads wrong, xterm is not drawing its default font (6×13 "fixed"): remove XTerm*faceName, ' +
+        'XTerm*font or XTerm*renderFont from your X resources (xrdb -query | grep -i xterm; ~/.Xresources; $XENVIRONMENT), ' +
+        'or let retrace start a display of its own (unset DISPLAY)',
       async run() {
         const file = join(defaultLangPath(), 'eng.traineddata.gz');
         if (!existsSync(file)) throw new Error(`${file} is missing`);
-        const frame = await need().capture.grab({ x: 0, y: 0, width: 64, height: 32 });
-        const started = performance.now();
-        await sharedTextReader().read(frame);
-        return `${file} (OCR worker ready in ${Math.round(performance.now() - started)} ms)`;
+        // A real rendering of xterm's default font, read back as a text expectation reads it.
+        const { readText } = await import('../../vision/ocr/find-text.ts');
+        const d = need();
+        const app = await d.launch({
+          launch: `xterm -title retrace-doctor-ocr -geometry 48x3 -e sh -c 'echo "${OCR_PROBE}"; exec sleep 60'`,
+          window: 'retrace-doctor-ocr',
+          windowTimeoutMs: 10_000,
+        });
+        try {
+          const started = performance.now();
+          let read = '';
+          // The shell prints the line some time after the window maps: read until it shows.
+          while (performance.now() - started < OCR_PROBE_MS) {
+            read = await readText(sharedTextReader(), await d.capture.grab((await app.window()).region));
+            if (read.replace(/\s+/g, ' ').trim() === OCR_PROBE) {
+              return `read xterm's default font back ("${OCR_PROBE}") in ${Math.round(performance.now() - started)} ms, with ${file}`;
+            }
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          throw new Error(`xterm shows "${OCR_PROBE}", OCR read ${JSON.stringify(read)}`);
+        } finally {
+          await app.close();
+        }
       },
     },
   ];

@@ -2,6 +2,8 @@
  * `retrace paths`: every recorded path with its statistics (`--json` for machines), and
  * `retrace paths accept|reject <spec>#<goal>` to settle a healed proposal.
  */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { ParsedArgs } from '../flags.ts';
 import { resolveDirs } from '../dirs.ts';
 import { PathStore } from '../../paths/store.ts';
@@ -9,26 +11,68 @@ import { specDirName } from '../../paths/location.ts';
 import { computePathStats, type PathStats } from '../../paths/stats.ts';
 import { readHistory } from '../../report/history.ts';
 import { InvalidInputError } from '../../errors.ts';
+import { displayName, specId } from '../../spec-file/load.ts';
+import { issuesToError, readYaml } from '../../spec-file/yaml-source.ts';
+import { checkOutputs } from '../outputs.ts';
 
 const usage = (detail: string): InvalidInputError => new InvalidInputError({ file: 'command line' }, detail);
 
-async function settle(store: PathStore, verb: 'accept' | 'reject', ref: string | undefined): Promise<number> {
+/**
+ * The spec a `<spec>#<goal>` argument names: a spec file of the project (as `retrace paths`
+ * lists it, the extension may be left out), with its goal ids. Only a known spec and goal may
+ * name files under `paths/`, so an argument such as `../../etc#x` reaches nothing. The file is
+ * only parsed, not validated: settling a proposal needs no environment the spec interpolates.
+ */
+function knownSpec(root: string, ref: string, specRef: string): { readonly id: string; readonly goals: readonly string[] } {
+  const candidates = /\.ya?ml$/i.test(specRef) ? [specRef] : [`${specRef}.yaml`, `${specRef}.yml`];
+  const file = candidates.map((c) => resolve(root, c)).find((f) => statSync(f, { throwIfNoEntry: false })?.isFile());
+  if (!file) throw usage(`${ref}: there is no spec file ${candidates.join(' or ')}; name the spec as it lies in the project, e.g. specs/calc.yaml#multiply`);
+  const parsed = readYaml(file);
+  if ('issues' in parsed) throw issuesToError(displayName(root, file), parsed.issues);
+  let goals: unknown;
+  try {
+    goals = (parsed.source.doc.toJS() as { goals?: unknown } | null)?.goals;
+  } catch (error) {
+    throw usage(`${ref}: ${displayName(root, file)} cannot be read as a spec (${(error as Error).message})`);
+  }
+  const ids = Array.isArray(goals) ? goals.map((g: unknown) => (g as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string') : [];
+  return { id: specId(root, file), goals: ids };
+}
+
+async function settle(store: PathStore, root: string, verb: 'accept' | 'reject', ref: string | undefined): Promise<number> {
   const match = ref ? /^(.+)#([^#]+)$/.exec(ref) : null;
-  if (!match) throw usage(`retrace paths ${verb} needs <spec>#<goal>, e.g. specs/calc.yaml#multiply (got ${ref ?? 'nothing'})`);
-  const [, spec = '', goal = ''] = match;
-  const done = verb === 'accept' ? await store.accept(spec, goal) : await store.reject(spec, goal);
-  if (!done) throw usage(`${ref}: there is no proposed path to ${verb} (${store.locate(spec, goal).proposed})`);
+  if (!ref || !match) throw usage(`retrace paths ${verb} needs <spec>#<goal>, e.g. specs/calc.yaml#multiply (got ${ref ?? 'nothing'})`);
+  const [, specRef = '', goal = ''] = match;
+  const spec = knownSpec(root, ref, specRef);
+  if (!spec.goals.includes(goal)) {
+    throw usage(`${ref}: ${spec.id} has no goal "${goal}" (its goals: ${spec.goals.join(', ') || 'none'})`);
+  }
+  checkOutputs([{ what: '--paths', path: store.dir, kind: 'folder' }]);
+  const done = verb === 'accept' ? await store.accept(spec.id, goal) : await store.reject(spec.id, goal);
+  if (!done) throw usage(`${ref}: there is no proposed path to ${verb} (${store.locate(spec.id, goal).proposed})`);
   process.stdout.write(verb === 'accept' ? `accepted: ${ref} now replays the healed path\n` : `rejected: the proposal for ${ref} is gone\n`);
   return 0;
 }
 
 const percent = (x: number): string => `${Math.round(x * 100)}%`;
 
+/**
+ * The success rate with the runs it is a rate of: passed and failed runs. Broken and skipped
+ * runs say nothing about the path, so they are counted beside the rate, never under it.
+ */
+function rateText(r: { passes: number; failures: number; broken: number; runs: number; successRate?: number; recentSuccessRate?: number; flips: number }): string {
+  const verdicts = r.passes + r.failures;
+  if (verdicts === 0) return `no verdict yet (${r.runs} run${r.runs === 1 ? '' : 's'}, ${r.broken} broken)`;
+  const other = r.runs - verdicts;
+  const aside = other === 0 ? '' : `; ${r.broken} broken${other > r.broken ? `, ${other - r.broken} skipped` : ''}`;
+  return `${percent(r.successRate ?? 0)} (${r.passes} of ${verdicts} passed${aside}; recent ${percent(r.recentSuccessRate ?? 0)}, ${r.flips} flips)`;
+}
+
 export default async function paths(args: ParsedArgs): Promise<number> {
-  const { paths: dir, reports } = resolveDirs(args);
+  const { root, paths: dir, reports } = resolveDirs(args);
   const store = new PathStore(dir);
   const [verb, ref] = args.positionals;
-  if (verb === 'accept' || verb === 'reject') return settle(store, verb, ref);
+  if (verb === 'accept' || verb === 'reject') return settle(store, root, verb, ref);
   if (verb !== undefined) throw usage(`unknown "retrace paths ${verb}"; use accept or reject <spec>#<goal>, or no argument to list`);
 
   const stats = new Map<string, PathStats>();
@@ -42,6 +86,9 @@ export default async function paths(args: ParsedArgs): Promise<number> {
       actions: path?.actions.length ?? 0,
       proposed: p.proposed,
       runs: s?.runs ?? 0,
+      passes: s?.passes ?? 0,
+      failures: s?.failures ?? 0,
+      broken: s?.broken ?? 0,
       successRate: s?.successRate,
       recentSuccessRate: s?.recentSuccessRate,
       flips: s?.flips ?? 0,
@@ -60,7 +107,7 @@ export default async function paths(args: ParsedArgs): Promise<number> {
     return 0;
   }
   for (const r of rows) {
-    const rate = r.successRate === undefined ? 'no runs' : `${percent(r.successRate)} of ${r.runs} (recent ${percent(r.recentSuccessRate ?? 0)}, ${r.flips} flips)`;
+    const rate = r.successRate === undefined ? 'no runs' : rateText(r);
     const timing = r.meanMs === undefined ? '' : `, mean ${Math.round(r.meanMs)} ms, p95 ${Math.round(r.p95Ms ?? 0)} ms`;
     process.stdout.write(`${r.path}  ${r.actions} actions (${r.planner})  ${rate}${timing}  ${r.state}${r.proposed ? '  [healed proposal: accept or reject]' : ''}\n`);
     if (r.lastFailure) process.stdout.write(`    last failure: ${r.lastFailure.reason ?? r.lastFailure.category ?? ''}\n`);

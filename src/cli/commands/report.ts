@@ -2,6 +2,7 @@
 import { relative } from 'node:path';
 import type { ParsedArgs } from '../flags.ts';
 import { resolveDirs } from '../dirs.ts';
+import { checkOutputs } from '../outputs.ts';
 import { readHistory } from '../../report/history.ts';
 import { computePathStats } from '../../paths/stats.ts';
 import { writeFlakyReport } from '../../report/flaky-report.ts';
@@ -9,6 +10,7 @@ import { buildAllureReport } from '../../report/allure-html.ts';
 
 export default async function report(args: ParsedArgs): Promise<number> {
   const { root, reports } = resolveDirs(args);
+  checkOutputs([{ what: '--reports', path: reports, kind: 'folder' }]);
   const show = (file: string): string => relative(root, file) || file;
   const history = await readHistory(reports, { warn: (m) => process.stderr.write(`warning: ${m}\n`) });
   const flaky = await writeFlakyReport(reports, computePathStats(history));

@@ -1,7 +1,6 @@
 /** `retrace run`: validate every input, then run the goals through vitest, then report. */
 import { randomUUID } from 'node:crypto';
-import { join, relative } from 'node:path';
-import { rmSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import type { ParsedArgs } from '../flags.ts';
 import { parseShard } from '../flags.ts';
 import { loadConfig } from '../../spec-file/config.ts';
@@ -13,7 +12,7 @@ import { collectSpecFiles } from '../../spec-file/collect.ts';
 import { preflight } from '../../runner/preflight.ts';
 import type { RunContext } from '../../runner/context.ts';
 import { printRunResult, exitCodeOf } from '../result.ts';
-import { describeForDisplay } from '../../spec-file/interpolate.ts';
+import { checkOutputs, type OutputLocation } from '../outputs.ts';
 
 const baselinesDirOf = (root: string): string => join(root, 'fixtures', 'baselines');
 
@@ -52,10 +51,14 @@ export default async function run(args: ParsedArgs): Promise<number> {
   const { flags } = args;
   const { root, cli, options, specs, goals } = prepareRun(args);
   const runnable = specs.filter((s) => goals.length === 0 || s.goals.some((g) => goals.includes(g.id)));
+  checkOutputs([
+    { what: '--reports', path: options.reports, kind: 'folder' },
+    { what: '--paths', path: options.paths, kind: 'folder' },
+    ...(typeof flags.junit === 'string' ? [{ what: '--junit', path: resolve(root, flags.junit), kind: 'file' } as const] : []),
+    ...(options.updateBaselines === 'none' ? [] : [{ what: 'the baselines folder', path: baselinesDirOf(root), kind: 'folder' } as const]),
+  ] satisfies OutputLocation[]);
 
   const { runEngine } = await import('../../runner/engine.ts');
-  // Allure results are per run; the history that outlives runs is in reports/history/.
-  rmSync(join(options.reports, 'allure-results'), { recursive: true, force: true });
   const quiet = flags.quiet === true;
   const keepOpen = flags['keep-open'] === true;
   const { openSharedDisplay, hasUserDisplay } = await import('../../desktop/index.ts');
@@ -75,7 +78,6 @@ export default async function run(args: ParsedArgs): Promise<number> {
   };
   const result = await runEngine({
     files: runnable.map((s) => s.file),
-    apps: [...new Set(runnable.map((s) => describeForDisplay(s.app.launch)))],
     context,
     bail: flags.bail === true,
     retry: (flags.retry as number | undefined) ?? 0,

@@ -57,6 +57,9 @@ export interface TextHit {
   readonly control?: Region;
 }
 
+/** Score factor of a hit for a one-letter target read in the other case. */
+const CASE_MISMATCH = 0.9;
+
 /** A label-pass hit this good makes the page pass unnecessary for a short target. */
 const SURE = 0.9;
 
@@ -121,7 +124,11 @@ export async function findText(
     await pagePass();
     if (!hits.some((h) => h.score >= minScore)) await labelPass();
   }
-  return dedupe(hits.filter((h) => h.score >= minScore));
+  // A one-letter target is a key's label: "e" and "E" are different keys (xcalc has both).
+  const cased = /^\p{L}$/u.test(text.trim())
+    ? hits.map((h) => (singleLetter(h.read.trim()) === text.trim() ? h : { ...h, score: h.score * CASE_MISMATCH }))
+    : hits;
+  return dedupe(cased.filter((h) => h.score >= minScore));
 }
 
 export interface ReadAllOptions {
@@ -170,18 +177,50 @@ export async function readAll(reader: TextReader, frame: Frame, options: ReadAll
         const at = words.indexOf(w);
         if (part && at >= 0 && regionArea(part) >= 0.5 * regionArea(w.box)) words.splice(at, 1);
       }
-    } else if (common >= 0.4 * regionArea(candidate.label)) continue;
+    }
+    const single = isSingleGlyph(candidate);
+    const covered = common >= 0.4 * regionArea(candidate.label);
+    if (symbol === null && covered && !single && inside.every((w) => w.confidence >= DOUBTFUL)) continue;
     const read = await readLabel(reader, frame, candidate, { layout: 'line' }, options.cache);
-    const text = isSingleGlyph(candidate) ? singleLetter(read.text) : read.text;
+    const text = single ? singleLetter(read.text) : read.text;
     // A label boxed with its frame (a badge) is larger than its words: the page may have read it.
     const same = inside.length > 0 && matchKey(inside.map((w) => w.text).join(' ')) === matchKey(text);
-    if (text && (read.symbol || !same) && read.confidence >= 50) {
-      words.push({ text, box: candidate.label, confidence: read.confidence });
+    if (!text || (same && !read.symbol) || read.confidence < minConfidence(text, single)) continue;
+    if (symbol === null) {
+      // The page read this label with doubt (a key in a grid, small text beside a border), or
+      // it is a single glyph, which a page read often makes another letter of: the surer of
+      // the two reads stays.
+      // A page word of several characters on a single glyph, read with doubt, never wins
+      // ("Cc" on the "C" key).
+      const rivals = inside.filter((w) => overlapsMostly(w.box, candidate.label));
+      const wins = (w: TextBox): boolean =>
+        w.confidence >= read.confidence && !(single && w.text.length > 1 && w.confidence < DOUBTFUL);
+      if (covered && rivals.some(wins)) continue;
+      for (const w of rivals) {
+        const at = words.indexOf(w);
+        if (at >= 0 && !wins(w)) words.splice(at, 1);
+      }
     }
+    words.push({ text, box: candidate.label, confidence: read.confidence });
   }
   const lines = groupLines(words);
   return { text: lines.map((l) => l.text).join('\n'), words, lines };
 }
+
+/**
+ * The confidence a label read needs to be kept: 50 %, or 40 % for a lone c, o, s, v, w, x or z,
+ * whose case OCR cannot tell by shape and so scores half as sure ("C" alone: 46 %).
+ */
+const minConfidence = (text: string, single: boolean): number => (single && /^[cosvwxz]$/i.test(text) ? 40 : 50);
+
+/** Page words less confident than this are read again label by label (see readAll). */
+const DOUBTFUL = 80;
+
+/** Half or more of the smaller of the two boxes lies in the other (a margin of 2 px around `b`). */
+const overlapsMostly = (a: Region, b: Region): boolean => {
+  const part = intersectRegions(a, inflateRegion(b, 2));
+  return part !== null && regionArea(part) >= 0.5 * Math.min(regionArea(a), regionArea(b));
+};
 
 /** An OCR result of a crop at `at`, in frame coordinates. */
 function moveResult(result: OcrResult, at: Region): OcrResult {
@@ -268,7 +307,8 @@ function matchLabel(words: readonly TextBox[], text: string, candidate: LabelCan
 }
 
 /** One glyph read as its upper and lower case ("Cc" for a lone "C") is the first of them. */
-const singleLetter = (text: string): string => (/^(\p{L})\1$/iu.test(text) ? text.slice(0, 1) : text);
+const singleLetter = (text: string): string =>
+  /^(\p{L})\1$/iu.test(text) && text[0] !== text[1] ? text.slice(0, 1) : text;
 
 /** A label shaped like one character. */
 const isSingleGlyph = (c: LabelCandidate): boolean => c.glyphs <= 2 && c.label.width <= 1.3 * c.label.height;

@@ -1,7 +1,8 @@
 /**
  * Removing ink that is not text before OCR (pure, no tesseract here). Given a gray image with
  * dark ink on a white ground (as preprocess.ts makes it), the ink is split into 8-connected
- * components and these are erased:
+ * components; light text on dark plates (a selection, a warning bar) is made dark on the ground
+ * first (plates.ts), and these are erased:
  * - frames: a ring (ink along each side of its box) that encloses another component's box and
  *   is mostly empty (a control's border around its label, the badge around "On");
  * - lines: thin and long — at least `lineTouchRatio` text heights when it touches the image's
@@ -10,6 +11,8 @@
  *   corner, "⊓" pieces);
  * - specks: tiny components far from any text that touch the edge or are faint (the rounded
  *   corner of a border at a crop's corner, which OCR reads as ".").
+ * - marks: radio buttons, check boxes, icons, drop-down arrows and submenu triangles (marks.ts),
+ *   with whatever lies inside them.
  * The text height is the 75th percentile height of the remaining glyph-like components. When
  * there is no glyph-like ink at all (a "-" or "." alone) only frames are erased.
  *
@@ -17,9 +20,11 @@
  * "On" rather than "[on]" and a display's value "84" rather than "84 . .".
  */
 import type { Region } from '../../domain.ts';
-import { labelComponents, type ComponentBox } from '../components.ts';
+import { labelComponents } from '../components.ts';
 import { boundingRegion } from '../frame.ts';
 import type { GrayImage } from '../types.ts';
+import { markNonText, type Component } from './marks.ts';
+import { invertPlates } from './plates.ts';
 
 export interface CleanOptions {
   /** Pixels darker than this are ink (0 ink .. 255 ground). @default 200 */
@@ -30,13 +35,14 @@ export interface CleanOptions {
   readonly lineTouchRatio?: number;
   /**
    * A gap between glyphs of a line at least this many times its tallest glyph is a word space.
-   * Inside a word glyphs stand at most about 0.3 capital heights apart (two "1"s), a space and
-   * the glyphs' side bearings make 0.5 or more. @default 0.42
+   * Inside a word glyphs stand at most about 0.3 capital heights apart (two "1"s), up to 0.45
+   * in small text, where a pixel of rounding counts ("n!" at 9 px); a space and the glyphs' side
+   * bearings make 0.55 or more. @default 0.5
    */
   readonly spaceRatio?: number;
 }
 
-export const CLEAN_DEFAULTS = Object.freeze({ inkLevel: 200, lineRatio: 2.5, lineTouchRatio: 1.4, spaceRatio: 0.42 });
+export const CLEAN_DEFAULTS = Object.freeze({ inkLevel: 200, lineRatio: 2.5, lineTouchRatio: 1.4, spaceRatio: 0.5 });
 
 export interface CleanReport {
   /** Boxes of the erased components. */
@@ -59,9 +65,6 @@ export interface CleanReport {
   readonly textHeight: number;
 }
 
-interface Component extends ComponentBox {
-  kind: 'glyph' | 'frame' | 'line' | 'cut' | 'speck';
-}
 
 /**
  * Erases non-text ink of `gray` in place (sets it to 255, with its anti-aliased fringe) and
@@ -78,7 +81,12 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
   // Label 8-connected ink components (label 0: ground).
   const isInk = new Uint8Array(n);
   for (let i = 0; i < n; i++) if (data[i]! < inkLevel) isInk[i] = 1;
-  const { labels: label, boxes } = labelComponents(isInk, w, h);
+  let { labels: label, boxes } = labelComponents(isInk, w, h);
+  // Light text on dark plates becomes dark text on the ground (plates.ts): the ink changed.
+  if (invertPlates(gray, label, boxes).length > 0) {
+    for (let i = 0; i < n; i++) isInk[i] = data[i]! < inkLevel ? 1 : 0;
+    ({ labels: label, boxes } = labelComponents(isInk, w, h));
+  }
   const comps: Component[] = boxes.map((b) => ({ x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1, n: b.n, kind: 'glyph' }));
   if (comps.length === 0) return { erased: [], lines: [], spaces: [], glyphs: [], ink: null, textHeight: 0 };
 
@@ -153,6 +161,7 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
         c.kind = 'speck';
       }
     }
+    markNonText(comps, label, data, w, textHeight);
     // A speck beside text, within its line, is punctuation ("3.", "a:", "it's"): keep it.
     const near = Math.max(3, Math.round(0.5 * textHeight));
     const below = Math.round(0.3 * textHeight);

@@ -1,8 +1,10 @@
 /**
  * Preparing a frame for OCR (pure, no tesseract here), in two steps:
  * 1. `normalizeForOcr`: grayscale, dark text on a white ground (inverted when the ground is dark,
- *    contrast stretched so the ground is pure white), then borders, lines and stray specks
- *    erased (ink-clean.ts), which also finds the lines of text left.
+ *    contrast stretched so the ground is pure white), then light text on dark plates made dark
+ *    on white and borders, lines, marks and stray specks erased (ink-clean.ts); lines in X's
+ *    fixed font are read from their cells (fixed-font.ts) and
+ *    erased too, and cleaning reports the lines of text left for OCR.
  * 2. `prepareNormalized`: the whole image or one area of it (a line of text) upscaled so
  *    capitals are about `targetCapPx` tall, padded with white, encoded as PGM (binary netpbm: a
  *    short text header and the raw bytes — no compression cost; Leptonica reads it).
@@ -12,6 +14,7 @@ import type { Frame, Region } from '../../domain.ts';
 import { clampRegion, scaleGray, toGray } from '../frame.ts';
 import { segmentDetailed } from '../segment.ts';
 import type { GrayImage } from '../types.ts';
+import { readFixedFont, type FixedLine } from './fixed-font.ts';
 import { cleanInk, type CleanReport } from './ink-clean.ts';
 
 export type Layout = 'block' | 'line' | 'char';
@@ -44,6 +47,8 @@ export interface Normalized {
   readonly inverted: boolean;
   /** What cleaning erased and left; null when it did not run (turned off, or no contrast). */
   readonly clean: CleanReport | null;
+  /** Lines read from the cells of X's fixed font (erased from `gray`); only when cleaning ran. */
+  readonly fixed: readonly FixedLine[];
 }
 
 export interface Prepared {
@@ -72,8 +77,16 @@ export function normalizeForOcr(frame: Frame, options: NormalizeOptions): Normal
   if (inverted) for (let i = 0; i < gray.data.length; i++) gray.data[i] = 255 - gray.data[i]!;
   const ground = inverted ? 255 - bg : bg;
   const contrast = stretch(gray, ground);
-  const clean = contrast && options.clean !== false ? cleanInk(gray) : null;
-  return { frame, gray, inverted, clean };
+  if (!contrast || options.clean === false) return { frame, gray, inverted, clean: null, fixed: [] };
+  let clean = cleanInk(gray);
+  const fixed = readFixedFont(gray);
+  if (fixed.length > 0) {
+    for (const { band } of fixed) {
+      for (let y = band.y; y < band.y + band.height; y++) gray.data.fill(255, y * gray.width + band.x, y * gray.width + band.x + band.width);
+    }
+    clean = { ...cleanInk(gray), erased: clean.erased };
+  }
+  return { frame, gray, inverted, clean, fixed };
 }
 
 /**
@@ -89,7 +102,9 @@ export function prepareNormalized(
   const box = area ? clampRegion(area, normalized.gray) : null;
   const gray = box ? cropGray(normalized.gray, box) : normalized.gray;
   const target = options.targetCapPx ?? 30;
-  let scale = options.scale ?? estimateScale(normalized.frame, gray, options.layout, target, box ? null : clean);
+  // The text height cleaning measured holds for any part of a block; a line is measured alone.
+  const measured = box && options.layout !== 'block' ? null : clean;
+  let scale = options.scale ?? estimateScale(normalized.frame, gray, options.layout, target, measured);
   const maxPixels = options.maxPixels ?? 8_000_000;
   if (gray.width * gray.height * scale * scale > maxPixels) scale = Math.max(1, Math.sqrt(maxPixels / (gray.width * gray.height)));
   const scaled = scale === 1 ? gray : scaleGray(gray, gray.width * scale, gray.height * scale, { method: 'bilinear' });

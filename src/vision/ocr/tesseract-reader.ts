@@ -20,8 +20,10 @@ import { dirname, join } from 'node:path';
 import type Tesseract from 'tesseract.js';
 import type { Frame, Region } from '../../domain.ts';
 import { InfrastructureError } from '../../errors.ts';
-import type { OcrResult, ReadOptions, TextReader } from '../types.ts';
-import { normalizeForOcr, prepareNormalized, type Prepared } from './preprocess.ts';
+import { clampRegion, inflateRegion, unionRegions } from '../frame.ts';
+import type { OcrResult, ReadOptions, TextBox, TextReader } from '../types.ts';
+import type { FixedLine } from './fixed-font.ts';
+import { normalizeForOcr, prepareNormalized, type Normalized, type Prepared } from './preprocess.ts';
 import { toResult } from './tesseract-result.ts';
 
 export interface TesseractReaderOptions {
@@ -120,8 +122,16 @@ export class TesseractReader implements TextReader {
     const layout = options.layout ?? 'block';
     if (frame.width === 0 || frame.height === 0) return empty();
     const normalized = normalizeForOcr(frame, { layout });
+    const fixed = fixedResult(normalized.fixed);
     const clean = normalized.clean;
-    if (clean && clean.ink === null) return empty(); // nothing but borders and specks
+    if (clean && clean.ink === null) return fixed; // nothing (else) but borders and specks
+    return merge(fixed, await this.readRest(normalized, frame, options));
+  }
+
+  /** OCR of what preprocessing left: the lines not in X's fixed font. */
+  private async readRest(normalized: Normalized, frame: Frame, options: ReadOptions): Promise<OcrResult> {
+    const layout = options.layout ?? 'block';
+    const clean = normalized.clean;
     const prepare = (area: Region | null, as: 'block' | 'line' | 'char'): Prepared =>
       prepareNormalized(normalized, area, {
         layout: as,
@@ -143,7 +153,10 @@ export class TesseractReader implements TextReader {
       };
     }
     const psm = layout === 'char' ? '10' : layout === 'line' ? '7' : frame.height <= SMALL_BLOCK_PX ? '6' : '3';
-    return this.recognize(prepare(null, layout), psm, options.whitelist, frame);
+    // A window on an empty screen: only the part holding ink is upscaled and read.
+    const inked = clean?.ink ? clampRegion(inflateRegion(clean.ink, INK_MARGIN_PX), frame) : null;
+    const sparse = inked !== null && inked.width * inked.height < SPARSE_INK * frame.width * frame.height;
+    return this.recognize(prepare(sparse ? inked : null, layout), psm, options.whitelist, frame);
   }
 
   private async recognize(prepared: Prepared, psm: string, whitelist: string | undefined, frame: Frame): Promise<OcrResult> {
@@ -168,6 +181,29 @@ export class TesseractReader implements TextReader {
 }
 
 const empty = (): OcrResult => ({ text: '', words: [], lines: [] });
+
+/** Lines read from the cells of X's fixed font: exact, so full confidence. */
+function fixedResult(lines: readonly FixedLine[]): OcrResult {
+  const words = lines.flatMap((l) => l.words.map((w) => ({ text: w.text, box: w.box, confidence: 100 })));
+  const read = lines
+    .filter((l) => l.words.length > 0)
+    .map((l) => ({ text: l.words.map((w) => w.text).join(' '), box: l.words.map((w) => w.box).reduce(unionRegions), confidence: 100 }));
+  return { text: read.map((l) => l.text).join('\n'), words, lines: read };
+}
+
+/** Two reads of parts of one frame as one, lines top to bottom. */
+function merge(a: OcrResult, b: OcrResult): OcrResult {
+  if (a.lines.length === 0) return b;
+  if (b.lines.length === 0) return a;
+  const byY = (p: TextBox, q: TextBox): number => p.box.y - q.box.y || p.box.x - q.box.x;
+  const lines = [...a.lines, ...b.lines].sort(byY);
+  return { text: lines.map((l) => l.text).join('\n'), words: [...a.words, ...b.words].sort(byY), lines };
+}
+
+/** Ground kept around the ink of a block read, px. */
+const INK_MARGIN_PX = 8;
+/** A block whose ink covers less than this part of it is read as the ink's box alone. */
+const SPARSE_INK = 0.5;
 
 /** Blocks of at most this many lines, in frames at most this tall, are read line by line. */
 const LINE_READS_MAX = 4;

@@ -131,6 +131,10 @@ const TALL = /^[A-BD-NP-RT-UY0-9bdfhklt]$/;
 function fixCase(words: WordPart[], prepared: Prepared, frame: Frame): WordPart[] {
   const glyphs = prepared.clean?.glyphs ?? [];
   if (glyphs.length === 0) return words;
+  // Centres of all symbols of the line: a component under two of them is letters touching
+  // ("po" at 9 px), measured together: not one letter's height.
+  const { scale, pad, origin } = prepared;
+  const centres = words.flatMap((w) => w.symbols.map((s) => ((s.bbox.x0 + s.bbox.x1) / 2 - pad) / scale + origin.x));
   const inkHeight = (bbox: Bbox): number => {
     const box = boxToFrame(bbox, prepared, frame);
     const mid = box.x + box.width / 2;
@@ -139,11 +143,14 @@ function fixCase(words: WordPart[], prepared: Prepared, frame: Frame): WordPart[
       const overlapsY = g.y < box.y + box.height && box.y < g.y + g.height;
       return overlapsY && gx >= box.x && gx <= box.x + box.width && mid >= g.x && mid <= g.x + g.width;
     });
-    return under.length === 1 ? under[0]!.height : 0;
+    if (under.length !== 1) return 0;
+    const g = under[0]!;
+    return centres.filter((x) => x >= g.x && x <= g.x + g.width).length <= 1 ? g.height : 0;
   };
+  // The lower median: a letter touching its neighbour ("ry") measures taller, never shorter.
   const median = (v: number[]): number => {
     const known = v.filter((h) => h > 0).sort((a, b) => a - b);
-    return known.length === 0 ? 0 : known[known.length >> 1]!;
+    return known.length === 0 ? 0 : known[(known.length - 1) >> 1]!;
   };
   type Symbol = WordPart['symbols'][number];
   const references = (symbols: readonly Symbol[]): { x: number; cap: number } => ({
@@ -151,7 +158,7 @@ function fixCase(words: WordPart[], prepared: Prepared, frame: Frame): WordPart[
     cap: median(symbols.filter((s) => TALL.test(s.text)).map((s) => inkHeight(s.bbox))),
   });
   const symbols = words.flatMap((w) => w.symbols);
-  if (!symbols.some((s) => SAME_SHAPE.has(s.text.toLowerCase()))) return words;
+  if (!symbols.some((s) => SAME_SHAPE.has(s.text.toLowerCase()) || s.text === 'I')) return words;
   const line = references(symbols);
   const upper = (h: number, ref: { x: number; cap: number }): boolean | null => {
     if (h === 0) return null;
@@ -159,11 +166,13 @@ function fixCase(words: WordPart[], prepared: Prepared, frame: Frame): WordPart[
     if (ref.cap > 0) return h >= 0.85 * ref.cap ? true : h <= 0.75 * ref.cap ? false : null;
     return null;
   };
-  return words.map((w) => {
-    if (!w.symbols.some((s) => SAME_SHAPE.has(s.text.toLowerCase()))) return w;
+  return words.map((word) => {
     // The word's own letters first: a line may mix sizes (a heading beside small text).
-    const own = references(w.symbols);
+    const own = references(word.symbols);
     const ref = own.x > 0 || own.cap > 0 ? own : line;
+    const w = ascenderEll(word, ref.x, inkHeight);
+    if (!w.symbols.some((s) => SAME_SHAPE.has(s.text.toLowerCase()))) return w;
+    if (ref.x === 0 && ref.cap === 0) return sameCase(w, inkHeight);
     let changed = false;
     const fixed = w.symbols.map((s) => {
       if (!SAME_SHAPE.has(s.text.toLowerCase())) return s;
@@ -175,4 +184,33 @@ function fixCase(words: WordPart[], prepared: Prepared, frame: Frame): WordPart[
     });
     return changed ? { ...w, symbols: fixed, text: fixed.map((s) => s.text).join('') } : w;
   });
+}
+
+/**
+ * A word of c, o, s, v, w, x, z only and no reference ("Cos" on a key): letters of one height
+ * share one case, the one most of them were read in ("cos").
+ */
+function sameCase(word: WordPart, inkHeight: (bbox: Tesseract.Bbox) => number): WordPart {
+  const letters = word.symbols.filter((s) => SAME_SHAPE.has(s.text.toLowerCase()));
+  if (letters.length < 2 || letters.length !== word.symbols.length) return word;
+  const heights = letters.map((s) => inkHeight(s.bbox));
+  if (heights.some((h) => h === 0) || Math.max(...heights) - Math.min(...heights) > 1) return word;
+  const upper = letters.filter((s) => s.text !== s.text.toLowerCase()).length;
+  const text = upper * 2 > letters.length ? word.text.toUpperCase() : word.text.toLowerCase();
+  return text === word.text ? word : { ...word, text, symbols: word.symbols.map((s) => ({ ...s, text: upper * 2 > letters.length ? s.text.toUpperCase() : s.text.toLowerCase() })) };
+}
+
+/**
+ * "I" before a small letter that stands as tall as an ascender — 1.5 x-heights and 3 px over
+ * one, where a capital I of a sans font stands 1.3 — is an "l" ("In" on galculator's "ln" key).
+ */
+function ascenderEll(word: WordPart, xHeight: number, inkHeight: (bbox: Tesseract.Bbox) => number): WordPart {
+  if (xHeight === 0 || !word.symbols.some((s) => s.text === 'I')) return word;
+  const symbols = word.symbols.map((s, i) => {
+    const next = word.symbols[i + 1]?.text ?? '';
+    if (s.text !== 'I' || !/^\p{Ll}$/u.test(next)) return s;
+    const h = inkHeight(s.bbox);
+    return h >= Math.max(1.5 * xHeight, xHeight + 3) ? { ...s, text: 'l' } : s;
+  });
+  return symbols.every((s, i) => s === word.symbols[i]) ? word : { ...word, symbols, text: symbols.map((s) => s.text).join('') };
 }
