@@ -43,7 +43,8 @@ const matches = (actual: string, expected: string | RegExp): boolean => {
 /** Why `element` is not as expected, or undefined when it is. */
 function mismatch(element: Element, check: ElementCheck): string | undefined {
   if (check.text !== undefined && !matches(textOf(element), namePattern(check.resolveText(check.text)))) {
-    return `its text is "${check.mask(textOf(element))}", expected "${check.display(check.text)}"`;
+    // The value it was compared with, placeholders resolved, any secret in it masked.
+    return `its text is "${check.mask(textOf(element))}", expected "${check.mask(check.resolveText(check.text))}"`;
   }
   if (check.value !== undefined && element.value !== check.value) return `its value is ${element.value ?? 'none'}, expected ${check.value}`;
   for (const state of STATES) {
@@ -64,13 +65,13 @@ export async function assertElement(stage: Stage, check: ElementCheck): Promise<
     const found = matchElements(read.elements, query);
     if (found.length === 0) {
       const names = matchElements(read.elements, { role: check.role }).map((e) => `"${check.mask(accessibleName(e))}"`);
-      return { ok: false, read: '', message: `no ${what} is shown${names.length > 0 ? `; the ${check.role} elements shown are ${names.slice(0, 12).join(', ')}` : ''}` };
+      return { ok: false, read: '', message: `not shown${names.length > 0 ? `; the ${check.role} elements shown are ${names.slice(0, 12).join(', ')}` : ''}` };
     }
     // Any of several equal matches will do, unless nth picked one.
     const problems = found.map((e) => mismatch(e, check));
     const ok = problems.some((p) => p === undefined);
     const first = found[0] as Element;
-    return { ok, read: check.mask(textOf(first)), message: ok ? `${what} is shown as expected` : `${what}: ${problems[0] ?? ''}` };
+    return { ok, read: check.mask(textOf(first)), message: ok ? 'shown as expected' : (problems[0] ?? '') };
   }, check.timeoutMs);
   return {
     kind: 'element',
