@@ -58,8 +58,10 @@ describe('the Claude planner with an element source', () => {
     expect(texts).toHaveLength(2);
     // The counter's window is smaller than the screenshot limit: screenshot pixels are window pixels.
     expect(texts[0]).toContain(JSON.stringify(`${LIST_HEAD} (ref role "name" [x, y, width, height], screenshot pixels):\ne1 button "Add" [20, 20, 60, 28]\ne2 button "Reset" [100, 20, 60, 28]\ne3 label "0" [20, 70, 200, 40]`).slice(1, -1));
-    // The second request shows the elements as they are after the click.
+    // The second request shows the elements as they are after the click, and only those.
     expect(texts[1]).toContain('e3 label \\"1\\"');
+    expect(texts[1]).not.toContain('e3 label \\"0\\"');
+    expect(texts[1]).toContain('[element list omitted: the newest one describes the screen]');
     expect(planner.tokens).toBeGreaterThan(0);
   });
 

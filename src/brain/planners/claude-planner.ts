@@ -100,6 +100,7 @@ interface CallInFlight {
 }
 
 const COMPUTER = 'computer';
+const OLD_LIST = '[element list omitted: the newest one describes the screen]';
 
 export class ClaudePlanner implements Planner {
   readonly name = 'claude';
@@ -132,6 +133,8 @@ export class ClaudePlanner implements Planner {
   /** Where the last move or click left the pointer, window-relative. */
   private cursor: Point | undefined;
   private finished: Decision | undefined;
+  /** The element list of the newest request that had one. */
+  private list: BetaTextBlockParam | undefined;
   private calls = 0;
   private used = 0;
 
@@ -298,10 +301,11 @@ export class ClaudePlanner implements Planner {
       (this.geometry.shotWidth !== shot.geometry.shotWidth || this.geometry.shotHeight !== shot.geometry.shotHeight);
     this.geometry = shot.geometry;
     const g = shot.geometry;
-    const note = [
-      ...(resized ? [textBlock(`The window is now ${g.shotWidth}×${g.shotHeight} pixels.`)] : []),
-      ...(elements.length > 0 ? [textBlock(elementsMessage(elements, g))] : []),
-    ];
+    const list = elements.length > 0 ? textBlock(elementsMessage(elements, g)) : undefined;
+    // Only the newest list is of use (older ones describe screens gone): they are not sent again.
+    if (this.list !== undefined && list !== undefined) this.list.text = OLD_LIST;
+    this.list = list ?? this.list;
+    const note = [...(resized ? [textBlock(`The window is now ${g.shotWidth}×${g.shotHeight} pixels.`)] : []), ...(list ? [list] : [])];
     this.messages.push({ role: 'user', content: this.userContent(shot, note) });
     this.results = [];
     pruneScreenshots(this.messages, this.keepScreenshots);
