@@ -8,10 +8,15 @@ import type { Frame, Region } from '../domain.ts';
 import type { AppSession, Desktop, InputDriver, WindowInfo } from '../desktop/types.ts';
 import type { TextReader } from '../vision/types.ts';
 import { InfrastructureError } from '../errors.ts';
+import { secretMasker } from '../spec-file/secrets.ts';
+import { SecretScreen } from './secret-screen.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 
 /** How long a failed operation waits to learn whether the app died under it. */
 const EXIT_GRACE_MS = 300;
+
+/** Secrets typed into an app stay hidden for the app's life: a shared app outlives its goals. */
+const screens = new WeakMap<AppSession, SecretScreen>();
 
 export interface Shot {
   readonly frame: Frame;
@@ -23,6 +28,8 @@ export class Stage {
   private readonly fault: Promise<never>;
   /** The desktop's input, refusing every call once the goal is aborted. */
   readonly input: InputDriver;
+  /** Every frame captured passes through it: a typed secret never leaves the stage. */
+  private readonly screen: SecretScreen;
 
   constructor(
     readonly desktop: Desktop,
@@ -31,7 +38,10 @@ export class Stage {
     /** Fires when the goal must stop (its deadline); its reason is the error reported. */
     readonly signal: AbortSignal = new AbortController().signal,
   ) {
-    this.input = guardedInput(desktop.input, signal);
+    let screen = screens.get(app);
+    if (!screen) screens.set(app, (screen = new SecretScreen(reader, secretMasker)));
+    this.screen = screen;
+    this.input = guardedInput(desktop.input, signal, screen);
     this.fault = Promise.race([
       aborted(signal),
       app.exited.then((exit) => {
@@ -74,13 +84,13 @@ export class Stage {
   /** Captures the app's main window. */
   async shoot(): Promise<Shot> {
     const info = await this.window();
-    const frame = await this.guard(this.desktop.capture.grab(info.region));
+    const frame = await this.guard(this.desktop.capture.grab(info.region).then((raw) => this.screen.scrub(raw)));
     return { frame, window: info.region };
   }
 
   /** A capture function of a fixed window region, for settle polling. */
   grabber(window: Region): () => Promise<Frame> {
-    return () => this.guard(this.desktop.capture.grab(window));
+    return () => this.guard(this.desktop.capture.grab(window).then((raw) => this.screen.scrub(raw)));
   }
 
   /** Waits `ms`, ending early (with the abort's reason) when the goal is aborted. */
@@ -96,10 +106,11 @@ const aborted = (signal: AbortSignal): Promise<never> =>
     else signal.addEventListener('abort', fire, { once: true });
   });
 
-/** An input driver that refuses to act once `signal` has fired. */
-function guardedInput(input: InputDriver, signal: AbortSignal): InputDriver {
-  const check = (): void => {
+/** An input driver that refuses to act once `signal` has fired, and tells `screen` what it sends. */
+function guardedInput(input: InputDriver, signal: AbortSignal, screen: SecretScreen): InputDriver {
+  const check = (text?: string): void => {
     if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('the goal was aborted');
+    screen.input(text);
   };
   return {
     move: async (to) => (check(), input.move(to)),
@@ -107,6 +118,6 @@ function guardedInput(input: InputDriver, signal: AbortSignal): InputDriver {
     drag: async (from, to) => (check(), input.drag(from, to)),
     scroll: async (at, direction, amount) => (check(), input.scroll(at, direction, amount)),
     key: async (combo) => (check(), input.key(combo)),
-    type: async (text) => (check(), input.type(text)),
+    type: async (text) => (check(text), input.type(text)),
   };
 }

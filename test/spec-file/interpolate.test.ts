@@ -100,6 +100,25 @@ describe('SecretMasker', () => {
     expect(m.mask('aXb')).toBe('aXb');
   });
 
+  it('masks what OCR makes of a secret: a changed case, a misread letter, a split word', () => {
+    const m = new SecretMasker();
+    m.learn('Zebra7Quartz');
+    expect(m.mask('the screen shows: "Zebra7QuartZ"')).toBe(`the screen shows: "${MASK}"`);
+    expect(m.mask('Saved Zebra7Ouartz.')).toBe(`Saved ${MASK}.`);
+    expect(m.mask('list: Zebra7 Quartz, done')).toBe(`list: ${MASK}, done`);
+    // Far enough from the secret to be something else.
+    expect(m.mask('Zebra Quarry Zebra7')).toBe('Zebra Quarry Zebra7');
+    expect(m.isVariant('zebra7quartz')).toBe(true);
+    expect(m.isVariant('Zebra8Qu4rtz')).toBe(true);
+    expect(m.isVariant('Zebra8Qu4rtx')).toBe(false);
+  });
+
+  it('masks short secrets exactly only: their near misses are ordinary words', () => {
+    const m = new SecretMasker();
+    m.learn('hunt2');
+    expect(m.mask('hunt2 hunt3 Hunt2')).toBe(`${MASK} hunt3 Hunt2`);
+  });
+
   it('masks short secrets too (documented: every occurrence of them)', () => {
     const m = new SecretMasker();
     m.learn('7');

@@ -1,0 +1,92 @@
+/**
+ * What an app shows of the secrets typed into it, kept out of every frame the stage captures.
+ *
+ * A path stores `${secret.X}`, never the value; but once the value is typed into a visible field
+ * it is on the screen, and from there it would reach effect crops, report images, baselines,
+ * OCR text and the model's screenshots. So the stage scrubs its frames, the one place they all
+ * come from, and nothing downstream can leak what it never saw:
+ * - where the secret landed: the region that changed between the last frame before it was
+ *   typed and the frames after it, up to the next input (the field, as it fills);
+ * - anywhere else it is read later (a list that shows the saved note): OCR words that read as
+ *   the secret, or as an OCR variant of it, found in the parts of each frame that changed.
+ * Both are painted over for as long as the app lives: a shared app keeps them across goals.
+ * Verification still works: the secret's own action changed its region (the paint appears),
+ * and every later frame carries the same paint on replay as it did while learning.
+ */
+import type { Frame, Region } from '../domain.ts';
+import type { TextReader } from '../vision/types.ts';
+import type { SecretMasker } from '../spec-file/secrets.ts';
+import { changedRegions } from '../vision/changes.ts';
+import { boundingRegion, clampRegion, crop, inflateRegion, isEmptyRegion, maskRegions, offsetRegion, regionsIntersect } from '../vision/frame.ts';
+import type { Rgba } from '../vision/types.ts';
+
+/** The paint: a flat grey that reads as nothing and compares as itself. */
+const PAINT: Rgba = [128, 128, 128, 255];
+/** Margin around a hidden region: anti-aliased edges of the glyphs and the caret. */
+const MARGIN_PX = 3;
+/** Context read around a changed area: a word cut at its edge would not read as the secret. */
+const READ_CONTEXT_PX = 24;
+
+export class SecretScreen {
+  /** Where typed secrets landed, window-relative. */
+  private readonly landed: Region[] = [];
+  /** Words elsewhere that read as a secret, window-relative. */
+  private words: Region[] = [];
+  /** Set from the moment a secret is typed until the next input: the frame before it was typed. */
+  private typedOver: Frame | undefined;
+  /** The last raw frame captured, and the last one whose words were read. */
+  private lastRaw: Frame | undefined;
+  private lastRead: Frame | undefined;
+
+  constructor(
+    private readonly reader: TextReader,
+    private readonly masker: SecretMasker,
+  ) {}
+
+  /** Whether a secret was ever typed: only then does scrubbing cost anything. */
+  private typed = false;
+
+  /** Tells the screen about input the stage sends; `text` for typing. */
+  input(text?: string): void {
+    if (text !== undefined && this.masker.reveals(text)) {
+      this.typed = true;
+      // Typed before any capture, there is no "before" to compare with: OCR words alone find it.
+      this.typedOver ??= this.lastRaw;
+    } else {
+      this.typedOver = undefined;
+    }
+  }
+
+  /** `raw` with everything that shows a typed secret painted over. */
+  async scrub(raw: Frame): Promise<Frame> {
+    const previous = this.lastRaw;
+    this.lastRaw = raw;
+    if (!this.typed) return raw;
+    if (this.typedOver !== undefined && sameSize(this.typedOver, raw)) {
+      const landing = boundingRegion(changedRegions(this.typedOver, raw));
+      if (landing) this.landed.push(inflateRegion(landing, MARGIN_PX));
+    }
+    await this.readWords(raw, previous);
+    const hidden = [...this.landed, ...this.words]
+      .map((r) => clampRegion(r, raw))
+      .filter((r) => !isEmptyRegion(r));
+    return hidden.length === 0 ? raw : maskRegions(raw, hidden, PAINT);
+  }
+
+  /** Re-reads the parts of `raw` that changed since the last read, keeping the secret's words. */
+  private async readWords(raw: Frame, previous: Frame | undefined): Promise<void> {
+    const base = this.lastRead !== undefined && sameSize(this.lastRead, raw) ? this.lastRead : previous;
+    const changed = base !== undefined && sameSize(base, raw) ? boundingRegion(changedRegions(base, raw)) : { x: 0, y: 0, width: raw.width, height: raw.height };
+    this.lastRead = raw;
+    if (!changed) return;
+    const area = clampRegion(inflateRegion(changed, READ_CONTEXT_PX), raw);
+    if (isEmptyRegion(area)) return;
+    const read = await this.reader.read(crop(raw, area));
+    const found = [...read.words, ...read.lines]
+      .filter((w) => this.masker.isVariant(w.text) || this.masker.reveals(w.text))
+      .map((w) => inflateRegion(offsetRegion(w.box, area.x, area.y), MARGIN_PX));
+    this.words = [...this.words.filter((w) => !regionsIntersect(w, area)), ...found];
+  }
+}
+
+const sameSize = (a: Frame, b: Frame): boolean => a.width === b.width && a.height === b.height;
