@@ -196,7 +196,8 @@ export interface Path {
   readonly spec: string;
   readonly goal: string;
   readonly source: PathSource;
-  readonly planner: 'rules' | 'claude' | 'scripted';
+  /** Who made it: a planner, the spec's `steps:`, or a person (`retrace record`). */
+  readonly planner: 'rules' | 'claude' | 'scripted' | 'demonstrated';
   readonly model?: string;
   /** Window size when recorded. */
   readonly window: { readonly width: number; readonly height: number };

@@ -71,6 +71,11 @@ export const cycleOptions = (input: GoalRunInput, reported = true): CycleOptions
   ...(reported && input.onReport ? { onReport: input.onReport } : {}),
 });
 
+/** A goal with only `expect:`: nothing can learn it, a person records it. */
+export const noPathToLearn = (specId: string, goalId: string, stale: boolean): string =>
+  `goal "${goalId}" has ${stale ? 'a stale path (its steps: were removed)' : 'no path'}, and with only expect: there is nothing to learn it from; ` +
+  `record it by demonstration: retrace record ${specId} --goal ${goalId}`;
+
 /** Runs the goal's `expect:` list on the stage. */
 export async function checkGoal(input: GoalRunInput, stage: Stage): Promise<AssertionResult[]> {
   input.hooks?.phase?.('checking');

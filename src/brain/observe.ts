@@ -3,7 +3,8 @@
  * path: the target's anchor and the regions the action changed. The action cycle uses it for new
  * recordings and for the proposal of a healed replay.
  */
-import type { Anchor, Effect, Frame, Point, Region } from '../domain.ts';
+import type { Action, Anchor, Effect, Frame, Point, RecordedAction, Region } from '../domain.ts';
+import { fingerprint } from '../vision/fingerprint.ts';
 import { crop, encodePng, clampRegion, containsPoint, inflateRegion } from '../vision/frame.ts';
 import { changedRegions } from '../vision/changes.ts';
 import { isCaretLike } from '../vision/settle.ts';
@@ -78,4 +79,40 @@ export async function makeEffects(
     effects.push(text ? { region, image: store(sink, crop(after, region)), text } : { region, image: store(sink, crop(after, region)) });
   }
   return effects;
+}
+
+export interface ObserveInput {
+  readonly action: Action;
+  readonly before: Frame;
+  readonly after: Frame;
+  /** The first target's window-relative point, when the action has one. */
+  readonly point?: Point;
+  /** The text under the point (the anchor's OCR text); omitted for a secret action. */
+  readonly text?: string;
+  readonly dynamic: readonly Region[];
+  readonly secret: boolean;
+  readonly settleMs: number;
+  readonly assets: AssetSink;
+  readonly reader: TextReader;
+}
+
+/**
+ * An action as a path records it, from the window before and after it: the anchor of its
+ * target, the fingerprints of both states and the regions it changed. (`retrace record` builds
+ * its actions with it; the action cycle assembles the same fields for learning.)
+ */
+export async function observeAction(input: ObserveInput): Promise<RecordedAction> {
+  const { action, before, after, point, dynamic, secret } = input;
+  const anchor = point ? makeAnchor(before, point, secret ? undefined : input.text, input.assets) : undefined;
+  const effects = await makeEffects(before, after, dynamic, secret, input.assets, input.reader);
+  return {
+    action,
+    ...(anchor ? { anchor } : {}),
+    before: fingerprint(before, dynamic),
+    after: fingerprint(after, dynamic),
+    effects,
+    dynamic,
+    settleMs: Math.round(input.settleMs),
+    ...(secret ? { secret: true } : {}),
+  };
 }

@@ -7,6 +7,7 @@ import { PathStore } from '../paths/store.ts';
 import { goalSource, isStale } from '../paths/source.ts';
 import { learnGoal } from './learn-goal.ts';
 import { replayGoal } from './replay-goal.ts';
+import { noPathToLearn } from './goal.ts';
 import type { GoalOutcome, GoalRunInput } from './goal.ts';
 
 export type { GoalOutcome, GoalRunInput, GoalHooks, Mismatch, Phase } from './goal.ts';
@@ -25,6 +26,9 @@ export async function runGoal(input: GoalRunInput): Promise<GoalOutcome> {
         ? `the path of "${goal.id}" is stale (its ${what} changed) and learning is off (--learn off)`
         : `"${goal.id}" has no recorded path and learning is off (--learn off)`;
       return { mode: goal.steps ? 'scripted' : 'replayed', actions: [], assertions: [], modelCalls: 0, mismatch: { category: 'no-path', message } };
+    }
+    if (!goal.goal && !goal.steps) {
+      return { mode: 'replayed', actions: [], assertions: [], modelCalls: 0, mismatch: { category: 'no-path', message: noPathToLearn(input.spec.id, goal.id, stale) } };
     }
     if (stale) input.hooks?.warn?.(`the ${what} of "${goal.id}" changed: learning it again`);
     return learnGoal(input, store, goal.steps ? 'scripted' : 'learned', await input.stage(false));

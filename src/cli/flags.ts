@@ -46,6 +46,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       retry: { type: 'number', description: 'retry a failed goal up to N times (a goal that passes on retry is flagged flaky)', defaultText: '0' },
       junit: { type: 'string', description: 'also write a JUnit XML report to this file (for CI systems that read it)' },
       'keep-open': { type: 'boolean', description: 'leave the app and its display running after a failed goal' },
+      live: { type: 'boolean', description: 'watch the run in a browser: one worker on one display, served as a view-only VNC page on a local port (address printed)' },
       quiet: { type: 'boolean', description: 'print only failures and the result' },
       verbose: { type: 'boolean', description: 'print every step' },
       ...DIRS,
@@ -62,9 +63,30 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     flags: { ...DIRS },
   },
   paths: {
-    summary: 'list paths with their statistics; accept or reject a healed proposal',
-    args: '[accept|reject <spec>#<goal>]',
-    flags: { json: { type: 'boolean', description: 'print JSON' }, ...DIRS },
+    summary: 'list paths with their statistics; show one as a storyboard; accept or reject a healed proposal',
+    args: '[show|accept|reject <spec>#<goal>]',
+    flags: {
+      json: { type: 'boolean', description: 'print JSON' },
+      html: { type: 'string', description: 'paths show: write the storyboard page to this file', defaultText: '<reports>/storyboards/<spec>/<goal>.html' },
+      ...DIRS,
+    },
+  },
+  inspect: {
+    summary: 'launch a spec\'s app and write what retrace sees: the window, OCR words, controls (a page with boxes and ready-to-paste targets)',
+    args: '<spec file>',
+    flags: {
+      goal: { type: 'string', description: 'replay this goal\'s path first and inspect where it ends' },
+      out: { type: 'string', description: 'directory of window.png, inspect.json and index.html', defaultText: '<reports>/inspect/<spec>/' },
+      ...DIRS,
+    },
+  },
+  record: {
+    summary: 'record a goal\'s path from a person\'s demonstration; Ctrl-C ends it, then expect: is checked and the path saved',
+    args: '<spec file>',
+    flags: {
+      goal: { type: 'string', description: 'the goal to record (required)' },
+      ...DIRS,
+    },
   },
   merge: {
     summary: 'merge the reports of shards (history, Allure results, summaries) into --reports',

@@ -17,6 +17,8 @@ const COMMAND_MODULES: Record<string, () => Promise<{ default: (args: import('./
   merge: () => import('./commands/merge.ts'),
   init: () => import('./commands/init.ts'),
   doctor: () => import('./commands/doctor.ts'),
+  inspect: () => import('./commands/inspect.ts'),
+  record: () => import('./commands/record.ts'),
 };
 
 async function main(argv: readonly string[]): Promise<number> {

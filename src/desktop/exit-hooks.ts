@@ -25,7 +25,14 @@ const runAll = (): void => {
   }
 };
 
+/** A command that ends gracefully on a signal (`retrace record`): it gets the signal first. */
+let interceptor: ((signal: NodeJS.Signals) => void) | undefined;
+
 const onSignal = (signal: NodeJS.Signals): void => {
+  if (interceptor) {
+    interceptor(signal);
+    return;
+  }
   runAll();
   uninstall();
   // Our listener replaced the default action (exit with 128+n). If nobody else handles the
@@ -64,5 +71,17 @@ export const onProcessExit = (cleanup: Cleanup): (() => void) => {
   install();
   return () => {
     cleanups.delete(cleanup);
+  };
+};
+
+/**
+ * Hands SIGINT, SIGTERM and SIGHUP to `handler` instead of killing the apps at once, until the
+ * returned function is called; then a signal cleans up as usual.
+ */
+export const interceptSignals = (handler: (signal: NodeJS.Signals) => void): (() => void) => {
+  interceptor = handler;
+  install();
+  return () => {
+    if (interceptor === handler) interceptor = undefined;
   };
 };

@@ -51,10 +51,10 @@ export const openDesktop = async (options: OpenDesktopOptions): Promise<Desktop>
 
 /**
  * A display for a whole run, which the run's worker processes inherit and share (`--keep-open`
- * keeps it after the run): `$DISPLAY` when set, else an Xvfb owned by this process.
+ * keeps it after the run): `$DISPLAY` when set and `reuseEnv`, else an Xvfb owned by this process.
  */
-export const openSharedDisplay = async (size: readonly [number, number]): Promise<Display> => {
-  const display = await acquireDisplay({ reuseEnv: true, size });
+export const openSharedDisplay = async (size: readonly [number, number], reuseEnv = true): Promise<Display> => {
+  const display = await acquireDisplay({ reuseEnv, size });
   bindProcess(display);
   return display;
 };
@@ -80,4 +80,7 @@ export { parseTitlePattern, type TitlePattern } from './title-pattern.ts';
 export { matchElements, accessibleName } from './element-query.ts';
 export { ROLES as ELEMENT_ROLES } from './atspi/roles.ts';
 export { bgraToRgba } from './bgra.ts';
+export { listenInput, type InputEvent, type InputListener } from './input-listener.ts';
+export { startVncBridge, type VncBridge } from './vnc.ts';
+export { interceptSignals } from './exit-hooks.ts';
 export type * from './types.ts';

@@ -83,7 +83,9 @@ export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
     'Xvfb',
     // -noreset: without it the server resets (layout included) whenever its last client leaves.
     ['-displayfd', '3', '-screen', '0', `${width}x${height}x${depth}`, '-nolisten', 'tcp', '-noreset'],
-    { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] },
+    // Its own process group: a Ctrl-C in the terminal signals the whole foreground group, and
+    // the server must outlive it (`retrace record` ends on Ctrl-C and then checks the screen).
+    { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], detached: true },
   );
   const stderrTail = lineTail(xvfb.stderr, STDERR_TAIL_LINES);
   // Neither the server nor its pipes may keep this process alive; the watchdog ends it.

@@ -234,3 +234,17 @@ export function computePathStats(records: readonly HistoryRecord[], options: Pat
 
 /** After the flaky paths (flakiness > 0): failing ones, then stable, then those with no verdict yet. */
 const STATE_RANK: Readonly<Record<PathState, number>> = { flaky: 0, failing: 1, stable: 2, unknown: 3 };
+
+const percent = (x: number): string => `${Math.round(x * 100)}%`;
+
+/**
+ * The success rate with the runs it is a rate of: passed and failed runs. Broken and skipped
+ * runs say nothing about the path, so they are counted beside the rate, never under it.
+ */
+export function rateText(r: { passes: number; failures: number; broken: number; runs: number; successRate?: number; recentSuccessRate?: number; flips: number }): string {
+  const verdicts = r.passes + r.failures;
+  if (verdicts === 0) return `no verdict yet (${r.runs} run${r.runs === 1 ? '' : 's'}, ${r.broken} broken)`;
+  const other = r.runs - verdicts;
+  const aside = other === 0 ? '' : `; ${r.broken} broken${other > r.broken ? `, ${other - r.broken} skipped` : ''}`;
+  return `${percent(r.successRate ?? 0)} (${r.passes} of ${verdicts} passed${aside}; recent ${percent(r.recentSuccessRate ?? 0)}, ${r.flips} flips)`;
+}

@@ -74,6 +74,8 @@ export interface GoalReportInput {
   readonly assertions?: readonly AssertionOutcome[];
   /** Attempts of this goal before this one, in this run. */
   readonly retries?: number;
+  /** URL of the path's storyboard page, relative to the Allure report. */
+  readonly storyboard?: string;
   /** When the attempt ended (ms since the epoch); it began `verdict.durationMs` before. */
   readonly stop: number;
   /** The worker that ran it, for Allure's timeline. */
@@ -188,6 +190,7 @@ export function writeGoalResult(resultsDir: string, input: GoalReportInput): voi
     labels: labelsOf(input),
     parameters: parametersOf(input),
     description: goalDescription(input),
+    links: input.storyboard ? [{ url: input.storyboard, name: 'storyboard', type: 'storyboard' }] : [],
   });
 
   const step = (name: string, span: Span, outcome: { status: Status; details?: StatusDetails }, body?: (uuid: string) => void): void => {

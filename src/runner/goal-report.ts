@@ -4,7 +4,11 @@
  * the console. Every attempt of a retried goal ends here once.
  */
 import { inject } from 'vitest';
-import type { Frame, Verdict } from '../domain.ts';
+import { join, relative, sep } from 'node:path';
+import type { ActionReport, Frame, Verdict } from '../domain.ts';
+import { PathStore } from '../paths/store.ts';
+import { storyboardFile, writeStoryboard } from '../report/storyboard.ts';
+import { ALLURE_REPORT_DIR } from '../report/allure-html.ts';
 import type { Spec, GoalSpec } from '../spec-file/types.ts';
 import type { AssertionResult } from '../assert/types.ts';
 import { encodePng, scale } from '../vision/frame.ts';
@@ -85,7 +89,7 @@ export async function recordGoalReport(
   verdict: Verdict,
   assertions: readonly AssertionResult[],
   evidence: GoalEvidence,
-  extra: { readonly planner?: string; readonly retries: number; readonly pathStats?: PathStats },
+  extra: { readonly planner?: string; readonly retries: number; readonly pathStats?: PathStats; readonly storyboard?: string },
 ): Promise<void> {
   const stop = Date.now();
   const run = inject('retrace');
@@ -99,6 +103,7 @@ export async function recordGoalReport(
     ...(extra.planner ? { planner: extra.planner } : {}),
     ...(extra.pathStats ? { pathStats: extra.pathStats } : {}),
     retries: extra.retries,
+    ...(extra.storyboard ? { storyboard: extra.storyboard } : {}),
     actions: evidence.actions(),
     assertions: assertions.map((a) => ({
       description: a.description,
@@ -122,4 +127,19 @@ export async function recordGoalReport(
   }
   for (const a of assertions) progress.detail(`  ${a.ok ? '✓' : '✗'} ${a.description}: ${a.message}`);
   progress.goal(goalEndOf(verdict, extra.retries, consoleOptions().retry));
+}
+
+/**
+ * Writes the storyboard of the goal's path as it stands after this run (with a healed proposal,
+ * when one was made) and returns its URL relative to the Allure report; undefined without a path.
+ */
+export function goalStoryboard(
+  options: { readonly paths: string; readonly reports: string },
+  spec: string,
+  goal: string,
+  extra: { readonly lastRun: readonly ActionReport[]; readonly stats?: PathStats },
+): string | undefined {
+  const file = storyboardFile(options.reports, spec, goal);
+  const written = writeStoryboard(new PathStore(options.paths), spec, goal, file, { lastRun: extra.lastRun, ...(extra.stats ? { stats: extra.stats } : {}) });
+  return written ? relative(join(options.reports, ALLURE_REPORT_DIR), file).split(sep).join('/') : undefined;
 }

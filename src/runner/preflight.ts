@@ -11,6 +11,7 @@ import { specDirName } from '../paths/location.ts';
 import type { ResolvedOptions } from '../spec-file/defaults.ts';
 import { loadSpec } from '../spec-file/load.ts';
 import { parseRulesGoal } from '../brain/rules-grammar.ts';
+import { noPathToLearn } from '../brain/goal.ts';
 import { PathStore } from '../paths/store.ts';
 import { goalSource, isStale } from '../paths/source.ts';
 import { InvalidInputError, InvalidInputErrors } from '../errors.ts';
@@ -130,6 +131,10 @@ export function preflight(
       errors.push(...corruptBaselines(baselinesDir, spec, goal, checkedBaselines), ...badPressCombos(spec, goal));
       if (options.updateBaselines === 'none') errors.push(...missingBaselines(baselinesDir, spec, goal));
       const needsLearning = options.learn === 'force' || !path || isStale(path.source, goalSource(goal));
+      if (needsLearning && !goal.goal && !goal.steps && options.learn !== 'off') {
+        errors.push(new InvalidInputError({ file: spec.id, line: goal.line }, noPathToLearn(spec.id, goal.id, Boolean(path))));
+        continue;
+      }
       if (!needsLearning || goal.steps || claude || options.learn === 'off') continue;
       const parsed = parseRulesGoal(goal.goal ?? '');
       if (!parsed.ok) {

@@ -18,7 +18,7 @@ import type { RunContext } from './context.ts';
 import { createProgress } from './progress.ts';
 import { workerDesktop } from './worker-desktop.ts';
 import { claudeFactories } from './claude.ts';
-import { recordGoalReport, GoalEvidence, pathStatsOf } from './goal-report.ts';
+import { recordGoalReport, GoalEvidence, pathStatsOf, goalStoryboard } from './goal-report.ts';
 import { GoalApp, type SharedApp } from './goal-app.ts';
 import { brokenVerdict, verdictError, verdictOf } from './verdict.ts';
 
@@ -145,9 +145,18 @@ async function runOne(
 
   ctx.task.meta.retrace = { verdict, baselines: assertions.filter((a) => a.baseline).map((a) => ({ description: a.description, baseline: a.baseline! })) };
   const stats = await pathStatsOf(options.reports, spec.id, goal.id).catch(() => undefined);
+  // A storyboard is a view of the path: a path file it cannot read must not fail the goal.
+  const storyboard = (() => {
+    try {
+      return goalStoryboard(options, spec.id, goal.id, { lastRun: verdict.actions, ...(stats ? { stats } : {}) });
+    } catch {
+      return undefined;
+    }
+  })();
   await recordGoalReport(spec, goal, verdict, assertions, evidence, {
     ...(planner ? { planner } : {}),
     ...(stats ? { pathStats: stats } : {}),
+    ...(storyboard ? { storyboard } : {}),
     retries: ctx.task.result?.retryCount ?? 0,
   });
 

@@ -338,8 +338,8 @@ export const goalShape: Shape = obj(
   },
   {
     ref: 'goal',
-    doc: 'One goal: goal: text for a planner, or steps: (goal: is then its description).',
-    anyOf: ['goal', 'steps'],
+    doc: 'One goal: goal: text for a planner, or steps: (goal: is then its description), or only expect: (a path recorded with retrace record).',
+    anyOf: ['goal', 'steps', 'expect'],
   },
 );
 

@@ -4,7 +4,8 @@
  * message starting with `file:line:column:` (exit code 2 of the CLI contract).
  *
  * Decisions (documented in the reference too):
- * - A goal needs `goal:` or `steps:`. With `steps:`, `goal:` is an optional description.
+ * - A goal needs `goal:`, `steps:` or `expect:`. With `steps:`, `goal:` is an optional description;
+ *   a goal with only `expect:` gets its path (and its steps) from `retrace record`.
  * - Strings keep their `${env.X}`/`${secret.X}` placeholders; validation only checks they
  *   resolve in `env`. The exception is `app.cwd`: it is a path, resolved at load time against
  *   the spec's directory, so it takes `${env.X}` only (resolved then) and no secrets.

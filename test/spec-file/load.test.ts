@@ -267,11 +267,18 @@ describe('loadSpec: invalid files name file:line:column and what was expected', 
     ]);
   });
 
-  it('reports a goal with neither goal: nor steps:, and a goal without id', () => {
-    expect(problems(`${APP}goals:\n  - id: a\n    expect:\n      - text: "1"\n  - goal: b\n`)).toEqual([
-      'specs/calc.yaml:5:5: goals[0] needs goal: or steps:',
-      'specs/calc.yaml:8:5: goals[1].id is required (unique in the file; names the path file)',
+  it('reports a goal with none of goal:, steps: and expect:, and a goal without id', () => {
+    expect(problems(`${APP}goals:\n  - id: a\n  - goal: b\n`)).toEqual([
+      'specs/calc.yaml:5:5: goals[0] needs goal: or steps: or expect:',
+      'specs/calc.yaml:6:5: goals[1].id is required (unique in the file; names the path file)',
     ]);
+  });
+
+  it('accepts a goal with only expect: (its path is recorded with retrace record)', () => {
+    const spec = load(`${APP}goals:\n  - id: a\n    expect:\n      - text: "1"\n`);
+    expect(spec.goals[0]).toMatchObject({ id: 'a', expect: [{ kind: 'text', text: '1' }] });
+    expect(spec.goals[0]?.goal).toBeUndefined();
+    expect(spec.goals[0]?.steps).toBeUndefined();
   });
 
   it('accepts goal: as the description of steps:', () => {
@@ -456,7 +463,7 @@ goals:
     const messages = problems(`app:\n  launch: x\n  window: x\n  restart: never\ngoals:\n  - id: a\n  - id: a\n    goal: b\n    expect:\n      - text: "1"\n        match: regexp\n`);
     expect(messages).toEqual([
       'specs/calc.yaml:4:12: app.restart must be one of goal, spec (got "never")',
-      'specs/calc.yaml:6:5: goals[0] needs goal: or steps:',
+      'specs/calc.yaml:6:5: goals[0] needs goal: or steps: or expect:',
       'specs/calc.yaml:7:9: goals[1].id "a" is used twice: also by goals[0] at line 6; ids must be unique in the file',
       'specs/calc.yaml:11:16: goals[1].expect[0].match must be one of contains, exact, regex, fuzzy (got "regexp")',
     ]);
@@ -471,7 +478,7 @@ goals:
       const errors = (e as InvalidInputErrors).errors;
       expect(errors[0]).toBeInstanceOf(InvalidInputError);
       expect(errors[0]?.location).toEqual({ file: FILE, line: 5, column: 5 });
-      expect(errors[0]?.detail).toBe('goals[0] needs goal: or steps:');
+      expect(errors[0]?.detail).toBe('goals[0] needs goal: or steps: or expect:');
       expect((e as InvalidInputErrors).exitCode).toBe(2);
     }
   });

@@ -3,7 +3,7 @@
  * CLI runs as a child process, exactly as a user runs it. Fixture apps are referenced through
  * `${env.FIXTURES}` so specs work from any folder.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -18,6 +18,13 @@ export interface CliResult {
   readonly code: number | null;
   readonly stdout: string;
   readonly stderr: string;
+}
+
+export interface RunningCli {
+  readonly child: ChildProcess;
+  /** Output so far. */
+  readonly output: { stdout: string; stderr: string };
+  readonly result: Promise<CliResult>;
 }
 
 export class Project {
@@ -61,10 +68,19 @@ export class Project {
 
   /** Runs `retrace <args>` in the project, with its own displays (no $DISPLAY). */
   cli(args: readonly string[], env: Record<string, string | undefined> = {}, timeoutMs = 240_000): Promise<CliResult> {
+    return this.start(args, env, timeoutMs, false).result;
+  }
+
+  /**
+   * Starts `retrace <args>` like `cli`, for a test that talks to it while it runs (signals,
+   * output). With `group`, it leads its own process group, so `process.kill(-child.pid, 'SIGINT')`
+   * is what a Ctrl-C in a terminal does.
+   */
+  start(args: readonly string[], env: Record<string, string | undefined> = {}, timeoutMs = 240_000, group = true): RunningCli {
     const childEnv: NodeJS.ProcessEnv = { ...process.env, FIXTURES, CI: 'true', ...env };
     delete childEnv.DISPLAY;
     for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
-    return runCommand(process.execPath, [BIN, ...args], { cwd: this.root, env: childEnv, timeoutMs });
+    return startCommand(process.execPath, [BIN, ...args], { cwd: this.root, env: childEnv, timeoutMs, group });
   }
 }
 
@@ -74,15 +90,23 @@ export function runCommand(
   args: readonly string[],
   options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly timeoutMs: number },
 ): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return startCommand(file, args, options).result;
+}
+
+/** Starts a command like `runCommand`; with `group`, it leads its own process group. */
+function startCommand(
+  file: string,
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly timeoutMs: number; readonly group?: boolean },
+): RunningCli {
+  const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.group ?? false });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d: Buffer) => (output.stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output.stderr += d.toString()));
+  const result = new Promise<CliResult>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${[file, ...args].join(' ')} timed out\n${stdout}\n${stderr}`));
+      reject(new Error(`${[file, ...args].join(' ')} timed out\n${output.stdout}\n${output.stderr}`));
     }, options.timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
@@ -90,7 +114,19 @@ export function runCommand(
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ code, ...output });
     });
   });
+  return { child, output, result };
+}
+
+/** Waits for `probe` to give a value, polling; fails after `timeoutMs`. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

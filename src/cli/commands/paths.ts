@@ -1,5 +1,6 @@
 /**
- * `retrace paths`: every recorded path with its statistics (`--json` for machines), and
+ * `retrace paths`: every recorded path with its statistics (`--json` for machines),
+ * `retrace paths show <spec>#<goal>` (paths-show.ts) for one as a storyboard, and
  * `retrace paths accept|reject <spec>#<goal>` to settle a healed proposal.
  */
 import { statSync } from 'node:fs';
@@ -8,7 +9,7 @@ import type { ParsedArgs } from '../flags.ts';
 import { resolveDirs } from '../dirs.ts';
 import { PathStore } from '../../paths/store.ts';
 import { specDirName } from '../../paths/location.ts';
-import { computePathStats, type PathStats } from '../../paths/stats.ts';
+import { computePathStats, rateText, type PathStats } from '../../paths/stats.ts';
 import { readHistory } from '../../report/history.ts';
 import { InvalidInputError } from '../../errors.ts';
 import { displayName, specId } from '../../spec-file/load.ts';
@@ -39,7 +40,8 @@ function knownSpec(root: string, ref: string, specRef: string): { readonly id: s
   return { id: specId(root, file), goals: ids };
 }
 
-async function settle(store: PathStore, root: string, verb: 'accept' | 'reject', ref: string | undefined): Promise<number> {
+/** The `<spec>#<goal>` argument of `retrace paths <verb>`: a known spec's id and one of its goals. */
+export function goalRef(root: string, verb: string, ref: string | undefined): { readonly ref: string; readonly spec: string; readonly goal: string } {
   const match = ref ? /^(.+)#([^#]+)$/.exec(ref) : null;
   if (!ref || !match) throw usage(`retrace paths ${verb} needs <spec>#<goal>, e.g. specs/calc.yaml#multiply (got ${ref ?? 'nothing'})`);
   const [, specRef = '', goal = ''] = match;
@@ -47,25 +49,16 @@ async function settle(store: PathStore, root: string, verb: 'accept' | 'reject',
   if (!spec.goals.includes(goal)) {
     throw usage(`${ref}: ${spec.id} has no goal "${goal}" (its goals: ${spec.goals.join(', ') || 'none'})`);
   }
-  checkOutputs([{ what: '--paths', path: store.dir, kind: 'folder' }]);
-  const done = verb === 'accept' ? await store.accept(spec.id, goal) : await store.reject(spec.id, goal);
-  if (!done) throw usage(`${ref}: there is no proposed path to ${verb} (${store.locate(spec.id, goal).proposed})`);
-  process.stdout.write(verb === 'accept' ? `accepted: ${ref} now replays the healed path\n` : `rejected: the proposal for ${ref} is gone\n`);
-  return 0;
+  return { ref, spec: spec.id, goal };
 }
 
-const percent = (x: number): string => `${Math.round(x * 100)}%`;
-
-/**
- * The success rate with the runs it is a rate of: passed and failed runs. Broken and skipped
- * runs say nothing about the path, so they are counted beside the rate, never under it.
- */
-function rateText(r: { passes: number; failures: number; broken: number; runs: number; successRate?: number; recentSuccessRate?: number; flips: number }): string {
-  const verdicts = r.passes + r.failures;
-  if (verdicts === 0) return `no verdict yet (${r.runs} run${r.runs === 1 ? '' : 's'}, ${r.broken} broken)`;
-  const other = r.runs - verdicts;
-  const aside = other === 0 ? '' : `; ${r.broken} broken${other > r.broken ? `, ${other - r.broken} skipped` : ''}`;
-  return `${percent(r.successRate ?? 0)} (${r.passes} of ${verdicts} passed${aside}; recent ${percent(r.recentSuccessRate ?? 0)}, ${r.flips} flips)`;
+async function settle(store: PathStore, root: string, verb: 'accept' | 'reject', ref: string | undefined): Promise<number> {
+  const { spec, goal } = goalRef(root, verb, ref);
+  checkOutputs([{ what: '--paths', path: store.dir, kind: 'folder' }]);
+  const done = verb === 'accept' ? await store.accept(spec, goal) : await store.reject(spec, goal);
+  if (!done) throw usage(`${ref}: there is no proposed path to ${verb} (${store.locate(spec, goal).proposed})`);
+  process.stdout.write(verb === 'accept' ? `accepted: ${ref} now replays the healed path\n` : `rejected: the proposal for ${ref} is gone\n`);
+  return 0;
 }
 
 export default async function paths(args: ParsedArgs): Promise<number> {
@@ -73,7 +66,11 @@ export default async function paths(args: ParsedArgs): Promise<number> {
   const store = new PathStore(dir);
   const [verb, ref] = args.positionals;
   if (verb === 'accept' || verb === 'reject') return settle(store, root, verb, ref);
-  if (verb !== undefined) throw usage(`unknown "retrace paths ${verb}"; use accept or reject <spec>#<goal>, or no argument to list`);
+  if (verb === 'show') {
+    const { default: show } = await import('./paths-show.ts');
+    return show(store, reports, goalRef(root, verb, ref), typeof args.flags.html === 'string' ? args.flags.html : undefined);
+  }
+  if (verb !== undefined) throw usage(`unknown "retrace paths ${verb}"; use show, accept or reject <spec>#<goal>, or no argument to list`);
 
   const stats = new Map<string, PathStats>();
   for (const s of computePathStats(await readHistory(reports))) stats.set(`${specDirName(s.spec)}#${s.goal}`, s);

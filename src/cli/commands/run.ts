@@ -14,7 +14,7 @@ import type { RunContext } from '../../runner/context.ts';
 import { printRunResult, exitCodeOf } from '../result.ts';
 import { checkOutputs, type OutputLocation } from '../outputs.ts';
 
-const baselinesDirOf = (root: string): string => join(root, 'fixtures', 'baselines');
+export const baselinesDirOf = (root: string): string => join(root, 'fixtures', 'baselines');
 
 /** The CLI flags that are also config-file options, in the config's vocabulary. */
 export function cliOptions(flags: ParsedArgs['flags']): CliOptions {
@@ -61,16 +61,20 @@ export default async function run(args: ParsedArgs): Promise<number> {
   const { runEngine } = await import('../../runner/engine.ts');
   const quiet = flags.quiet === true;
   const keepOpen = flags['keep-open'] === true;
-  const { openSharedDisplay, hasUserDisplay } = await import('../../desktop/index.ts');
-  // The display must outlive the workers: the CLI owns it, and one worker shares it.
-  const kept = keepOpen ? await openSharedDisplay(options.display.size) : undefined;
+  const live = flags.live === true;
+  const { openSharedDisplay, hasUserDisplay, startVncBridge } = await import('../../desktop/index.ts');
+  // The display must outlive the workers: the CLI owns it, and one worker shares it. A live view
+  // is always of a display retrace owns, never of the user's own screen.
+  const shared = keepOpen || live ? await openSharedDisplay(options.display.size, !live) : undefined;
+  const viewer = live && shared ? await startVncBridge(shared, { title: `retrace run (display ${shared.name})`, viewOnly: true }) : undefined;
+  if (viewer) process.stderr.write(`live view: ${viewer.url} (display ${shared?.name}, one worker, view only)\n`);
   const context: RunContext = {
     root,
-    options,
+    options: shared ? { ...options, workers: 1 } : options,
     cli,
     baselinesDir: baselinesDirOf(root),
     runId: randomUUID(),
-    ownDisplays: !keepOpen && (options.workers > 1 || !hasUserDisplay()),
+    ownDisplays: !shared && (options.workers > 1 || !hasUserDisplay()),
     keepOpen,
     verbosity: quiet ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
     tty: Boolean(process.stderr.isTTY) && !process.env.CI,
@@ -86,7 +90,8 @@ export default async function run(args: ParsedArgs): Promise<number> {
   });
   printRunResult(result, relative(root, options.reports) || '.', quiet);
   const code = exitCodeOf(result);
-  if (kept && code !== 0) await holdDisplay(kept.name);
+  if (keepOpen && shared && code !== 0) await holdDisplay(shared.name);
+  await viewer?.close();
   return code;
 }
 

@@ -1,0 +1,45 @@
+/**
+ * `retrace run --live` end to end: while a real run goes, the printed address serves the noVNC
+ * page, and its WebSocket opens a VNC session on the run's own display (x11vnc behind the bridge).
+ */
+import { describe, expect, test } from 'vitest';
+import { Project, until } from '../support/project.ts';
+import { openViewer } from '../support/vnc-client.ts';
+
+// The wait keeps the run going while the test looks at it; the run still has to pass.
+const SPEC = `name: Notes
+app:
+  launch: \${env.FIXTURES}/open notes
+  window: Retrace Notes
+goals:
+  - id: note
+    steps:
+      - click: New
+      - type: Buy milk
+      - wait: 4000
+    expect:
+      - text: "Buy milk"
+`;
+
+describe('retrace run --live', () => {
+  const project = new Project().write('specs/notes.yaml', SPEC);
+
+  test('prints an address that serves the run\'s display to a browser while the run goes', async () => {
+    const run = project.start(['run', 'specs/notes.yaml', '--live'], {}, 60_000, false);
+    const url = await until('"live view:"', () => /live view: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(run.output.stderr)?.[1], 30_000).catch((error: Error) => {
+      throw new Error(`${error.message}\n${run.output.stdout}\n${run.output.stderr}`);
+    });
+
+    const viewer = await openViewer(url);
+    expect(viewer.page).toContain('./novnc/core/rfb.js');
+    expect(viewer.page).toContain('rfb.viewOnly = true');
+    expect(viewer.module).toBe(200);
+    expect(viewer.greeting).toEqual({ version: expect.stringMatching(/^RFB 003\.\d{3}\n$/), width: 1280, height: 800 });
+
+    const result = await run.result;
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(project.summary().goals).toMatchObject([{ goal: 'note', status: 'passed' }]);
+    // The viewer ends with the run.
+    await expect(fetch(url)).rejects.toThrow();
+  }, 60_000);
+});
