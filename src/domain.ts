@@ -27,11 +27,26 @@ export interface Frame {
   readonly data: Uint8Array;
 }
 
-/** Where an action points: a window-relative position, or a text found on screen by OCR. */
-export type Target = Point | { readonly text: string };
+/**
+ * A widget the toolkit publishes over the accessibility bus, by role (`button`, `entry`…) and
+ * accessible name (its label, for a field without a name). A name written `/…/flags` is a
+ * regular expression; otherwise it matches exactly. `nth` picks among equals, from 0.
+ */
+export interface ElementTarget {
+  readonly role: string;
+  readonly name?: string;
+  readonly nth?: number;
+}
+
+/** Where an action points: a window-relative position, a text found on screen by OCR, or an element. */
+export type Target = Point | { readonly text: string } | ElementTarget;
 
 export const isTextTarget = (target: Target): target is { readonly text: string } =>
   'text' in target;
+
+export const isElementTarget = (target: Target): target is ElementTarget => 'role' in target;
+
+export const isPointTarget = (target: Target): target is Point => 'x' in target;
 
 export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
 
@@ -51,13 +66,17 @@ export type Action =
       readonly target?: Target;
     }
   | { readonly kind: 'drag'; readonly from: Target; readonly to: Target }
+  /** Clicks the target only when its checked state is not `checked` already. */
+  | { readonly kind: 'check'; readonly target: Target; readonly checked: boolean }
+  /** Picks `option` (an item's name) in the target list or combo box, opening it when needed. */
+  | { readonly kind: 'select'; readonly option: string; readonly target: Target }
   | { readonly kind: 'wait'; readonly ms: number }
   | { readonly kind: 'wait-for'; readonly text: string; readonly timeoutMs?: number };
 
 export type ActionKind = Action['kind'];
 
 /** How a replayed action found its target, from the cheapest rung of the ladder to the dearest. */
-export type ResolvedBy = 'recorded' | 'template' | 'ocr' | 'model';
+export type ResolvedBy = 'element' | 'recorded' | 'template' | 'ocr' | 'model';
 
 /** How a goal reached its verdict. */
 export type Mode = 'learned' | 'replayed' | 'healed' | 'relearned' | 'scripted';
@@ -77,6 +96,23 @@ export type FailureCategory =
   | 'expectation-failed'
   | 'infrastructure';
 
+/** One step of an element's place in its window: its role and its index among its siblings. */
+export interface ElementStep {
+  readonly role: string;
+  readonly index: number;
+}
+
+/** The element under a target when the action was recorded, as the accessibility bus named it. */
+export interface ElementAnchor {
+  readonly role: string;
+  /** Its accessible name (its label, for a field without a name of its own). */
+  readonly name: string;
+  /** Its box, window-relative. */
+  readonly box: Region;
+  /** From its top-level window down to the element itself. */
+  readonly path: readonly ElementStep[];
+}
+
 /**
  * The anchor of a target: what was under the pointer when the action was recorded.
  * `image` and `box` describe a small crop around `point`; all window-relative.
@@ -88,6 +124,30 @@ export interface Anchor {
   readonly image: string;
   /** OCR text under the point, if any (masked for secret-typing actions). */
   readonly text?: string;
+  /** The element under the point, when the app publishes its elements. */
+  readonly element?: ElementAnchor;
+}
+
+/** Element properties an action can change, as they were after it. */
+export interface ElementProperties {
+  readonly name?: string;
+  readonly text?: string;
+  readonly value?: number;
+  readonly checked?: boolean;
+  readonly sensitive?: boolean;
+  readonly focused?: boolean;
+  readonly selected?: boolean;
+  readonly expanded?: boolean;
+}
+
+/** An element whose text, value, name or states an action changed: verified exactly on replay. */
+export interface ElementEffect {
+  readonly role: string;
+  /** Its accessible name before the action. */
+  readonly name: string;
+  readonly path: readonly ElementStep[];
+  /** Only what changed, as it was once the screen settled. */
+  readonly after: ElementProperties;
 }
 
 /**
@@ -129,6 +189,8 @@ export interface RecordedAction {
   /** Fingerprint of the window after the action settled. */
   readonly after: string;
   readonly effects: readonly Effect[];
+  /** What the action changed in the app's elements (text, value, states), when it publishes them. */
+  readonly elements?: readonly ElementEffect[];
   /** Regions that changed on their own while recording; left out of verification. */
   readonly dynamic: readonly Region[];
   readonly settleMs: number;

@@ -5,6 +5,7 @@ import type { AssertionResult } from './types.ts';
 import { assertText, assertAbsent } from './text.ts';
 import { assertWindow } from './window.ts';
 import { assertScreenshot, type ScreenshotContext } from './screenshot.ts';
+import { assertElement } from './element.ts';
 
 export interface CheckContext extends ScreenshotContext {
   /** How long a text expectation polls unless it sets `timeoutMs`. */
@@ -52,6 +53,11 @@ export async function checkExpectations(
       case 'screenshot':
         results.push(await assertScreenshot(stage, expectation, context));
         break;
+      case 'element': {
+        const { kind: _kind, line: _line, timeoutMs, ...wanted } = expectation;
+        results.push(await assertElement(stage, { ...wanted, timeoutMs: timeoutMs ?? context.expectMs, resolveText: context.resolveText, display: context.display, mask: context.mask }));
+        break;
+      }
     }
   }
   return results;

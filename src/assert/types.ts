@@ -7,7 +7,7 @@ export interface DiffImages {
 }
 
 export interface AssertionResult {
-  readonly kind: 'text' | 'absent' | 'screenshot' | 'window';
+  readonly kind: 'text' | 'absent' | 'screenshot' | 'window' | 'element';
   /** e.g. `text "84"`, secret-free. */
   readonly description: string;
   readonly ok: boolean;

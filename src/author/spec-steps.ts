@@ -8,7 +8,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Document, isMap, isScalar, isSeq, parseDocument, type YAMLMap } from 'yaml';
 import type { Action, Target } from '../domain.ts';
-import { isTextTarget } from '../domain.ts';
+import { isElementTarget, isTextTarget } from '../domain.ts';
 import { parseSpec } from '../spec-file/load.ts';
 import type { GoalSpec } from '../spec-file/types.ts';
 import type { Env } from '../spec-file/interpolate.ts';
@@ -16,7 +16,11 @@ import { InvalidInputError } from '../errors.ts';
 
 type Plain = string | number | { readonly [key: string]: Plain };
 
-const target = (t: Target): Plain => (isTextTarget(t) ? t.text : { x: t.x, y: t.y });
+const target = (t: Target): Plain => {
+  if (isTextTarget(t)) return t.text;
+  if (!isElementTarget(t)) return { x: t.x, y: t.y };
+  return { role: t.role, ...(t.name !== undefined && { name: t.name }), ...(t.nth !== undefined && { nth: t.nth }) };
+};
 
 /** One action as a step of `steps:` (the inverse of `toAction`). */
 export function stepOf(action: Action): Record<string, Plain> {
@@ -37,6 +41,11 @@ export function stepOf(action: Action): Record<string, Plain> {
       return { wait: action.ms };
     case 'wait-for':
       return { 'wait-for': action.timeoutMs === undefined ? action.text : { text: action.text, timeoutMs: action.timeoutMs } };
+    case 'check':
+      // A bare text reads back as a checkbox's name: an OCR target keeps its { text } form.
+      return { [action.checked ? 'check' : 'uncheck']: isTextTarget(action.target) ? { text: action.target.text } : target(action.target) };
+    case 'select':
+      return { select: { option: action.option, in: target(action.target) } };
   }
 }
 

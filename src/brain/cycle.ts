@@ -12,14 +12,17 @@
  * exceptions are infrastructure faults only.
  */
 import type { Action, ActionReport, Frame, Point, RecordedAction, Region, ResolvedBy } from '../domain.ts';
-import { isTextTarget } from '../domain.ts';
+import { isElementTarget, isPointTarget } from '../domain.ts';
+import type { Element } from '../desktop/types.ts';
 import { fingerprint } from '../vision/fingerprint.ts';
 import { crop } from '../vision/frame.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
 import type { Stage } from './stage.ts';
 import { settle, type Settled } from './settle.ts';
 import { locateText, centre } from './locate.ts';
-import { perform } from './perform.ts';
+import { act } from './element-act.ts';
+import { locateElement, elementAnchorAt } from './element-target.ts';
+import { elementChanges, readElements } from './element-effects.ts';
 import { describeAction, targetsOf } from './describe.ts';
 import { makeAnchor, makeEffects, type AssetSink } from './observe.ts';
 import { resolveTarget, type ModelLocator } from './ladder.ts';
@@ -155,15 +158,21 @@ export class ActionCycle {
       const failure: ActionFailure = { category: 'target-not-found', message: resolved.failure, index: step.index };
       return { report: report({ verified: false, resolvedBy: 'recorded', retries: 0 }), changed: false, healed: false, failure };
     }
-    await this.act(action, resolved, before);
+    // Elements before the action, to see what it changed in them.
+    const elementsBefore = await readElements(this.stage, before.window);
+    const refused = await this.act(action, resolved, before);
     lap('actMs');
+    if (refused !== undefined) {
+      const failure: ActionFailure = { category: 'target-not-found', message: `${describeAction(action)}: ${refused}`, index: step.index };
+      return { report: report({ verified: false, resolvedBy: 'recorded', retries: 0 }), changed: false, healed: false, failure };
+    }
     const after = await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic, quietMs: CYCLE_LIMITS.recordQuietMs }, {
       changeFrom: before.frame,
       reactMs: CYCLE_LIMITS.learnReactMs,
     });
     lap('settleMs');
     const secret = action.kind === 'type' && containsSecret(action.text);
-    const observed = await this.observe(action, before, after, resolved, dynamic, secret, step.assets);
+    const observed = await this.observe(action, before, after, resolved, dynamic, secret, step.assets, undefined, elementsBefore);
     lap('verifyMs');
     if (!secret) this.options.onEvidence?.(step.index, before.frame, after.frame);
     return {
@@ -174,9 +183,12 @@ export class ActionCycle {
     };
   }
 
-  /** Does the action at its resolved targets. */
-  async act(action: Action, resolved: Resolved, before: Settled): Promise<void> {
-    await this.stage.guard(perform(this.stage.input, action, resolved.points, before.window, this.options.resolveText));
+  /**
+   * Does the action at its resolved targets.
+   * @returns undefined when done, else why it could not be done (a `select` without its option).
+   */
+  act(action: Action, resolved: Resolved, before: Settled): Promise<string | undefined> {
+    return act(this.stage, action, resolved.points, before.window, this.options.resolveText);
   }
 
   /** Learning: each text target is looked for on screen, waiting for it to appear. */
@@ -184,8 +196,14 @@ export class ActionCycle {
     const points: Point[] = [];
     let text: string | undefined;
     for (const [i, target] of targetsOf(action).entries()) {
-      if (!isTextTarget(target)) {
+      if (isPointTarget(target)) {
         points.push(target);
+        continue;
+      }
+      if (isElementTarget(target)) {
+        const hit = await locateElement(this.stage, target, this.options.resolveText, { window: before.window, timeoutMs: this.options.actionTimeoutMs });
+        if ('failure' in hit) return { failure: `${describeAction(action)}: ${hit.failure}` };
+        points.push(hit.point);
         continue;
       }
       const found = await locateText(this.stage, this.options.resolveText(target.text), { first: before, timeoutMs: this.options.actionTimeoutMs });
@@ -209,7 +227,7 @@ export class ActionCycle {
     let offset: Point = targets.length === 0 ? this.lastOffset : { x: 0, y: 0 };
     for (const [i, target] of targets.entries()) {
       // Only the first target has a recorded anchor; a drag's end moves with its start.
-      if (i > 0 && !isTextTarget(target)) {
+      if (i > 0 && isPointTarget(target)) {
         points.push({ x: target.x + offset.x, y: target.y + offset.y });
         continue;
       }
@@ -253,20 +271,28 @@ export class ActionCycle {
     secret: boolean,
     assets: AssetSink,
     recorded?: RecordedAction,
+    elementsBefore?: readonly Element[],
   ): Promise<RecordedAction> {
     const point = resolved.points[0];
     // A healed action keeps the text it was recorded with; a learned one reads what is under it.
     const text = secret ? undefined : recorded ? recorded.anchor?.text : (resolved.text ?? (point ? await this.readUnder(before.frame, point) : undefined));
-    const anchor = point && (!recorded || recorded.anchor) ? makeAnchor(before.frame, point, text, assets) : undefined;
+    const pixelAnchor = point && (!recorded || recorded.anchor) ? makeAnchor(before.frame, point, text, assets) : undefined;
+    // The element under the target, as the app publishes it (read now when healing a replay).
+    const elementsNow = elementsBefore ?? (recorded && point ? await readElements(this.stage, after.window) : undefined);
+    const element = point && elementsNow ? elementAnchorAt(elementsNow, point) : undefined;
+    const anchor = pixelAnchor && element ? { ...pixelAnchor, element } : pixelAnchor;
     const effects = await this.stage.guard(
       makeEffects({ before: before.frame, after: after.frame, dynamic, secret, sink: assets, reader: this.stage.reader, ...(anchor ? { target: anchor.box } : {}) }),
     );
+    const elementsAfter = elementsBefore ? await readElements(this.stage, after.window) : undefined;
+    const elements = recorded ? recorded.elements : elementsBefore && elementsAfter ? elementChanges(elementsBefore, elementsAfter, { dynamic, secret, ...(element && { target: element }) }) : undefined;
     return {
       action,
       ...(anchor ? { anchor } : {}),
       before: fingerprint(before.frame, dynamic),
       after: fingerprint(after.frame, dynamic),
       effects,
+      ...(elements?.length ? { elements } : {}),
       dynamic,
       settleMs: Math.round(after.settleMs),
       ...(secret ? { secret: true } : {}),

@@ -1,25 +1,36 @@
 /** Short, secret-free descriptions of actions, for progress lines, reports and errors. */
 import type { Action, Target } from '../domain.ts';
-import { isTextTarget } from '../domain.ts';
+import { isElementTarget, isTextTarget } from '../domain.ts';
 import { describeForDisplay } from '../spec-file/interpolate.ts';
 
-const target = (t: Target): string =>
-  isTextTarget(t) ? `"${describeForDisplay(t.text)}"` : `(${t.x}, ${t.y})`;
+/** `"OK"`, `(12, 40)`, or `button "OK"` (`button #2` for the third unnamed one). */
+export const describeTarget = (t: Target): string => {
+  if (isTextTarget(t)) return `"${describeForDisplay(t.text)}"`;
+  if (isElementTarget(t)) {
+    const name = t.name === undefined ? '' : ` "${describeForDisplay(t.name)}"`;
+    return `${t.role}${name}${t.nth === undefined ? '' : ` #${t.nth}`}`;
+  }
+  return `(${t.x}, ${t.y})`;
+};
 
 export function describeAction(action: Action): string {
   switch (action.kind) {
     case 'click':
     case 'double-click':
     case 'right-click':
-      return `${action.kind} ${target(action.target)}`;
+      return `${action.kind} ${describeTarget(action.target)}`;
     case 'type':
-      return `type "${describeForDisplay(action.text)}"${action.into ? ` into ${target(action.into)}` : ''}`;
+      return `type "${describeForDisplay(action.text)}"${action.into ? ` into ${describeTarget(action.into)}` : ''}`;
     case 'key':
       return `press ${action.combo}`;
     case 'scroll':
-      return `scroll ${action.direction} ${action.amount}${action.target ? ` in ${target(action.target)}` : ''}`;
+      return `scroll ${action.direction} ${action.amount}${action.target ? ` in ${describeTarget(action.target)}` : ''}`;
     case 'drag':
-      return `drag ${target(action.from)} to ${target(action.to)}`;
+      return `drag ${describeTarget(action.from)} to ${describeTarget(action.to)}`;
+    case 'check':
+      return `${action.checked ? 'check' : 'uncheck'} ${describeTarget(action.target)}`;
+    case 'select':
+      return `select "${describeForDisplay(action.option)}" in ${describeTarget(action.target)}`;
     case 'wait':
       return `wait ${action.ms} ms`;
     case 'wait-for':
@@ -27,12 +38,14 @@ export function describeAction(action: Action): string {
   }
 }
 
-/** The point-or-text targets of an action, in the order they are resolved. */
+/** The targets of an action, in the order they are resolved. */
 export function targetsOf(action: Action): Target[] {
   switch (action.kind) {
     case 'click':
     case 'double-click':
     case 'right-click':
+    case 'check':
+    case 'select':
       return [action.target];
     case 'type':
       return action.into ? [action.into] : [];

@@ -5,11 +5,12 @@
  * which rung won. Adding a rung is an entry in `RUNGS` and a finder here.
  */
 import type { Anchor, Frame, Point, Region, ResolvedBy, Target } from '../domain.ts';
-import { isTextTarget } from '../domain.ts';
+import { isPointTarget, isTextTarget } from '../domain.ts';
 import { matchAt, findTemplate } from '../vision/template.ts';
 import type { Stage, Shot } from './stage.ts';
 import { locateText, centre } from './locate.ts';
 import { RUNGS, type RungSpec } from './thresholds.ts';
+import { findByElement } from './element-target.ts';
 
 /** Asks a model where a target is now; undefined when it cannot tell. */
 export type ModelLocator = (frame: Frame, description: string) => Promise<Point | undefined>;
@@ -44,7 +45,7 @@ export interface Unresolved {
 }
 
 /** What one rung saw: where it would put the target, and how sure it is. */
-interface Finding {
+export interface Finding {
   readonly point?: Point;
   /** Where the target would be, for evidence. */
   readonly box?: Region;
@@ -60,9 +61,10 @@ type Finder = (input: LadderInput) => Promise<Finding | undefined>;
 const moved = (from: Point, to: Point): Point => ({ x: to.x - from.x, y: to.y - from.y });
 
 const FINDERS: Readonly<Record<ResolvedBy, Finder>> = {
+  element: findByElement,
   async recorded({ anchor, anchorImage, target, shot }) {
     // No anchor was recorded (a coordinate typed by hand into an empty area): trust the position.
-    if (!anchor || !anchorImage) return isTextTarget(target) ? undefined : { point: target, score: 1, runnerUp: 0 };
+    if (!anchor || !anchorImage) return isPointTarget(target) ? { point: target, score: 1, runnerUp: 0 } : undefined;
     const score = matchAt(shot.frame, anchorImage, { x: anchor.box.x, y: anchor.box.y });
     return { point: anchor.point, box: anchor.box, score, runnerUp: 0 };
   },

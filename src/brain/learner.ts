@@ -11,6 +11,8 @@ import type { ActionCycle, ActionFailure } from './cycle.ts';
 import type { AssetSink } from './observe.ts';
 import { describeAction } from './describe.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
+import { offerElements } from './elements.ts';
+import { readElements } from './element-effects.ts';
 
 export interface Lesson {
   readonly stopReason: StopReason;
@@ -56,7 +58,8 @@ export async function learn(input: LearnInput): Promise<Lesson> {
       return stop('budget', `model budget spent (${planner.modelCalls} calls, ${planner.tokens} tokens)`);
     }
     const shot = await stage.shoot();
-    const decision = await stage.guard(planner.next({ frame: shot.frame, step, ...(previous ? { previous } : {}) }));
+    const elements = planner.seesElements ? offerElements(await readElements(stage, shot.window), shot.window) : [];
+    const decision = await stage.guard(planner.next({ frame: shot.frame, step, ...(previous ? { previous } : {}), ...(elements.length > 0 && { elements }) }));
     if (decision.kind === 'done') return stop(decision.reason, decision.message);
     const { action } = decision;
     input.onAction?.(step, describeAction(action));

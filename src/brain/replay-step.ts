@@ -21,6 +21,7 @@ import { containsSecret } from '../spec-file/interpolate.ts';
 import { settle, type Settled } from './settle.ts';
 import { describeAction } from './describe.ts';
 import { verifyEffects, kindOf, type EffectCheck } from './verify.ts';
+import { verifyElementEffects } from './element-effects.ts';
 import { describeChanges, describeUnexpected, extendsChanging, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
 import type { ActionFailure, ActionOutcome, Held } from './outcome.ts';
@@ -98,9 +99,13 @@ export class ReplayStep {
         const failure: ActionFailure = { category: 'target-not-found', message: resolved.failure, index };
         return { report: report({ verified: false, resolvedBy: 'recorded', retries: attempt }), changed: false, healed: false, failure };
       }
-      await this.cycle.act(action, resolved, before);
+      const refused = await this.cycle.act(action, resolved, before);
       const acted = Date.now();
       lap('actMs');
+      if (refused !== undefined) {
+        const failure: ActionFailure = { category: 'target-not-found', message: `action ${index + 1} (${describeAction(action)}): ${refused}`, index };
+        return { report: report({ verified: false, resolvedBy: resolved.resolvedBy, retries: attempt }), changed: false, healed: false, failure };
+      }
       let verifying = 0;
       const verify = async (shot: Settled): Promise<EffectCheck[]> => {
         const start = performance.now();
@@ -115,8 +120,10 @@ export class ReplayStep {
       phases.settleMs -= verifying;
       phases.verifyMs += verifying;
       const failed = checks.find((c) => !c.verified);
+      // What the action changed in the app's elements must hold too, exactly.
+      const elementMiss = failed || !recorded.elements?.length ? undefined : await verifyElementEffects(this.stage, recorded.elements, after.window, Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor));
       const changed = !framesEqual(before.frame, after.frame, ignore());
-      if (failed && !changed && attempt < CYCLE_LIMITS.maxRetries) continue;
+      if ((failed || elementMiss) && !changed && attempt < CYCLE_LIMITS.maxRetries) continue;
       // The window before and after is evidence for a failed action as much as for a passed one.
       if (!secret) this.options.onEvidence?.(index, before.frame, after.frame);
       const fail = (category: ActionFailure['category'], message: string, verified = false): ActionOutcome => ({
@@ -130,6 +137,7 @@ export class ReplayStep {
         if (!secret) this.options.onProblem?.(index, effectProblem(failed, step, before.frame, after.frame));
         return fail('effect-not-verified', notVerified(description, failed, changed, attempt));
       }
+      if (elementMiss) return fail('effect-not-verified', `${description}: its effect did not verify — ${elementMiss}`);
       if (attempt > 0 && this.options.strict) {
         return fail('effect-not-verified', `${description}: its effect appeared only when it was done again (${attempt} ${attempt === 1 ? 'retry' : 'retries'}): the app ignored it the first time (--strict)`, true);
       }
@@ -139,7 +147,9 @@ export class ReplayStep {
       if (unexpected.length > 0 && this.options.unexpectedChanges !== 'warn') {
         return { ...fail('unexpected-change', `${description}: it also changed what its path did not record: ${describeUnexpected(unexpected)}`, true), report: { ...report({ verified: true, resolvedBy: resolved.resolvedBy, retries: attempt }), unexpected } };
       }
-      const healed = resolved.resolvedBy !== 'recorded' || checks.some((c) => c.moved);
+      // The element rung finding its element where it was recorded is a clean replay, not a heal.
+      const inPlace = resolved.resolvedBy === 'recorded' || (resolved.resolvedBy === 'element' && resolved.offset.x === 0 && resolved.offset.y === 0);
+      const healed = !inPlace || checks.some((c) => c.moved);
       // An action that replayed exactly keeps its recorded evidence (and images) in a proposal.
       const observed = healed ? await this.cycle.observe(action, before, after, resolved, recorded.dynamic, secret, step.assets, recorded) : recorded;
       lap('verifyMs');

@@ -5,23 +5,33 @@
  * Claude, and without an API key it must tell the user what it can do offline.
  *
  *   goal    := clause ( ("," | ";" | "then") clause )*
- *   clause  := ("click" | "double-click" | "right-click") TEXT
- *            | "type" TEXT [ "into" TEXT ]
+ *   clause  := ("click" | "double-click" | "right-click") TARGET
+ *            | "type" TEXT [ "into" TARGET ]
+ *            | ("check" | "uncheck") TARGET          (a bare TEXT is a checkbox's name)
+ *            | "select" TEXT "in" ROLE TEXT
  *            | "press" COMBO
- *            | "scroll" ("up" | "down" | "left" | "right") [N] [ "in" TEXT ]
+ *            | "scroll" ("up" | "down" | "left" | "right") [N] [ "in" TARGET ]
  *            | "wait" "for" TEXT
  *            | "wait" N ("ms" | "s")
+ *   TARGET  := [ROLE] TEXT       a text found by OCR, or with a role an element (button, entry…)
  *   TEXT    := a quoted string: "…", '…', “…” or ‘…’; a backslash escapes a quote or itself
  *
  * Keywords are case-insensitive; separators inside quotes do not count; a final "." is ignored.
  */
-import type { Action } from '../domain.ts';
+import type { Action, Target } from '../domain.ts';
+import { ELEMENT_ROLES } from '../desktop/index.ts';
 import { DEFAULT_SCROLL_AMOUNT, KEY_COMBO_PATTERN, SCROLL_DIRECTIONS } from '../spec-file/format.ts';
+
+/** The role words a target may start with: retrace's names of the toolkits' roles. */
+export const ROLE_WORDS: ReadonlySet<string> = new Set([...Object.values(ELEMENT_ROLES), 'textarea']);
+const SOME_ROLES = 'button, entry, checkbox, radio, combobox, list, item, label, link, menuitem, tab…';
 
 export const RULES_GRAMMAR_HELP = [
   'The rules grammar (offline, no API key needed): clauses separated by "," ";" or "then":',
   '  click "T"   double-click "T"   right-click "T"',
   '  type "S"   type "S" into "T"',
+  `  a role before "T" names an element: click button "OK", type "S" into entry "Name" (${SOME_ROLES})`,
+  '  check checkbox "T"   uncheck checkbox "T"   select "S" in list "T"   (S: the option\'s name)',
   '  press <combo>            e.g. press ctrl+s, press Enter',
   `  scroll up|down|left|right [N] [in "T"]   (N wheel notches, default ${DEFAULT_SCROLL_AMOUNT})`,
   '  wait for "T"   wait N ms',
@@ -104,7 +114,7 @@ function clauses(tokens: readonly Token[]): Token[][] {
     .filter((c) => c.length > 0);
 }
 
-const ACTIONS = ['click', 'double-click', 'right-click', 'type', 'press', 'scroll', 'wait'] as const;
+const ACTIONS = ['click', 'double-click', 'right-click', 'type', 'check', 'uncheck', 'select', 'press', 'scroll', 'wait'] as const;
 const COMBO = new RegExp(KEY_COMBO_PATTERN.source);
 
 /** Reads one clause; throws GrammarError with what was expected. */
@@ -122,6 +132,18 @@ function parseClause(tokens: readonly Token[]): Action {
     at++;
     return t.text;
   };
+  /** A target: a quoted text, or a role word and the element's quoted name. */
+  const target = (what: string, example: string, defaultRole?: string): Target => {
+    const role = word();
+    if (role === undefined || tokens[at + 1]?.kind !== 'text') {
+      const t = text(what, example);
+      return defaultRole === undefined ? { text: t } : { role: defaultRole, name: t };
+    }
+    if (!ROLE_WORDS.has(role)) throw new GrammarError(`unknown role "${role}" in ${what}; a role is one of ${SOME_ROLES}`);
+    at++;
+    return { role, name: text(what, example) };
+  };
+  const shown = (t: Target): string => ('text' in t ? `"${t.text}"` : 'role' in t ? `${t.role} "${t.name ?? ''}"` : '');
   const end = (what: string): void => {
     const t = peek();
     if (!t) return;
@@ -138,9 +160,24 @@ function parseClause(tokens: readonly Token[]): Action {
     case 'click':
     case 'double-click':
     case 'right-click': {
-      const target = { text: text(keyword, `${keyword} "OK"`) };
-      end(`${keyword} "${target.text}"`);
-      return { kind: keyword, target };
+      const clicked = target(keyword, `${keyword} "OK" or ${keyword} button "OK"`);
+      end(`${keyword} ${shown(clicked)}`);
+      return { kind: keyword, target: clicked };
+    }
+    case 'check':
+    case 'uncheck': {
+      const box = target(keyword, `${keyword} checkbox "Dark mode"`, 'checkbox');
+      end(`${keyword} ${shown(box)}`);
+      return { kind: 'check', target: box, checked: keyword === 'check' };
+    }
+    case 'select': {
+      const option = text('select', 'select "Paris" in list "City"');
+      if (word() !== 'in') throw new GrammarError('select needs the list it picks in, as in select "Paris" in list "City"');
+      at++;
+      const list = target('select … in', 'select "Paris" in combobox "City"');
+      if (!('role' in list)) throw new GrammarError(`select needs the role of the list, as in select "${option}" in list "${'text' in list ? list.text : ''}" (or combobox, table, tree)`);
+      end(`select "${option}" in ${shown(list)}`);
+      return { kind: 'select', option, target: list };
     }
     case 'type': {
       const typed = text('type', 'type "hello"');
@@ -149,9 +186,9 @@ function parseClause(tokens: readonly Token[]): Action {
         return { kind: 'type', text: typed };
       }
       at++;
-      const into = text('type … into', 'type "hello" into "Name"');
-      end(`type … into "${into}"`);
-      return { kind: 'type', text: typed, into: { text: into } };
+      const into = target('type … into', 'type "hello" into "Name" or into entry "Name"');
+      end(`type … into ${shown(into)}`);
+      return { kind: 'type', text: typed, into };
     }
     case 'press': {
       const t = peek();
@@ -177,14 +214,14 @@ function parseClause(tokens: readonly Token[]): Action {
         if (amount < 1) throw new GrammarError('scroll needs an amount of at least 1');
         at++;
       }
-      let target: { text: string } | undefined;
+      let over: Target | undefined;
       if (word() === 'in') {
         at++;
-        target = { text: text('scroll … in', 'scroll down in "List"') };
+        over = target('scroll … in', 'scroll down in "List" or in list "Cities"');
       }
       end(`scroll ${direction}`);
       const dir = direction as (typeof SCROLL_DIRECTIONS)[number];
-      return target ? { kind: 'scroll', direction: dir, amount, target } : { kind: 'scroll', direction: dir, amount };
+      return over ? { kind: 'scroll', direction: dir, amount, target: over } : { kind: 'scroll', direction: dir, amount };
     }
     case 'wait': {
       if (word() === 'for') {

@@ -22,6 +22,10 @@ export interface RungSpec {
 }
 
 export const RUNGS: readonly RungSpec[] = Object.freeze([
+  // The element the toolkit publishes (AT-SPI), by role and name, where the app publishes any;
+  // the score is how well the recorded anchor image matches at the element's box (moved with
+  // it): low when something covers the element. A focus ring or a pressed look costs ~0.1–0.3.
+  { name: 'element', cost: 5, minScore: 0.6, margin: 0 },
   // The anchor image compared at its recorded place: a near-exact match (0.97 ZNCC) keeps
   // sub-pixel text rendering and a blinking caret from sending replay down the ladder.
   { name: 'recorded', cost: 1, minScore: 0.97, margin: 0 },

@@ -30,7 +30,7 @@ const MAX_WINDOW_SIDE = 32_767;
 const MAX_PATH_WAIT_MS = 3_600_000;
 
 const CLICKS = new Set(['click', 'double-click', 'right-click']);
-const ACTION_KINDS = [...CLICKS, 'type', 'key', 'scroll', 'drag', 'wait', 'wait-for'];
+const ACTION_KINDS = [...CLICKS, 'type', 'key', 'scroll', 'drag', 'wait', 'wait-for', 'check', 'select'];
 const SCROLL_DIRECTIONS = new Set(['up', 'down', 'left', 'right']);
 
 type Json = Record<string, unknown>;
@@ -90,7 +90,36 @@ class Checker {
 
   target(v: unknown, where: Where): void {
     if (isObject(v) && 'text' in v) this.string(v.text, [...where, 'text']);
-    else this.point(v, where);
+    else if (isObject(v) && 'role' in v) {
+      this.string(v.role, [...where, 'role']);
+      if (v.name !== undefined) this.string(v.name, [...where, 'name']);
+      if (v.nth !== undefined && !isCount(v.nth, 10_000)) this.fail([...where, 'nth'], 'must be a whole number from 0');
+    } else this.point(v, where);
+  }
+
+  /** An element's box may reach past the window (a scrolled list); it only has to be one. */
+  box(v: unknown, where: Where): void {
+    const r = this.object(v, where, 'a box { x, y, width, height }');
+    const ok = [r.x, r.y].every((n) => Number.isInteger(n)) && isCount(r.width, MAX_WINDOW_SIDE) && isCount(r.height, MAX_WINDOW_SIDE);
+    if (!ok) this.fail(where, 'must be a box { x, y, width, height } in whole pixels');
+  }
+
+  /** Where an element sits: its role and index at each level from its window down. */
+  elementPath(v: unknown, where: Where): void {
+    if (!Array.isArray(v)) this.fail(where, 'must be a list of { role, index }');
+    v.forEach((step: unknown, i: number) => {
+      const s = this.object(step, [...where, i], 'a step { role, index }');
+      this.string(s.role, [...where, i, 'role']);
+      if (!isCount(s.index, 100_000)) this.fail([...where, i, 'index'], 'must be a whole number from 0');
+    });
+  }
+
+  elementEffect(v: unknown, where: Where): void {
+    const e = this.object(v, where, 'an element effect { role, name, path, after }');
+    this.string(e.role, [...where, 'role']);
+    this.string(e.name, [...where, 'name']);
+    this.elementPath(e.path, [...where, 'path']);
+    this.object(e.after, [...where, 'after'], 'the properties it changed');
   }
 
   image(v: unknown, where: Where): string {
@@ -121,6 +150,12 @@ class Checker {
     } else if (kind === 'drag') {
       this.target(a.from, at('from'));
       this.target(a.to, at('to'));
+    } else if (kind === 'check') {
+      this.target(a.target, at('target'));
+      if (typeof a.checked !== 'boolean') this.fail(at('checked'), 'must be true or false');
+    } else if (kind === 'select') {
+      this.string(a.option, at('option'));
+      this.target(a.target, at('target'));
     } else if (kind === 'wait') {
       if (!isCount(a.ms, MAX_PATH_WAIT_MS)) this.fail(at('ms'), `must be milliseconds from 0 to ${MAX_PATH_WAIT_MS}`);
     } else {
@@ -149,6 +184,17 @@ class Checker {
       this.point(anchor.point, [...where, 'anchor', 'point']);
       this.region(anchor.box, [...where, 'anchor', 'box']);
       this.image(anchor.image, [...where, 'anchor', 'image']);
+      if (anchor.element !== undefined) {
+        const element = this.object(anchor.element, [...where, 'anchor', 'element'], '{ role, name, box, path }');
+        this.string(element.role, [...where, 'anchor', 'element', 'role']);
+        this.string(element.name, [...where, 'anchor', 'element', 'name']);
+        this.box(element.box, [...where, 'anchor', 'element', 'box']);
+        this.elementPath(element.path, [...where, 'anchor', 'element', 'path']);
+      }
+    }
+    if (e.elements !== undefined) {
+      if (!Array.isArray(e.elements)) this.fail([...where, 'elements'], 'must be a list of element effects');
+      e.elements.forEach((effect: unknown, i: number) => this.elementEffect(effect, [...where, 'elements', i]));
     }
   }
 }

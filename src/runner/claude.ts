@@ -6,7 +6,7 @@ import type { ResolvedOptions } from '../spec-file/defaults.ts';
 import { placeholders, resolveTemplate } from '../spec-file/interpolate.ts';
 import type { GoalRunInput } from '../brain/run-goal.ts';
 import { ClaudePlanner } from '../brain/planners/claude-planner.ts';
-import { isTextTarget } from '../domain.ts';
+import { isPointTarget } from '../domain.ts';
 
 export interface ClaudeFactories extends Pick<GoalRunInput, 'claude' | 'modelLocator'> {
   /** Model requests made so far by every planner these factories built. */
@@ -52,7 +52,7 @@ export function claudeFactories(options: ResolvedOptions, env: NodeJS.ProcessEnv
           const planner = plannerFor(`Find the control this action was meant for: ${description}. Click it exactly once, then stop.`, { ...options.bounds, maxModelCalls: 2 });
           const decision = await planner.next({ frame, step: 0 });
           located += planner.modelCalls;
-          if (decision.kind !== 'act' || decision.action.kind !== 'click' || isTextTarget(decision.action.target)) return undefined;
+          if (decision.kind !== 'act' || decision.action.kind !== 'click' || !isPointTarget(decision.action.target)) return undefined;
           return decision.action.target;
         },
       };

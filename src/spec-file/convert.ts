@@ -8,7 +8,12 @@ import type { Action, Region, ScrollDirection, Target } from '../domain.ts';
 import type { AppSpec, Expectation, SpecOptions, TextMatch } from './types.ts';
 
 export type RawRegion = readonly [number, number, number, number];
-export type RawTarget = string | { readonly text: string } | { readonly x: number; readonly y: number };
+export interface RawElement {
+  readonly role: string;
+  readonly name?: string;
+  readonly nth?: number;
+}
+export type RawTarget = string | { readonly text: string } | { readonly x: number; readonly y: number } | RawElement;
 
 export type RawStep =
   | { readonly click: RawTarget }
@@ -21,7 +26,10 @@ export type RawStep =
   | {
       readonly scroll: { readonly direction: ScrollDirection; readonly amount: number; readonly in?: RawTarget };
     }
-  | { readonly drag: { readonly from: RawTarget; readonly to: RawTarget } };
+  | { readonly drag: { readonly from: RawTarget; readonly to: RawTarget } }
+  | { readonly check: RawTarget }
+  | { readonly uncheck: RawTarget }
+  | { readonly select: { readonly option: string; readonly in: RawTarget } };
 
 export type RawExpectation =
   | { readonly text: string; readonly match: TextMatch; readonly region?: RawRegion; readonly timeoutMs?: number }
@@ -34,7 +42,17 @@ export type RawExpectation =
       readonly maxDiffPixels?: number;
       readonly maxDiffPixelRatio?: number;
     }
-  | { readonly window: string };
+  | { readonly window: string }
+  | {
+      readonly element: RawElement & {
+        readonly text?: string;
+        readonly value?: number;
+        readonly checked?: boolean;
+        readonly sensitive?: boolean;
+        readonly focused?: boolean;
+      };
+      readonly timeoutMs?: number;
+    };
 
 export interface RawGoal {
   readonly id: string;
@@ -55,8 +73,15 @@ export interface RawSpec {
 
 export const toRegion = ([x, y, width, height]: RawRegion): Region => ({ x, y, width, height });
 
-export const toTarget = (raw: RawTarget): Target =>
-  typeof raw === 'string' ? { text: raw } : 'text' in raw ? { text: raw.text } : { x: raw.x, y: raw.y };
+export const toTarget = (raw: RawTarget): Target => {
+  if (typeof raw === 'string') return { text: raw };
+  if ('text' in raw) return { text: raw.text };
+  if ('role' in raw) return defined({ role: raw.role, name: raw.name, nth: raw.nth });
+  return { x: raw.x, y: raw.y };
+};
+
+/** A checkbox given by its name alone is found as an element; other targets as written. */
+const checkTarget = (raw: RawTarget): Target => (typeof raw === 'string' ? { role: 'checkbox', name: raw } : toTarget(raw));
 
 /** Only keys with a value, so a canonical JSON of the action (the path's source hash) is stable. */
 const defined = <T extends object>(o: T): T =>
@@ -89,6 +114,9 @@ export function toAction(step: RawStep): Action {
       target: s.in === undefined ? undefined : toTarget(s.in),
     });
   }
+  if ('check' in step) return { kind: 'check', target: checkTarget(step.check), checked: true };
+  if ('uncheck' in step) return { kind: 'check', target: checkTarget(step.uncheck), checked: false };
+  if ('select' in step) return { kind: 'select', option: step.select.option, target: toTarget(step.select.in) };
   return { kind: 'drag', from: toTarget(step.drag.from), to: toTarget(step.drag.to) };
 }
 
@@ -117,6 +145,22 @@ export function toExpectation(raw: RawExpectation, line: number): Expectation {
       threshold: raw.threshold,
       maxDiffPixels: raw.maxDiffPixels,
       maxDiffPixelRatio: raw.maxDiffPixelRatio,
+      line,
+    });
+  }
+  if ('element' in raw) {
+    const e = raw.element;
+    return defined({
+      kind: 'element',
+      role: e.role,
+      name: e.name,
+      nth: e.nth,
+      text: e.text,
+      value: e.value,
+      checked: e.checked,
+      sensitive: e.sensitive,
+      focused: e.focused,
+      timeoutMs: raw.timeoutMs,
       line,
     });
   }

@@ -52,11 +52,30 @@ export const regionShape: Shape = {
 
 const coordinate = (doc: string): Field => ({ doc, shape: int({ minimum: 0 }), required: true });
 
+/** An element's name or text in a spec: exact, or `/regex/flags`. */
+const pattern = (): Shape => str({ minLength: 1, placeholders: 'all', format: 'title' });
+
+/** The keys that find an element the app publishes (AT-SPI): shared by targets and `element:` expectations. */
+const elementFields = {
+  role: {
+    doc: "The element's role: button, entry, textarea, checkbox, radio, combobox, list, item, label, link, menuitem, tab, … (or the toolkit's own role name)",
+    shape: str({ minLength: 1 }),
+    required: true,
+  },
+  name: {
+    doc: "Its accessible name (for a field without one, its label): exact, or /regex/flags",
+    shape: pattern(),
+  },
+  nth: { doc: 'Which of several equal matches, from 0, in the order the app lists them', shape: int({ minimum: 0 }) },
+} satisfies Record<string, Field>;
+
 export const targetShape: Shape = {
   type: 'union',
   ref: 'target',
-  doc: 'What an action points at: a text found on screen by OCR ("New" or { text: New }), or a window-relative point { x, y }.',
-  label: 'a text, { text } or { x, y }',
+  doc:
+    'What an action points at: a text found on screen by OCR ("New" or { text: New }), a window-relative point { x, y }, ' +
+    'or an element the app publishes, by role and name ({ role: button, name: OK }).',
+  label: 'a text, { text }, { x, y } or { role, name, nth }',
   variants: [
     text(),
     obj({ text: { doc: 'Text on screen, found by OCR', shape: text(), required: true } }),
@@ -64,6 +83,7 @@ export const targetShape: Shape = {
       x: coordinate('Pixels from the left edge of the window'),
       y: coordinate('Pixels from the top edge of the window'),
     }),
+    obj(elementFields),
   ],
 };
 
@@ -116,6 +136,24 @@ export const stepShape: Shape = {
       fields: {},
       refine: (item) => keyComboProblems(item['key']),
     },
+    check: {
+      doc: 'Check a checkbox (or toggle) unless it is checked already: its name ("Dark mode"), or a target',
+      value: targetShape,
+      fields: {},
+    },
+    uncheck: {
+      doc: 'Uncheck a checkbox (or toggle) unless it is unchecked already: its name, or a target',
+      value: targetShape,
+      fields: {},
+    },
+    select: {
+      doc: 'Pick an option in a list or combo box, opening it when needed: { option, in }',
+      value: obj({
+        option: { doc: "The option's name", shape: text(), required: true },
+        in: target('The list or combo box, e.g. { role: combobox, name: City }', true),
+      }),
+      fields: {},
+    },
     wait: { doc: 'Wait a fixed time (milliseconds, at most an hour)', value: int({ minimum: 0, maximum: MAX_MS }), fields: {} },
     'wait-for': {
       doc: 'Wait until a text is shown: "T" or { text, timeoutMs }',
@@ -156,7 +194,7 @@ export const expectationShape: Shape = {
   type: 'tagged',
   ref: 'expectation',
   noun: 'expectation',
-  doc: 'What must hold once the goal is reached: a mapping with one key naming the kind (text, absent, screenshot, window) and that kind\'s options.',
+  doc: 'What must hold once the goal is reached: a mapping with one key naming the kind (text, absent, screenshot, window, element) and that kind\'s options.',
   variants: {
     text: {
       doc: 'This text is shown (OCR)',
@@ -212,6 +250,20 @@ export const expectationShape: Shape = {
       doc: 'The focused window has this title: a substring, or /regex/ with optional flags',
       value: str({ minLength: 1, placeholders: 'all', format: 'title' }),
       fields: {},
+    },
+    element: {
+      doc: 'An element the app publishes (AT-SPI) is shown, with these properties, read from the toolkit (no OCR)',
+      value: obj({
+        ...elementFields,
+        text: { doc: 'Its text (an entry\'s content; else its name): exact, or /regex/flags', shape: pattern() },
+        value: { doc: 'Its value (a slider, a spin button, a progress bar)', shape: num() },
+        checked: { doc: 'Checked (a checkbox, radio or toggle) or not', shape: bool() },
+        sensitive: { doc: 'Takes input (true) or is greyed out (false)', shape: bool() },
+        focused: { doc: 'Holds the keyboard focus or not', shape: bool() },
+      }),
+      fields: {
+        timeoutMs: timeoutMs('How long to poll for the element (default: timeouts.expectMs)'),
+      },
     },
   },
 };

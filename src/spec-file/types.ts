@@ -30,7 +30,22 @@ export type Expectation =
       readonly maxDiffPixelRatio?: number;
       readonly line: number;
     }
-  | { readonly kind: 'window'; readonly title: string; readonly line: number };
+  | { readonly kind: 'window'; readonly title: string; readonly line: number }
+  | {
+      readonly kind: 'element';
+      readonly role: string;
+      /** Exact, or `/regex/flags`. */
+      readonly name?: string;
+      readonly nth?: number;
+      /** Exact, or `/regex/flags`. */
+      readonly text?: string;
+      readonly value?: number;
+      readonly checked?: boolean;
+      readonly sensitive?: boolean;
+      readonly focused?: boolean;
+      readonly timeoutMs?: number;
+      readonly line: number;
+    };
 
 export interface GoalSpec {
   readonly id: string;

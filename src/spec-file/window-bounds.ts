@@ -5,7 +5,7 @@
  * it holds nothing to read or compare, so an `absent:` there would pass without looking.
  */
 import type { Point, Region, Target } from '../domain.ts';
-import { isTextTarget } from '../domain.ts';
+import { isPointTarget } from '../domain.ts';
 import type { GoalSpec } from './types.ts';
 
 export interface WindowSize {
@@ -35,6 +35,10 @@ function stepPoints(action: NonNullable<GoalSpec['steps']>[number]): { readonly 
       return [{ what: 'type into', target: action.into }];
     case 'scroll':
       return [{ what: 'scroll in', target: action.target }];
+    case 'check':
+      return [{ what: action.checked ? 'check' : 'uncheck', target: action.target }];
+    case 'select':
+      return [{ what: 'select in', target: action.target }];
     case 'drag':
       return [
         { what: 'drag from', target: action.from },
@@ -50,12 +54,12 @@ export function outsideWindow(goal: GoalSpec, size: WindowSize): OutOfWindow[] {
   const found: OutOfWindow[] = [];
   goal.steps?.forEach((action, step) => {
     for (const { what, target } of stepPoints(action)) {
-      if (!target || isTextTarget(target) || inside(target, size)) continue;
+      if (!target || !isPointTarget(target) || inside(target, size)) continue;
       found.push({ step, detail: `${what} at (${target.x}, ${target.y}) is outside the ${sizeText(size)} window` });
     }
   });
   goal.expect.forEach((e, expect) => {
-    if (e.kind === 'window') return;
+    if (e.kind === 'window' || e.kind === 'element') return;
     const regions = [
       ...(e.region ? [{ what: 'region', region: e.region }] : []),
       ...(e.kind === 'screenshot' ? e.mask.map((region, i) => ({ what: `mask[${i}]`, region })) : []),

@@ -27,6 +27,11 @@ const ACTIONS: Action[] = [
   { kind: 'scroll', direction: 'down', amount: 3, target: { x: 100, y: 200 } },
   { kind: 'drag', from: { x: 1, y: 2 }, to: { x: 30, y: 40 } },
   { kind: 'type', text: '${secret.PASSWORD}' },
+  { kind: 'click', target: { role: 'button', name: 'OK', nth: 1 } },
+  { kind: 'type', text: 'Alice', into: { role: 'entry', name: 'Name' } },
+  { kind: 'check', target: { text: 'Dark mode' }, checked: true },
+  { kind: 'check', target: { role: 'checkbox', name: '/mute/i' }, checked: false },
+  { kind: 'select', option: 'Paris', target: { role: 'combobox', name: 'City' } },
 ];
 
 const ENV = { PASSWORD: 'hunter22' };

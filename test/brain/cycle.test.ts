@@ -106,9 +106,9 @@ describe('the action cycle on an app in memory', () => {
 });
 
 describe('the ladder is data', () => {
-  test('the rungs run from the cheapest to the dearest', () => {
-    expect(RUNGS.map((r) => r.name)).toEqual(['recorded', 'template', 'ocr', 'model']);
-    const costs = RUNGS.map((r) => r.cost);
+  test('the element rung runs first (the surest, where the app publishes elements), then the cheapest to the dearest', () => {
+    expect(RUNGS.map((r) => r.name)).toEqual(['element', 'recorded', 'template', 'ocr', 'model']);
+    const costs = RUNGS.slice(1).map((r) => r.cost);
     expect([...costs].sort((a, b) => a - b)).toEqual(costs);
   });
 

@@ -92,15 +92,15 @@ describe('parseRulesGoal: inside the grammar', () => {
 describe('parseRulesGoal: outside the grammar', () => {
   it('rejects free-form goals, naming the clause and the actions it knows', () => {
     expect(error('Compute 12 times 7 with the on-screen buttons')).toBe(
-      'not in the rules grammar (clause 1: Compute 12 times 7 with the on-screen buttons): unknown action "Compute"; expected one of: click, double-click, right-click, type, press, scroll, wait',
+      'not in the rules grammar (clause 1: Compute 12 times 7 with the on-screen buttons): unknown action "Compute"; expected one of: click, double-click, right-click, type, check, uncheck, select, press, scroll, wait',
     );
     expect(error('click "7", then multiply by 3')).toBe(
-      'not in the rules grammar (clause 2: multiply by 3): unknown action "multiply"; expected one of: click, double-click, right-click, type, press, scroll, wait',
+      'not in the rules grammar (clause 2: multiply by 3): unknown action "multiply"; expected one of: click, double-click, right-click, type, check, uncheck, select, press, scroll, wait',
     );
   });
 
   it('rejects targets that are not quoted, or empty', () => {
-    expect(error('click OK')).toBe('not in the rules grammar (clause 1: click OK): click needs a quoted text, as in click "OK"');
+    expect(error('click OK')).toBe('not in the rules grammar (clause 1: click OK): click needs a quoted text, as in click "OK" or click button "OK"');
     expect(error('click ""')).toContain('click needs a non-empty text');
     expect(error('type "a" into Name')).toContain('type … into needs a quoted text');
   });
@@ -129,9 +129,35 @@ describe('parseRulesGoal: outside the grammar', () => {
   });
 });
 
+describe('parseRulesGoal: elements by role and name', () => {
+  it('reads a role before the quoted text as an element target, in every place a target goes', () => {
+    expect(actions('click button "OK", type "Alice" into entry "Name", right-click item "Paris", scroll down 2 in list "City"')).toEqual([
+      { kind: 'click', target: { role: 'button', name: 'OK' } },
+      { kind: 'type', text: 'Alice', into: { role: 'entry', name: 'Name' } },
+      { kind: 'right-click', target: { role: 'item', name: 'Paris' } },
+      { kind: 'scroll', direction: 'down', amount: 2, target: { role: 'list', name: 'City' } },
+    ]);
+  });
+
+  it('checks and unchecks a checkbox (the role is implied), and selects an option in a list', () => {
+    expect(actions('check checkbox "Dark mode", uncheck "Mute", check button "Bold", select "Paris" in combobox "City"')).toEqual([
+      { kind: 'check', target: { role: 'checkbox', name: 'Dark mode' }, checked: true },
+      { kind: 'check', target: { role: 'checkbox', name: 'Mute' }, checked: false },
+      { kind: 'check', target: { role: 'button', name: 'Bold' }, checked: true },
+      { kind: 'select', option: 'Paris', target: { role: 'combobox', name: 'City' } },
+    ]);
+  });
+
+  it('rejects an unknown role, and a select without the role of its list', () => {
+    expect(error('click buton "OK"')).toContain('unknown role "buton" in click; a role is one of button, entry');
+    expect(error('select "Paris" in "City"')).toContain('select needs the role of the list, as in select "Paris" in list "City"');
+    expect(error('select "Paris"')).toContain('select needs the list it picks in');
+  });
+});
+
 describe('RULES_GRAMMAR_HELP', () => {
   it('shows every form of the grammar', () => {
-    for (const form of ['click "T"', 'double-click "T"', 'right-click "T"', 'type "S" into "T"', 'press <combo>', 'scroll up|down', '[in "T"]', 'wait for "T"', 'wait N ms', 'then']) {
+    for (const form of ['click "T"', 'double-click "T"', 'right-click "T"', 'type "S" into "T"', 'press <combo>', 'scroll up|down', '[in "T"]', 'wait for "T"', 'wait N ms', 'then', 'click button "OK"', 'into entry "Name"', 'check checkbox "T"', 'select "S" in list "T"']) {
       expect(RULES_GRAMMAR_HELP).toContain(form);
     }
   });

@@ -67,6 +67,15 @@ describe('learning with Claude through a local Messages API server', () => {
     expect(verdict?.actions.map((a) => a.kind)).toEqual(['click', 'type', 'click', 'type', 'click']);
   });
 
+  test('each request lists the elements the page publishes, with boxes in screenshot pixels', () => {
+    for (const request of server.requests) {
+      const sent = JSON.stringify(request.body.messages.at(-1));
+      expect(sent).toContain('Elements the application publishes');
+      expect(sent).toMatch(/\\"Username\\" \[\d+, \d+, \d+, \d+\]/);
+      expect(sent).toMatch(/button \\"Sign in\\" \[\d+, \d+, \d+, \d+\]/);
+    }
+  });
+
   test('replays it with zero requests to the model', async () => {
     const before = server.requests.length;
     const result = await project.cli(['run'], env());

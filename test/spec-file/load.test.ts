@@ -295,15 +295,15 @@ describe('loadSpec: invalid files name file:line:column and what was expected', 
 
   it('reports an unknown step kind with the closest kind', () => {
     expect(problems(`${APP}goals:\n  - id: a\n    steps:\n      - clik: { text: New }\n      - hover: x\n`)).toEqual([
-      'specs/calc.yaml:7:9: goals[0].steps[0] has an unknown step kind "clik" (did you mean "click"?); a step is one of: click, double-click, right-click, type, key, wait, wait-for, scroll, drag',
-      'specs/calc.yaml:8:9: goals[0].steps[1] has an unknown step kind "hover"; a step is one of: click, double-click, right-click, type, key, wait, wait-for, scroll, drag',
+      'specs/calc.yaml:7:9: goals[0].steps[0] has an unknown step kind "clik" (did you mean "click"?); a step is one of: click, double-click, right-click, type, key, check, uncheck, select, wait, wait-for, scroll, drag',
+      'specs/calc.yaml:8:9: goals[0].steps[1] has an unknown step kind "hover"; a step is one of: click, double-click, right-click, type, key, check, uncheck, select, wait, wait-for, scroll, drag',
     ]);
   });
 
   it('reports a step that is not a mapping, or has two kinds', () => {
     expect(problems(`${APP}goals:\n  - id: a\n    steps:\n      - click New\n      - { click: a, key: b }\n`)).toEqual([
-      'specs/calc.yaml:7:9: goals[0].steps[0] must be a mapping such as { click: … } (got "click New"); a step is one of: click, double-click, right-click, type, key, wait, wait-for, scroll, drag',
-      'specs/calc.yaml:8:21: goals[0].steps[1] has both "click" and "key"; a step holds exactly one of: click, double-click, right-click, type, key, wait, wait-for, scroll, drag',
+      'specs/calc.yaml:7:9: goals[0].steps[0] must be a mapping such as { click: … } (got "click New"); a step is one of: click, double-click, right-click, type, key, check, uncheck, select, wait, wait-for, scroll, drag',
+      'specs/calc.yaml:8:21: goals[0].steps[1] has both "click" and "key"; a step holds exactly one of: click, double-click, right-click, type, key, check, uncheck, select, wait, wait-for, scroll, drag',
     ]);
   });
 
@@ -333,7 +333,7 @@ describe('loadSpec: invalid files name file:line:column and what was expected', 
       'specs/calc.yaml:13:30: goals[0].steps[6].wait-for has an unknown key "timeout" (did you mean "timeoutMs"?)',
       'specs/calc.yaml:14:9: goals[0].steps[7].drag.to is required (where the drag ends)',
       'specs/calc.yaml:15:9: goals[0].steps[8].type.text is required (the text to type)',
-      'specs/calc.yaml:16:16: goals[0].steps[9].click must be a text, { text } or { x, y } (got [1, 2])',
+      'specs/calc.yaml:16:16: goals[0].steps[9].click must be a text, { text }, { x, y } or { role, name, nth } (got [1, 2])',
     ]);
   });
 
@@ -389,8 +389,8 @@ goals:
 
   it('reports an expectation with two kinds or none', () => {
     expect(problems(`${APP}goals:\n  - id: a\n    goal: b\n    expect:\n      - text: x\n        absent: y\n      - match: exact\n`)).toEqual([
-      'specs/calc.yaml:9:9: goals[0].expect[0] has both "text" and "absent"; an expectation holds exactly one of: text, absent, screenshot, window',
-      'specs/calc.yaml:10:9: goals[0].expect[1] names no expectation kind; an expectation is one of: text, absent, screenshot, window',
+      'specs/calc.yaml:9:9: goals[0].expect[0] has both "text" and "absent"; an expectation holds exactly one of: text, absent, screenshot, window, element',
+      'specs/calc.yaml:10:9: goals[0].expect[1] names no expectation kind; an expectation is one of: text, absent, screenshot, window, element',
     ]);
   });
 

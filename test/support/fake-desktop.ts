@@ -54,6 +54,8 @@ export interface CounterOptions {
    * app on a loaded machine draws typed text a few characters at a time.
    */
   readonly wordsLagMs?: number;
+  /** A grey panel covers "Add" (which still takes no click). */
+  readonly covered?: boolean;
 }
 
 export interface InputEvent {
@@ -66,7 +68,7 @@ export interface InputEvent {
 export const WINDOW: Region = { x: 50, y: 40, width: 240, height: 160 };
 export const ADD: Region = { x: 20, y: 20, width: 60, height: 28 };
 export const RESET: Region = { x: 100, y: 20, width: 60, height: 28 };
-const COUNT: Region = { x: 20, y: 62, width: 200, height: 40 };
+export const COUNT: Region = { x: 20, y: 62, width: 200, height: 40 };
 /** Where the count is written in words, and where an error message appears. */
 export const WORDS = { x: 20, y: 114 };
 export const ERROR_AT = { x: 150, y: 114 };
@@ -101,6 +103,16 @@ export class CounterApp {
     return shift(ADD, this.offset);
   }
 
+  /** Where "Reset" is now, window-relative. */
+  get reset(): Region {
+    return shift(RESET, this.offset);
+  }
+
+  /** Where the count is shown, window-relative. */
+  get countBox(): Region {
+    return shift(COUNT, this.offset);
+  }
+
   click(at: Point, count = 1): void {
     if (this.options.dead) return;
     if (containsPoint(shift(RESET, this.offset), at)) {
@@ -109,7 +121,7 @@ export class CounterApp {
       return;
     }
     const twin = this.options.twin && containsPoint(shift(TWIN, this.offset), at);
-    if (this.withoutAdd || (!containsPoint(this.add, at) && !twin)) return;
+    if (this.withoutAdd || this.options.covered || (!containsPoint(this.add, at) && !twin)) return;
     if (this.options.focusRing) this.focused = twin ? shift(TWIN, this.offset) : this.add;
     this.clicks += 1;
     if (this.options.swallow?.includes(this.clicks)) return;
@@ -139,6 +151,7 @@ export class CounterApp {
     const frame = createFrame(WINDOW.width, WINDOW.height, c.ground);
     if (!this.withoutAdd) drawButton(frame, this.add, 'vertical');
     drawButton(frame, shift(RESET, this.offset), 'horizontal');
+    if (o.covered) fillRegion(frame, { ...this.add, x: this.add.x - 4, y: this.add.y - 4, width: this.add.width + 8, height: this.add.height + 8 }, [120, 120, 120, 255]);
     if (o.twin) drawButton(frame, shift(TWIN, this.offset), 'vertical');
     if (this.focused) strokeRegion(frame, this.focused, c.ring, 2);
     if (o.tickMs) {

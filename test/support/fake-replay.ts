@@ -9,7 +9,7 @@ import { replay } from '../../src/brain/replayer.ts';
 import type { AssetSink } from '../../src/brain/observe.ts';
 import type { Problem } from '../../src/brain/outcome.ts';
 import type { TextReader } from '../../src/vision/types.ts';
-import { ADD, CounterApp, FakeDesktop, type CounterOptions } from './fake-desktop.ts';
+import { ADD, CounterApp, FakeDesktop, WINDOW, type CounterOptions } from './fake-desktop.ts';
 
 export const OPTIONS: CycleOptions = { settleTimeoutMs: 2000, actionTimeoutMs: 500, resolveText: (t) => t };
 export const clickAdd = { kind: 'click', target: { x: ADD.x + 30, y: ADD.y + 14 } } as const satisfies Action;
@@ -20,9 +20,13 @@ export interface Learned {
 }
 
 /** Learns `actions` on the counter app (the base variant, or `variant`). */
-export async function learnPath(actions: readonly Action[], variant: CounterOptions = {}, reader?: TextReader): Promise<Learned> {
-  const desktop = new FakeDesktop(new CounterApp(variant));
-  const cycle = new ActionCycle(desktop.stage(undefined, reader), OPTIONS);
+export function learnPath(actions: readonly Action[], variant: CounterOptions = {}, reader?: TextReader): Promise<Learned> {
+  return learnOn(new FakeDesktop(new CounterApp(variant)), actions, OPTIONS, reader);
+}
+
+/** Learns `actions` on a given desktop in memory (one that publishes elements, say), one action a cycle. */
+export async function learnOn(desktop: FakeDesktop, actions: readonly Action[], options: CycleOptions = OPTIONS, reader?: TextReader): Promise<Learned> {
+  const cycle = new ActionCycle(desktop.stage(undefined, reader), options);
   const assets: AssetSink = new Map();
   const recorded: RecordedAction[] = [];
   for (const [index, action] of actions.entries()) {
@@ -36,7 +40,7 @@ export async function learnPath(actions: readonly Action[], variant: CounterOpti
     goal: 'add',
     source: { kind: 'steps', hash: 'h', text: '' },
     planner: 'scripted',
-    window: { width: 240, height: 160 },
+    window: { width: WINDOW.width, height: WINDOW.height },
     actions: recorded,
   };
   return { path, assets };

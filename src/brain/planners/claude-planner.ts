@@ -14,6 +14,7 @@
 import Anthropic, { APIConnectionTimeoutError, type Middleware } from '@anthropic-ai/sdk';
 import type {
   BetaContentBlockParam,
+  BetaTextBlockParam,
   BetaMessageParam,
   BetaToolUnion,
   BetaToolResultBlockParam,
@@ -35,7 +36,7 @@ import {
   usedTokens,
 } from './claude-conversation.ts';
 import { toModelError } from './claude-errors.ts';
-import { goalMessage, IMPOSSIBLE_MARKER, systemPrompt } from './claude-prompt.ts';
+import { elementsMessage, goalMessage, IMPOSSIBLE_MARKER, systemPrompt } from './claude-prompt.ts';
 import { takeScreenshot, type ShotGeometry } from './claude-screenshot.ts';
 import {
   computerToolDeclaration,
@@ -43,7 +44,7 @@ import {
   resolveModel,
   type ResolvedComputerTool,
 } from './computer-tools.ts';
-import type { Decision, LearningBounds, Observation, Planner } from './types.ts';
+import type { Decision, LearningBounds, Observation, OfferedElement, Planner } from './types.ts';
 
 export interface ClaudePlannerOptions {
   /** The goal, with `${secret.NAME}` placeholders: never resolved values. */
@@ -99,9 +100,11 @@ interface CallInFlight {
 }
 
 const COMPUTER = 'computer';
+const OLD_LIST = '[element list omitted: the newest one describes the screen]';
 
 export class ClaudePlanner implements Planner {
   readonly name = 'claude';
+  readonly seesElements = true;
   readonly model: string;
   /** The computer-use tool version in use, with a note when it was not straight from the table. */
   readonly computerTool: ResolvedComputerTool;
@@ -130,6 +133,8 @@ export class ClaudePlanner implements Planner {
   /** Where the last move or click left the pointer, window-relative. */
   private cursor: Point | undefined;
   private finished: Decision | undefined;
+  /** The element list of the newest request that had one. */
+  private list: BetaTextBlockParam | undefined;
   private calls = 0;
   private used = 0;
 
@@ -188,7 +193,7 @@ export class ClaudePlanner implements Planner {
         const decision = this.startCall(this.queue.shift()!);
         if (decision) return decision;
       }
-      const stop = await this.ask(observation.frame);
+      const stop = await this.ask(observation.frame, observation.elements ?? []);
       if (stop) {
         this.finished = stop;
         return stop;
@@ -281,7 +286,7 @@ export class ClaudePlanner implements Planner {
    * Sends the answers gathered so far with a fresh screenshot and reads the model's next turn.
    * Returns a final decision when the goal ends here (budget, no more tool calls).
    */
-  private async ask(frame: Frame): Promise<Decision | undefined> {
+  private async ask(frame: Frame, elements: readonly OfferedElement[]): Promise<Decision | undefined> {
     const { maxModelCalls, maxTokens } = this.bounds;
     if (this.calls >= maxModelCalls || this.used >= maxTokens) {
       return {
@@ -295,7 +300,13 @@ export class ClaudePlanner implements Planner {
       this.geometry !== undefined &&
       (this.geometry.shotWidth !== shot.geometry.shotWidth || this.geometry.shotHeight !== shot.geometry.shotHeight);
     this.geometry = shot.geometry;
-    this.messages.push({ role: 'user', content: this.userContent(shot, resized) });
+    const g = shot.geometry;
+    const list = elements.length > 0 ? textBlock(elementsMessage(elements, g)) : undefined;
+    // Only the newest list is of use (older ones describe screens gone): they are not sent again.
+    if (this.list !== undefined && list !== undefined) this.list.text = OLD_LIST;
+    this.list = list ?? this.list;
+    const note = [...(resized ? [textBlock(`The window is now ${g.shotWidth}×${g.shotHeight} pixels.`)] : []), ...(list ? [list] : [])];
+    this.messages.push({ role: 'user', content: this.userContent(shot, note) });
     this.results = [];
     pruneScreenshots(this.messages, this.keepScreenshots);
 
@@ -374,11 +385,9 @@ export class ClaudePlanner implements Planner {
     return { kind: 'done', reason: 'goal_achieved', ...(text ? { message: text } : {}) };
   }
 
-  /** The next user message: the opening one, or the tool results with the new screenshot. */
-  private userContent(shot: ReturnType<typeof takeScreenshot>, resized: boolean): BetaContentBlockParam[] {
-    const g = shot.geometry;
-    if (this.messages.length === 0) return [textBlock(goalMessage(this.goal, g)), imageBlock(shot)];
-    const note = resized ? [textBlock(`The window is now ${g.shotWidth}×${g.shotHeight} pixels.`)] : [];
+  /** The next user message: the opening one, or the tool results with the new screenshot; `note` goes before the screenshot. */
+  private userContent(shot: ReturnType<typeof takeScreenshot>, note: readonly BetaTextBlockParam[]): BetaContentBlockParam[] {
+    if (this.messages.length === 0) return [textBlock(goalMessage(this.goal, shot.geometry)), ...note, imageBlock(shot)];
     const results = this.results;
     const last = [...results].reverse().find((r) => !r.is_error);
     if (last) {

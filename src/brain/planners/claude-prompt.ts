@@ -2,7 +2,8 @@
  * What the model is told: the system prompt and the opening message. Both hold the goal and
  * secret placeholders only; a secret's value never reaches a prompt.
  */
-import type { ShotGeometry } from './claude-screenshot.ts';
+import { toShotPoint, type ShotGeometry } from './claude-screenshot.ts';
+import type { OfferedElement } from './types.ts';
 
 /** The word the model ends with when the goal cannot be reached. */
 export const IMPOSSIBLE_MARKER = 'IMPOSSIBLE:';
@@ -25,6 +26,8 @@ export function systemPrompt(options: { readonly secretNames: readonly string[] 
     '  left_click_drag, wait. Keys are named as on a keyboard, joined by "+": "Enter", "Tab", "Escape", "ArrowDown", "ctrl+s", "alt+F4".',
     '- After your actions you receive a new screenshot. Check that each step did what you expected before',
     '  moving on. Prefer the shortest reliable path; it will be recorded and replayed.',
+    '- When a list of the elements the application publishes comes with a screenshot, their boxes are exact:',
+    '  to act on one of them, click the centre of its box.',
     '- Do not close the application and do not change anything the goal does not ask for.',
     '',
     'Secrets:',
@@ -47,4 +50,17 @@ export function goalMessage(goal: string, geometry: ShotGeometry): string {
     `Here is the application window (${geometry.shotWidth}×${geometry.shotHeight} pixels). ` +
       'Reach the goal, then answer DONE.',
   ].join('\n');
+}
+
+/**
+ * The app's elements as the model reads them, one a line: `e3 button "OK" [x, y, width, height]`
+ * in screenshot pixels. Exact boxes spare the model guessing where a control is from pixels.
+ */
+export function elementsMessage(elements: readonly OfferedElement[], geometry: ShotGeometry): string {
+  const lines = elements.map((e, i) => {
+    const from = toShotPoint({ x: e.box.x, y: e.box.y }, geometry);
+    const to = toShotPoint({ x: e.box.x + e.box.width, y: e.box.y + e.box.height }, geometry);
+    return `e${i + 1} ${e.role} ${JSON.stringify(e.name)} [${from.x}, ${from.y}, ${to.x - from.x}, ${to.y - from.y}]`;
+  });
+  return ['Elements the application publishes (ref role "name" [x, y, width, height], screenshot pixels):', ...lines].join('\n');
 }

@@ -1,5 +1,12 @@
 /** The planner seam: what decides the next action while a goal is being learned. */
-import type { Action, Frame, StopReason } from '../../domain.ts';
+import type { Action, Frame, Region, StopReason } from '../../domain.ts';
+
+/** An element the app publishes, as a planner is shown it: `box` in window pixels. */
+export interface OfferedElement {
+  readonly role: string;
+  readonly name: string;
+  readonly box: Region;
+}
 
 /** What a planner sees before each decision. */
 export interface Observation {
@@ -14,6 +21,8 @@ export interface Observation {
     /** An error performing it (e.g. a text target not found), if any. */
     readonly error?: string;
   };
+  /** The visible elements a person could act on or read, for planners that see elements, when the app publishes them. */
+  readonly elements?: readonly OfferedElement[];
 }
 
 export type Decision =
@@ -24,6 +33,8 @@ export interface Planner {
   readonly name: 'rules' | 'claude';
   /** The model, for planners that call one. */
   readonly model?: string;
+  /** The learner reads the app's elements for each observation. */
+  readonly seesElements?: boolean;
   next(observation: Observation): Promise<Decision>;
   /** Model requests made so far. */
   readonly modelCalls: number;

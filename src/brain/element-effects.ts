@@ -1,0 +1,129 @@
+/**
+ * Effects in the app's elements: what an action changed in the widgets' text, value, name and
+ * states, found by comparing the elements before and after it (learning), and checked exactly
+ * after its replay, beside the pixel effects. Exact on purpose: "Alice" in the entry named
+ * "Name" is the effect, wherever the layout put that entry.
+ */
+import type { ElementAnchor, ElementEffect, ElementProperties, ElementStep, Region } from '../domain.ts';
+import type { Element } from '../desktop/types.ts';
+import { accessibleName, matchElements } from '../desktop/index.ts';
+import { secretMasker } from '../spec-file/secrets.ts';
+import { regionsIntersect } from '../vision/frame.ts';
+import type { Stage } from './stage.ts';
+import { closestTo, CONTAINERS, describeElement, indexByRef, pathOf, snapshot } from './elements.ts';
+
+/** How often the elements are read again while a replayed effect has not shown in them yet. */
+const POLL_MS = 40;
+
+type Property = keyof ElementProperties;
+const STATES = ['checked', 'sensitive', 'focused', 'selected', 'expanded'] as const;
+
+/** The app's elements, or undefined when it publishes none (nothing to compare). */
+export async function readElements(stage: Stage, window: Region): Promise<readonly Element[] | undefined> {
+  const read = await snapshot(stage, window);
+  return read.ok && read.elements.length > 0 ? read.elements : undefined;
+}
+
+const pathKey = (path: readonly ElementStep[]): string => path.map((s) => `${s.role}:${s.index}`).join('/');
+
+/** The properties of an element an effect compares. */
+function properties(e: Element): ElementProperties {
+  return {
+    name: accessibleName(e),
+    ...(e.text !== undefined && { text: e.text }),
+    ...(e.value !== undefined && { value: e.value }),
+    ...Object.fromEntries(STATES.map((s) => [s, e.states[s]])),
+  };
+}
+
+export interface ChangeOptions {
+  /** Regions that change on their own: elements there are left out. */
+  readonly dynamic: readonly Region[];
+  /** The element the action pointed at: its own focus is its feedback, not an effect. */
+  readonly target?: ElementAnchor;
+  /** The action typed a secret: no text is kept. */
+  readonly secret: boolean;
+}
+
+/**
+ * What changed between two readings of the app's elements. Elements are paired by their place
+ * (a toolkit may replace a text's object when the text changes); containers, elements in
+ * dynamic regions, and texts holding a secret are left out.
+ */
+export function elementChanges(before: readonly Element[], after: readonly Element[], options: ChangeOptions): ElementEffect[] {
+  const place = (elements: readonly Element[]): Map<string, { element: Element; path: ElementStep[] }> => {
+    const byRef = indexByRef(elements);
+    return new Map(elements.map((e) => {
+      const path = pathOf(e, byRef);
+      return [pathKey(path), { element: e, path }];
+    }));
+  };
+  const was = place(before);
+  const targetKey = options.target ? pathKey(options.target.path) : undefined;
+  const effects: ElementEffect[] = [];
+  for (const [key, now] of place(after)) {
+    const then = was.get(key);
+    if (then === undefined || CONTAINERS.has(now.element.role) || then.element.role !== now.element.role) continue;
+    if (options.dynamic.some((d) => regionsIntersect(d, now.element.box) || regionsIntersect(d, then.element.box))) continue;
+    const [a, b] = [properties(then.element), properties(now.element)];
+    const changed: Record<string, unknown> = {};
+    for (const property of Object.keys(b) as Property[]) {
+      if (a[property] === b[property]) continue;
+      if (property === 'focused' && key === targetKey) continue;
+      if (property === 'text' && (options.secret || secretMasker.reveals(String(b.text)))) continue;
+      if (property === 'name' && secretMasker.reveals(String(b.name))) continue;
+      changed[property] = b[property];
+    }
+    if (Object.keys(changed).length > 0) {
+      effects.push({ role: now.element.role, name: a.name ?? '', path: now.path, after: changed as ElementProperties });
+    }
+  }
+  return effects;
+}
+
+/** The element an effect is about: by role and name (the new name, then the old), else by its place. */
+function lookup(effect: ElementEffect, elements: readonly Element[]): Element | undefined {
+  const byRef = indexByRef(elements);
+  const sameRole = matchElements(elements, { role: effect.role });
+  const names = [effect.after.name, effect.name].filter((n): n is string => n !== undefined && n !== '');
+  for (const name of names) {
+    const named = sameRole.filter((e) => accessibleName(e) === name);
+    if (named.length > 0) return closestTo(named, effect.path, undefined, byRef);
+  }
+  // A named element that kept its name is gone when no element has it; one whose name was the
+  // change (a label showing a result) is where it was.
+  if (names.length > 0 && effect.after.name === undefined) return undefined;
+  const key = pathKey(effect.path);
+  return sameRole.find((e) => pathKey(pathOf(e, byRef)) === key);
+}
+
+const shown = (v: unknown): string => (typeof v === 'string' ? `"${secretMasker.mask(v)}"` : String(v));
+
+/** Why an effect does not hold in `elements`, or undefined when it does. */
+export function checkElementEffect(effect: ElementEffect, elements: readonly Element[]): string | undefined {
+  const what = describeElement(effect, effect.name);
+  const element = lookup(effect, elements);
+  if (element === undefined) return `the ${what} is not on screen any more`;
+  const now = properties(element);
+  for (const [property, expected] of Object.entries(effect.after) as [Property, unknown][]) {
+    if (now[property] !== expected) return `the ${what} has ${property} ${shown(now[property])}, recorded ${shown(expected)}`;
+  }
+  return undefined;
+}
+
+/**
+ * Replay: every element effect of the action must hold, exactly. The elements are read again for
+ * up to `patienceMs` while one does not, since a toolkit may publish a change a moment after it
+ * painted it. Returns why the first one that never held does not, or undefined.
+ */
+export async function verifyElementEffects(stage: Stage, effects: readonly ElementEffect[], window: Region, patienceMs: number): Promise<string | undefined> {
+  const deadline = Date.now() + patienceMs;
+  for (;;) {
+    const read = await snapshot(stage, window);
+    // No elements to ask now (the bus went away, the app left it): the pixel effects stand alone.
+    if (!read.ok || read.elements.length === 0) return undefined;
+    const problem = effects.map((e) => checkElementEffect(e, read.elements)).find((p) => p !== undefined);
+    if (problem === undefined || Date.now() >= deadline) return problem;
+    await stage.wait(POLL_MS);
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Targets found through the element source: a role target while learning (`click button "OK"`),
+ * the element anchor a recording keeps, and the `element` rung of the replay ladder, which finds
+ * the recorded element by role and name and acts at its box once the pixels there are its own.
+ */
+import type { ElementAnchor, ElementTarget, Frame, Point, Region } from '../domain.ts';
+import { isElementTarget } from '../domain.ts';
+import type { Element } from '../desktop/types.ts';
+import { accessibleName, matchElements } from '../desktop/index.ts';
+import { matchAt } from '../vision/template.ts';
+import type { Stage } from './stage.ts';
+import type { Finding, LadderInput } from './ladder.ts';
+import { centre } from './locate.ts';
+import { describeTarget } from './describe.ts';
+import {
+  centreInside,
+  closestTo,
+  elementAt,
+  indexByRef,
+  pathOf,
+  PUBLISHES_NOTHING,
+  samePlaceIn,
+  snapshot,
+  targetQuery,
+} from './elements.ts';
+
+/** How often a role target is looked for again while the app has not published it yet. */
+const POLL_MS = 100;
+/** How many names of the asked role a "not found" message lists. */
+const LISTED = 12;
+
+export interface ElementHit {
+  readonly point: Point;
+  readonly element: Element;
+  readonly elements: readonly Element[];
+}
+
+/**
+ * Learning: the element a role target names, waiting up to `timeoutMs` for the app to publish it.
+ * @param window the app's main window (screen region), as last captured.
+ */
+export async function locateElement(
+  stage: Stage,
+  target: ElementTarget,
+  resolveText: (template: string) => string,
+  options: { readonly window: Region; readonly timeoutMs: number },
+): Promise<ElementHit | { readonly failure: string }> {
+  const query = targetQuery(target, resolveText);
+  const deadline = Date.now() + options.timeoutMs;
+  for (;;) {
+    const read = await snapshot(stage, options.window);
+    if (read.ok) {
+      const hit = matchElements(read.elements, query).find((e) => centreInside(e.box, options.window));
+      if (hit) return { point: centre(hit.box), element: hit, elements: read.elements };
+    }
+    if (Date.now() >= deadline) {
+      if (!read.ok) return { failure: `${describeTarget(target)}: ${read.why}` };
+      return { failure: `${describeTarget(target)}: ${read.elements.length === 0 ? PUBLISHES_NOTHING : notAmong(read.elements, target)}` };
+    }
+    await stage.wait(POLL_MS);
+  }
+}
+
+/** "no button named "Apply": the app's buttons are "OK", "Cancel"". */
+function notAmong(elements: readonly Element[], target: ElementTarget): string {
+  const names = [...new Set(matchElements(elements, { role: target.role }).map(accessibleName).filter((n) => n !== ''))];
+  const what = target.name === undefined ? `no ${target.role}` : `no ${target.role} named "${target.name}"`;
+  const nth = target.nth === undefined ? '' : ` (#${target.nth} of its matches)`;
+  if (names.length === 0) return `${what}${nth} among the ${elements.length} elements the app publishes; it has no ${target.role} at all`;
+  const shown = names.slice(0, LISTED).map((n) => `"${n}"`).join(', ');
+  return `${what}${nth} on screen; the app's ${target.role} elements are named ${shown}${names.length > LISTED ? ', …' : ''}`;
+}
+
+/** The anchor of the element an action was recorded on. */
+export function elementAnchorOf(element: Element, elements: readonly Element[]): ElementAnchor {
+  return { role: element.role, name: accessibleName(element), box: element.box, path: pathOf(element, indexByRef(elements)) };
+}
+
+/** The anchor of the element under `point`, if the app published one there. */
+export function elementAnchorAt(elements: readonly Element[], point: Point): ElementAnchor | undefined {
+  const element = elementAt(elements, point);
+  return element === undefined ? undefined : elementAnchorOf(element, elements);
+}
+
+/**
+ * The `element` rung: the target's element (by the action's role target, else by the recorded
+ * element's role and name), then the pixels at its box compared with the recorded anchor image,
+ * so a covered element (a dialog over it) or the wrong one is not clicked. The score is that
+ * comparison; undefined when the rung has nothing to look for or no elements to look in.
+ */
+export async function findByElement(input: LadderInput): Promise<Finding | undefined> {
+  const { target, anchor, anchorImage, shot, resolveText } = input;
+  const recorded = anchor?.element;
+  const byTarget = isElementTarget(target);
+  // An unnamed element is too easily another one of its kind: pixels know better.
+  if (!byTarget && (recorded === undefined || recorded.name === '')) return undefined;
+  const read = await snapshot(input.stage, shot.window);
+  if (!read.ok || read.elements.length === 0) return undefined;
+  const query = byTarget ? { ...targetQuery(target, resolveText), nth: undefined } : { role: recorded!.role, name: recorded!.name };
+  const size = { width: shot.frame.width, height: shot.frame.height };
+  const candidates = matchElements(read.elements, query).filter((e) => centreInside(e.box, size));
+  const picked =
+    byTarget && target.nth !== undefined
+      ? matchElements(read.elements, query)[target.nth]
+      : recorded === undefined
+        ? candidates[0]
+        : closestTo(candidates, recorded.path, recorded.box, indexByRef(read.elements));
+  if (picked === undefined || !centreInside(picked.box, size)) return { score: 0, runnerUp: 0 };
+  const point = recorded && anchor ? samePlaceIn(picked.box, recorded.box, anchor.point) : centre(picked.box);
+  return { point, box: picked.box, score: pixelsAgree(shot.frame, anchorImage, anchor?.box, recorded?.box, picked.box), runnerUp: 0 };
+}
+
+/**
+ * How well the recorded anchor image matches where the element is now (moved with it): a dialog
+ * over the element, or another control drawn there, scores low. 1 when nothing was recorded.
+ */
+function pixelsAgree(frame: Frame, image: Frame | undefined, anchorBox: Region | undefined, recorded: Region | undefined, now: Region): number {
+  if (image === undefined || anchorBox === undefined || recorded === undefined) return 1;
+  return matchAt(frame, image, { x: anchorBox.x + now.x - recorded.x, y: anchorBox.y + now.y - recorded.y });
+}

@@ -1,0 +1,145 @@
+/**
+ * The brain's view of the element source (`Desktop.elements`, AT-SPI): one snapshot of the app's
+ * widgets, element targets turned into queries, an element's place in its window, and the
+ * element under a point. Pure except `snapshot`, which reads the bus through the stage.
+ */
+import type { ElementStep, ElementTarget, Point, Region } from '../domain.ts';
+import type { Element, ElementQuery } from '../desktop/types.ts';
+import { accessibleName } from '../desktop/index.ts';
+import { parseTitlePattern } from '../spec-file/patterns.ts';
+import { containsPoint } from '../vision/frame.ts';
+import type { Stage } from './stage.ts';
+import type { OfferedElement } from './planners/types.ts';
+import { secretMasker } from '../spec-file/secrets.ts';
+import { InfrastructureError } from '../errors.ts';
+
+/** The app's elements at one moment, or why there are none to ask. */
+export type Snapshot =
+  | { readonly ok: true; readonly elements: readonly Element[] }
+  | { readonly ok: false; readonly why: string };
+
+export const NO_BUS =
+  'the display has no accessibility bus (RETRACE_ACCESSIBILITY=off, or a display without one), so no element can be found by its role';
+
+export const PUBLISHES_NOTHING =
+  'the application publishes no elements over the accessibility bus (Tk, Xt and xterm publish none; see `retrace doctor SPEC`): ' +
+  'use a text target instead, such as click "OK"';
+
+/**
+ * Reads the app's elements. Absent capability and a failed read are answers, not faults: every
+ * caller has a way on without elements (pixels and OCR), or a message to give.
+ */
+export async function snapshot(stage: Stage, window: Region): Promise<Snapshot> {
+  const source = stage.desktop.elements;
+  if (source === undefined) return { ok: false, why: NO_BUS };
+  try {
+    return { ok: true, elements: await stage.guard(source.read(stage.app, { window })) };
+  } catch (error) {
+    // The app's exit, the display's death or the goal's deadline came through the guard: faults.
+    if (error instanceof InfrastructureError || stage.signal.aborted) throw error;
+    return { ok: false, why: `the accessibility bus did not answer (${(error as Error).message})` };
+  }
+}
+
+/** A name written `/…/flags` is a regular expression; any other matches exactly. */
+export const namePattern = (name: string): string | RegExp => {
+  const rule = parseTitlePattern(name);
+  return rule.kind === 'regex' ? rule.regex : name;
+};
+
+/** The query of an element target, its placeholders resolved. */
+export const targetQuery = (target: ElementTarget, resolveText: (template: string) => string): ElementQuery => ({
+  role: target.role,
+  ...(target.name !== undefined && { name: namePattern(resolveText(target.name)) }),
+  ...(target.nth !== undefined && { nth: target.nth }),
+});
+
+/** Roles a person acts on; the element under a point is the deepest of these. */
+const ACTIONABLE: ReadonlySet<string> = new Set([
+  'button', 'checkbox', 'radio', 'entry', 'textarea', 'spinbutton', 'combobox', 'link', 'menuitem', 'menu',
+  'tab', 'item', 'cell', 'slider', 'list', 'table', 'tree', 'terminal', 'scrollbar',
+]);
+
+/** Roles that only hold others: their changes (focus passing through) say nothing about an action. */
+export const CONTAINERS: ReadonlySet<string> = new Set(['window', 'dialog', 'group', 'document', 'menubar', 'toolbar', 'tablist', 'statusbar', 'separator']);
+
+/** The element an action at `point` lands on: the deepest actionable one there, else the deepest named one. */
+export function elementAt(elements: readonly Element[], point: Point): Element | undefined {
+  const under = elements.filter((e) => e.box.width > 0 && e.box.height > 0 && containsPoint(e.box, point));
+  const deepest = (list: readonly Element[]): Element | undefined =>
+    list.reduce<Element | undefined>((best, e) => (best === undefined || e.depth >= best.depth ? e : best), undefined);
+  return deepest(under.filter((e) => ACTIONABLE.has(e.role))) ?? deepest(under.filter((e) => !CONTAINERS.has(e.role) && accessibleName(e) !== ''));
+}
+
+/** Most elements offered to a planner: a bound on the prompt, far above a dialog's dozen. */
+const MAX_OFFERED = 150;
+
+/**
+ * What a planner is shown of the app's elements: those showing inside the window that a person
+ * acts on, or reads (named, not a container), in the app's order; names masked.
+ */
+export function offerElements(elements: readonly Element[] | undefined, window: Region): OfferedElement[] {
+  const offered: OfferedElement[] = [];
+  for (const e of elements ?? []) {
+    const name = accessibleName(e);
+    if (!e.states.showing || !centreInside(e.box, window)) continue;
+    if (!ACTIONABLE.has(e.role) && (CONTAINERS.has(e.role) || name === '')) continue;
+    offered.push({ role: e.role, name: secretMasker.mask(name), box: e.box });
+    if (offered.length === MAX_OFFERED) break;
+  }
+  return offered;
+}
+
+/** Where an element sits: the role and index of each element from its window down to it. */
+export function pathOf(element: Element, byRef: ReadonlyMap<string, Element>): ElementStep[] {
+  const steps: ElementStep[] = [];
+  for (let e: Element | undefined = element; e !== undefined; e = e.parent === undefined ? undefined : byRef.get(e.parent)) {
+    steps.unshift({ role: e.role, index: e.index });
+  }
+  return steps;
+}
+
+export const indexByRef = (elements: readonly Element[]): Map<string, Element> => new Map(elements.map((e) => [e.ref, e]));
+
+/** How alike two places are, 0..1: the share of steps, from the window down, that agree. */
+export function pathSimilarity(a: readonly ElementStep[], b: readonly ElementStep[]): number {
+  const n = Math.max(a.length, b.length);
+  if (n === 0) return 1;
+  let same = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i]?.role === b[i]?.role && a[i]?.index === b[i]?.index) same++;
+  }
+  return same / n;
+}
+
+/** Of several candidates, the one whose place is most like `path`, then nearest to `box`. */
+export function closestTo(candidates: readonly Element[], path: readonly ElementStep[], box: Region | undefined, byRef: ReadonlyMap<string, Element>): Element | undefined {
+  let best: { element: Element; similarity: number; distance: number } | undefined;
+  for (const element of candidates) {
+    const similarity = pathSimilarity(pathOf(element, byRef), path);
+    const distance = box === undefined ? 0 : Math.hypot(element.box.x - box.x, element.box.y - box.y);
+    if (best === undefined || similarity > best.similarity || (similarity === best.similarity && distance < best.distance)) {
+      best = { element, similarity, distance };
+    }
+  }
+  return best?.element;
+}
+
+/** The point inside a box at the same place as `point` was inside `recorded`, kept inside the box. */
+export function samePlaceIn(box: Region, recorded: Region, point: Point): Point {
+  const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));
+  return {
+    x: clamp(Math.round(box.x + point.x - recorded.x), box.x, box.x + box.width - 1),
+    y: clamp(Math.round(box.y + point.y - recorded.y), box.y, box.y + box.height - 1),
+  };
+}
+
+/** Whether a box's centre lies inside a window of this size. */
+export const centreInside = (box: Region, size: { readonly width: number; readonly height: number }): boolean => {
+  const x = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  return box.width > 0 && box.height > 0 && x >= 0 && y >= 0 && x < size.width && y < size.height;
+};
+
+/** `button "OK"`, for messages. */
+export const describeElement = (e: { readonly role: string }, name: string): string => (name === '' ? e.role : `${e.role} "${name}"`);
