@@ -5,24 +5,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Project } from '../support/project.ts';
-
-const SPEC = `name: Notes
-app:
-  launch: \${env.FIXTURES}/open notes
-  window: Retrace Notes
-goals:
-  - id: save
-    steps:
-      - click: { text: "New" }
-      - type: "Buy milk and eggs, then call the plumber about the sink"
-      - click: { text: "Save" }
-    expect:
-      - text: "Saved"
-`;
+import { notesSpec } from '../support/specs.ts';
 
 describe('two forced learning runs at once', () => {
   test('the saved path replays, or nothing is saved', { timeout: 300_000 }, async () => {
-    const project = new Project().write('specs/notes.yaml', SPEC);
+    const project = new Project().write('specs/notes.yaml', notesSpec('Buy milk and eggs, then call the plumber about the sink'));
     const runs = await Promise.all(
       ['a', 'b'].map((who) => project.cli(['run', '--learn', 'force', '--reports', `reports-${who}`, '--workers', '1'])),
     );
