@@ -11,6 +11,7 @@ import { Project } from '../support/project.ts';
 import { decodePng } from '../../src/vision/frame.ts';
 import { sharedTextReader, closeSharedTextReader } from '../../src/vision/ocr/tesseract-reader.ts';
 import { SecretMasker } from '../../src/spec-file/secrets.ts';
+import { requestImages, startMessagesServer } from '../support/messages-server.ts';
 
 const SECRET = 'Zebra7Quartz';
 
@@ -43,6 +44,9 @@ const filesUnder = (dir: string): string[] =>
     const full = join(dir, e.name);
     return e.isDirectory() ? filesUnder(full) : statSync(full).isFile() ? [full] : [];
   });
+
+const variantsIn = (masker: SecretMasker, words: readonly string[]): string[] =>
+  words.filter((w) => masker.reveals(w) || masker.isVariant(w));
 
 describe('a secret typed into a visible field', () => {
   const project = new Project().write('specs/secret.yaml', SPEC);
@@ -78,8 +82,59 @@ describe('a secret typed into a visible field', () => {
     const reader = sharedTextReader();
     for (const image of images) {
       const read = await reader.read(decodePng(readFileSync(image)));
-      const words = [...read.words.map((w) => w.text), read.text];
-      expect(words.filter((w) => masker.reveals(w) || masker.isVariant(w)), image).toEqual([]);
+      expect(variantsIn(masker, [...read.words.map((w) => w.text), read.text]), image).toEqual([]);
+    }
+  });
+});
+
+/** The model's side: click New and Save (notes regions of fixtures/apps/apps.json), type the secret between. */
+const LESSON = [
+  { kind: 'tools' as const, calls: [{ action: 'left_click', coordinate: [155, 188] }] },
+  { kind: 'tools' as const, calls: [{ action: 'type', text: '${secret.NOTE_SECRET}' }] },
+  { kind: 'tools' as const, calls: [{ action: 'left_click', coordinate: [58, 188] }] },
+  { kind: 'tools' as const, calls: [{ action: 'screenshot' }] },
+  { kind: 'end' as const, text: 'DONE: the note is saved.' },
+];
+
+describe('a secret typed into a visible field while Claude learns', () => {
+  const project = new Project().write('specs/secret.yaml', `name: Secret note
+app:
+  launch: \${env.FIXTURES}/open notes
+  window: Retrace Notes
+goals:
+  - id: save-secret
+    goal: Save a note that says \${secret.NOTE_SECRET}
+    expect:
+      - text: "Saved"
+`);
+  afterAll(() => closeSharedTextReader());
+
+  test('the screenshots sent to the model show neither the value nor its OCR variants', { timeout: 180_000 }, async () => {
+    const server = await startMessagesServer(LESSON, { lifetimeMs: 150_000 });
+    try {
+      const env = { ANTHROPIC_API_KEY: 'sk-test-key', ANTHROPIC_BASE_URL: server.url, NOTE_SECRET: SECRET };
+      const result = await project.cli(['run'], env);
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(project.summary().goals[0]).toMatchObject({ status: 'passed', mode: 'learned' });
+
+      const masker = new SecretMasker();
+      masker.learn(SECRET);
+      for (const request of server.requests) expect(masker.reveals(request.raw)).toBe(false);
+      const shots = new Set(server.requests.flatMap((r) => requestImages(r.body).map((i) => i.data)));
+      // The first screenshots, before the secret was typed, and the ones after it: the field and the list.
+      expect(shots.size).toBeGreaterThanOrEqual(3);
+      const reader = sharedTextReader();
+      let afterSave = 0;
+      for (const data of shots) {
+        const frame = decodePng(Buffer.from(data, 'base64'));
+        const read = await reader.read(frame);
+        expect(variantsIn(masker, [...read.words.map((w) => w.text), read.text])).toEqual([]);
+        if (read.text.includes('Saved')) afterSave++;
+      }
+      // The screen after Save was sent, with the note in the list: it was read above, scrubbed.
+      expect(afterSave).toBeGreaterThan(0);
+    } finally {
+      await server.close();
     }
   });
 });
