@@ -62,7 +62,7 @@ describe('storyboards of a learned and a healed path', () => {
     const learned = await project.cli(['run', '--goal', 'add'], { VARIANT: '' });
     expect(learned.code, learned.stdout + learned.stderr).toBe(0);
     expect(project.summary().goals).toMatchObject([{ goal: 'add', status: 'passed', mode: 'learned' }]);
-  }, 90_000);
+  }, 180_000);
 
   test('the learned path: the page draws its anchor and effect images', async () => {
     const shown = await project.cli(['paths', 'show', REF, '--html', 'learned.html']);
@@ -76,7 +76,7 @@ describe('storyboards of a learned and a healed path', () => {
     const [page, bare] = await Promise.all([shoot('learned-shot.html', html, [1200, 420]), shoot('learned-bare.html', withoutImages(html, [2, 3]), [1200, 420])]);
     // The counter's window (360 px wide) is drawn at scale 1; most of a crop differs from the grey.
     expect(differing(page, bare)).toBeGreaterThan(imageArea(path) / 2);
-  }, 60_000);
+  }, 120_000);
 
   test('the healed path: the original and the proposal side by side, each with its images', async () => {
     const healed = await project.cli(['run', '--goal', 'add', '--learn', 'off'], { VARIANT: 'layout=swapped' });
@@ -103,5 +103,5 @@ describe('storyboards of a learned and a healed path', () => {
     expect(differing(page, noProposal), 'the proposal\'s images').toBeGreaterThan(imageArea(proposal) / 2);
     // The action that changed is highlighted (#fff6d8) for the reviewer.
     expect(countPixels(page, (r, g, b) => r === 255 && g === 246 && b === 216)).toBeGreaterThan(1000);
-  }, 90_000);
+  }, 180_000);
 });
