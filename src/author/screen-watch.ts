@@ -1,11 +1,12 @@
 /**
  * Watches the app's window while a person drives it, so each input can be paired with the screen
- * the person saw when they acted: the last capture taken before the input arrived. A capture
- * taken in the last few milliseconds before the arrival is passed over, since the app may already
- * have reacted to the input by then (the app and retrace hear of it at the same moment).
+ * the person saw when they acted: the last content a capture had finished reading before the
+ * input happened. A capture that finished in the last few milliseconds before it is passed over,
+ * since the app may already have reacted by then.
  *
  * Captures run back to back (every few tens of milliseconds); the window's place is asked again
- * only now and then, since asking costs two X tool calls.
+ * only now and then, since asking costs two X tool calls. Inputs are heard late (the listener
+ * hands them over in batches), so every distinct content of the last moments is kept.
  */
 import type { Frame, Region } from '../domain.ts';
 import { settleChanges } from '../vision/settle.ts';
@@ -15,10 +16,10 @@ import type { Stage } from '../brain/stage.ts';
 const INTERVAL_MS = 20;
 /** How often the window's region is looked up again (it may move). */
 const WINDOW_EVERY_MS = 500;
-/** A capture this close before an input may already show the input's effect. */
+/** A capture that finished this close before an input may already show the input's effect. */
 const REACTION_GUARD_MS = 5;
-/** How many recent captures are kept to choose from. */
-const KEEP = 6;
+/** How far back contents are kept: longer than an input can take to be heard. */
+const HISTORY_MS = 2_000;
 
 export interface ScreenState {
   readonly frame: Frame;
@@ -29,8 +30,8 @@ export interface ScreenState {
 }
 
 interface Capture extends ScreenState {
-  /** When this capture began. */
-  readonly at: number;
+  /** When the first capture that showed this content finished. */
+  readonly seen: number;
 }
 
 const sameContent = (a: Frame, b: Frame, ignore: readonly Region[]): boolean =>
@@ -47,11 +48,11 @@ export class ScreenWatch {
     private readonly dynamic: readonly Region[],
   ) {}
 
-  /** The screen as it was just before `arrival` (performance.now() of an input). */
-  before(arrival: number): ScreenState | undefined {
+  /** The screen as it was just before `happened` (performance.now() of an input). */
+  before(happened: number): ScreenState | undefined {
     for (let i = this.recent.length - 1; i >= 0; i--) {
       const capture = this.recent[i]!;
-      if (capture.at <= arrival - REACTION_GUARD_MS) return capture;
+      if (capture.seen <= happened - REACTION_GUARD_MS) return capture;
     }
     return this.recent[0];
   }
@@ -98,9 +99,10 @@ export class ScreenWatch {
   private async capture(window: Region): Promise<void> {
     const at = performance.now();
     const frame = await this.stage.guard(this.stage.desktop.capture.grab(window));
+    const seen = performance.now();
     const last = this.latest;
-    const same = last !== undefined && last.window.x === window.x && last.window.y === window.y && sameContent(last.frame, frame, this.dynamic);
-    this.recent.push({ frame, window, since: same ? last.since : at, at });
-    if (this.recent.length > KEEP) this.recent.shift();
+    if (last !== undefined && last.window.x === window.x && last.window.y === window.y && sameContent(last.frame, frame, this.dynamic)) return;
+    this.recent.push({ frame, window, since: at, seen });
+    while (this.recent.length > 1 && this.recent[1]!.seen < seen - HISTORY_MS) this.recent.shift();
   }
 }

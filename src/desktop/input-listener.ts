@@ -13,7 +13,7 @@ import type { Modifier } from '../key-combo.ts';
 import type { Display, MouseButton } from './types.ts';
 import { InfrastructureError } from '../errors.ts';
 
-/** One input event, screen-absolute; `at` is `performance.now()` when it reached this process. */
+/** One input event, screen-absolute; `at` is when it happened, on the clock of `performance.now()`. */
 export type InputEvent =
   | { readonly kind: 'press'; readonly button: MouseButton; readonly point: Point; readonly clicks: number; readonly at: number }
   | { readonly kind: 'release'; readonly button: MouseButton; readonly point: Point; readonly at: number }
@@ -95,6 +95,21 @@ export function keyEventOf(keycode: number, e: HookEvent, at: number): InputEven
   return named ? { kind: 'key', key: named, modifiers, at } : undefined;
 }
 
+/** A server time this far from ours is another clock (an X server on another machine). */
+const MAX_LAG_MS = 10_000;
+
+/**
+ * When an event with X server time `serverTime` happened, on `performance.now()`'s clock. The
+ * hook hands events over in batches, 100–200 ms after they happened (more on a loaded machine):
+ * taken on arrival, an input would be paired with a screen that already shows its effect. The
+ * X server stamps each event with CLOCK_MONOTONIC in ms (wrapping at 2^32), the clock that
+ * `performance.now()` counts on too.
+ */
+export function happenedAt(serverTime: number, now = performance.now(), monotonicMs = Number(process.hrtime.bigint() / 1_000_000n)): number {
+  const lag = ((((monotonicMs - serverTime) % 2 ** 32) + 2 ** 32 + 2 ** 31) % 2 ** 32) - 2 ** 31;
+  return lag > MAX_LAG_MS || lag < -MAX_LAG_MS ? now : now - Math.max(0, lag);
+}
+
 /**
  * Starts listening on `display` (which must be this process's `$DISPLAY`, see openDesktop).
  * Throws InfrastructureError when the X server has no RECORD extension or the hook fails.
@@ -107,23 +122,22 @@ export async function listenInput(display: Display, onEvent: (event: InputEvent)
   } catch (error) {
     throw new InfrastructureError('MISSING_TOOL', `cannot load the input listener (uiohook-napi): ${(error as Error).message}`, { cause: error });
   }
-  const now = (): number => performance.now();
   const point = (e: HookEvent): Point => ({ x: e.x ?? 0, y: e.y ?? 0 });
   hook.on('mousedown', (e) => {
     const button = BUTTONS[Number(e.button)];
-    if (button) onEvent({ kind: 'press', button, point: point(e), clicks: e.clicks, at: now() });
+    if (button) onEvent({ kind: 'press', button, point: point(e), clicks: e.clicks, at: happenedAt(e.time) });
   });
   hook.on('mouseup', (e) => {
     const button = BUTTONS[Number(e.button)];
-    if (button) onEvent({ kind: 'release', button, point: point(e), at: now() });
+    if (button) onEvent({ kind: 'release', button, point: point(e), at: happenedAt(e.time) });
   });
   hook.on('wheel', (e) => {
     const vertical = e.direction === 3;
     const direction: ScrollDirection = vertical ? (e.rotation < 0 ? 'up' : 'down') : e.rotation < 0 ? 'left' : 'right';
-    onEvent({ kind: 'wheel', point: point(e), direction, amount: Math.max(1, Math.abs(e.rotation)), at: now() });
+    onEvent({ kind: 'wheel', point: point(e), direction, amount: Math.max(1, Math.abs(e.rotation)), at: happenedAt(e.time) });
   });
   hook.on('keydown', (e) => {
-    const event = keyEventOf(e.keycode, e, now());
+    const event = keyEventOf(e.keycode, e, happenedAt(e.time));
     if (event) onEvent(event);
   });
   try {

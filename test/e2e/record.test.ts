@@ -109,7 +109,7 @@ describe('retrace record', () => {
     // The typed text and the saved status are each their own action's effect.
     expect(path.actions[1]?.effects.some((e) => e.text?.includes('Buy milk'))).toBe(true);
     expect(path.actions[2]?.effects.some((e) => e.text?.includes('Saved'))).toBe(true);
-  }, 60_000);
+  }, 120_000);
 
   test('the recorded path replays with --learn off, and the run writes its storyboard', async () => {
 
@@ -124,7 +124,7 @@ describe('retrace record', () => {
     const results = readdirSync(join(project.root, 'reports/allure-results')).filter((f) => f.endsWith('-result.json'));
     const links = results.flatMap((f) => (JSON.parse(project.read(`reports/allure-results/${f}`)) as { links: { url: string; type: string }[] }).links);
     expect(links).toContainEqual(expect.objectContaining({ type: 'storyboard', url: '../storyboards/specs/notes/save.html' }));
-  }, 60_000);
+  }, 120_000);
 
   test('saves nothing and exits 1 when the expectations do not hold', async () => {
     const before = project.read('specs/notes.yaml');
@@ -136,5 +136,5 @@ describe('retrace record', () => {
     expect(result.stderr).toContain('the expectations of "never" did not hold: nothing saved');
     expect(project.exists('paths/specs/notes/never.path.json')).toBe(false);
     expect(project.read('specs/notes.yaml')).toBe(before);
-  }, 60_000);
+  }, 120_000);
 });
