@@ -250,6 +250,9 @@ describe('buildAllureReport', () => {
     expect(index).toBe(join(reportsDir, 'allure-report', 'index.html'));
     const html = readFileSync(index, 'utf8');
     expect(html).toContain('<html');
+    // The embedded data is declared before the app's script, so the page never fetches it from disk.
+    expect(html.indexOf('window.allureReportData = window.allureReportData || {};')).toBeLessThan(html.search(/<script\s+src=/));
+    expect(html.indexOf('<script')).toBe(html.indexOf('<script>window.allureReportData = '));
     expect(existsSync(join(reportsDir, 'allure-report', 'flaky-paths.html'))).toBe(true);
     const historyFile = join(reportsDir, 'history', 'allure-history.jsonl');
     expect(readFileSync(historyFile, 'utf8').trim().split('\n')).toHaveLength(1);
