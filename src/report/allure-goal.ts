@@ -129,11 +129,15 @@ function actionOutcome(verdict: Verdict, action: ActionReport | undefined, index
   return { status: Status.PASSED };
 }
 
-/** Allure numbers the steps itself, and actions come first, so step N is action N. */
+/**
+ * Allure numbers the steps itself, and actions come first, so step N is action N. The rung is
+ * named only when the target was not where it was recorded: the element rung finding its element
+ * in place is the clean replay of an element target (only then is `healed` unset).
+ */
 function actionStepName(action: ActionReport | undefined, evidence: ActionEvidence | undefined, index: number): string {
   const name = action?.description ?? evidence?.description ?? action?.kind ?? `action ${index + 1}`;
-  const healed = !action || action.resolvedBy === 'recorded' ? '' : ` — found by ${action.resolvedBy}`;
-  return `${name}${healed}`;
+  const moved = action !== undefined && action.resolvedBy !== 'recorded' && (action.resolvedBy !== 'element' || action.healed !== undefined);
+  return moved ? `${name} — found by ${action.resolvedBy}` : name;
 }
 
 function goalDescription(input: GoalReportInput): string {

@@ -1,7 +1,7 @@
 /**
  * Builds the Allure HTML report with Allure 3 (the npm `allure` package: no Java).
  *
- * - Input: `reports/allure-results/` (post-processed by allure-post.ts).
+ * - Input: `reports/allure-results/`, as the workers wrote them.
  * - Output: `reports/allure-report/index.html`, a single self-contained file by default, so it
  *   opens from disk (file://) and from a CI artifact without a web server. Built in a staging
  *   folder and swapped in, so a failed build keeps the previous report.
@@ -18,7 +18,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -85,6 +85,20 @@ function run(file: string, args: readonly string[], timeoutMs: number): Promise<
   });
 }
 
+/**
+ * Allure 3's single-file page reads its embedded data only when `window.allureReportData` exists
+ * at the moment its app first asks for data, but the app's script comes before the data's. On a
+ * busy machine the app asks first, fetches `widgets/….json` from disk instead, fails, and may stay
+ * on its spinner (2 to 3 loads in 10 in headless Chromium on a loaded 2-core machine). With the
+ * object declared before any script, the app waits until the data script says it is ready.
+ */
+async function declareDataFirst(index: string): Promise<void> {
+  const html = await readFile(index, 'utf8');
+  const at = html.indexOf('<script');
+  if (at < 0 || !html.includes('allureReportDataReady')) return;
+  await writeFile(index, `${html.slice(0, at)}<script>window.allureReportData = window.allureReportData || {};</script>\n${html.slice(at)}`);
+}
+
 /** Generates `<reportsDir>/allure-report/` and returns the path of its index.html. */
 export async function buildAllureReport(options: AllureReportOptions): Promise<string> {
   const reportsDir = resolve(options.reportsDir);
@@ -132,6 +146,7 @@ export async function buildAllureReport(options: AllureReportOptions): Promise<s
       options.timeoutMs ?? 120_000,
     );
     if (!existsSync(join(staging, 'index.html'))) throw new InfrastructureError('IO', `allure generate wrote no index.html`);
+    await declareDataFirst(join(staging, 'index.html'));
     if (hasFlaky) await copyFile(flakyHtml, join(staging, 'flaky-paths.html'));
     await rm(output, { recursive: true, force: true });
     await rename(staging, output);

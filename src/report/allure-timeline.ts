@@ -24,8 +24,10 @@ const clamp = (value: number, span: Span): number => Math.min(span.stop, Math.ma
 /**
  * One span per action index `0 … count-1` (count may exceed `durationsMs.length` by the action
  * that failed before it could report). An action starts when it was seen to start, else where the
- * previous one stopped; it stops when its evidence was taken, else after its reported duration,
- * else (the failed action) where the next known thing starts or the goal ends.
+ * previous one stopped. It lasts its reported duration, or longer when its evidence was taken
+ * later; a report can also grow after its evidence (a later look at whether its effects held, the
+ * images of a failure), so the evidence alone would cut it short. It never reaches into the next
+ * action. The failed action without a report stops where the next known thing starts or the goal ends.
  */
 export function actionSpans(count: number, durationsMs: readonly number[], marks: ReadonlyMap<number, ActionMark>, goal: Span): Span[] {
   const spans: Span[] = [];
@@ -33,8 +35,10 @@ export function actionSpans(count: number, durationsMs: readonly number[], marks
   for (let i = 0; i < count; i++) {
     const mark = marks.get(i);
     const start = clamp(mark?.start ?? cursor, goal);
+    const next = marks.get(i + 1)?.start;
     const ms = durationsMs[i];
-    const stop = clamp(mark?.end ?? (ms !== undefined ? start + ms : (marks.get(i + 1)?.start ?? goal.stop)), { start, stop: goal.stop });
+    const end = ms !== undefined ? Math.max(start + ms, mark?.end ?? start) : (mark?.end ?? next ?? goal.stop);
+    const stop = clamp(end, { start, stop: Math.max(start, Math.min(goal.stop, next ?? goal.stop)) });
     spans.push({ start, stop });
     cursor = stop;
   }

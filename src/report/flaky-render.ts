@@ -55,12 +55,13 @@ export function renderMarkdown(stats: readonly PathStats[], meta: FlakyReportMet
     `${stats.length} paths, ${flaky} flaky, ${failing} always failing over the last ${meta.recentWindow} runs. ` +
       `Generated ${meta.generatedAt}.`,
     '',
-    '| # | Path | State | Flakiness | Recent success | Overall | Flips | Heals | Passed on retry | Runs | p95 | Failing action | Last failure |',
+    '| # | Path | State | Flakiness | Recent success | Overall | Flips | Heals | Passed on retry | Runs | Mean / p95 | Failing action | Last failure |',
     '|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
     ...stats.map(
       (s, i) =>
         `| ${i + 1} | ${mdCell(s.key)} | ${STATE_LABEL[s.state]} | ${s.flakiness.toFixed(2)} | ${recentText(s)} | ` +
-        `${percent(s.successRate)} | ${s.flips} | ${s.heals} | ${s.retriedPasses} | ${s.runs} | ${s.p95Ms} ms | ` +
+        `${percent(s.successRate)} | ${s.flips} | ${s.heals} | ${s.retriedPasses} | ${s.runs}${s.broken > 0 ? ` (${s.broken} broken)` : ''} | ` +
+        `${s.meanMs} / ${s.p95Ms} ms | ` +
         `${failingActionText(s)} | ${mdCell(lastFailureText(s))} |`,
     ),
     '',

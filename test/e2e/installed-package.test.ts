@@ -83,6 +83,14 @@ describe.each(PROJECTS)('installed into a fresh $kind project', ({ kind, config 
     expect(existsSync(join(root, 'node_modules/tsx'))).toBe(false);
   });
 
+  test('vitest is a peer dependency: the project has one copy, retrace brings none (issue 18.6)', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'node_modules/retrace/package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    expect(pkg.peerDependencies).toEqual({ vitest: expect.stringMatching(/^\^4\./) });
+    expect(Object.keys(pkg.dependencies ?? {}).filter((name) => /vitest/.test(name))).toEqual([]);
+    expect(existsSync(join(root, 'node_modules/vitest/package.json'))).toBe(true);
+    expect(existsSync(join(root, 'node_modules/retrace/node_modules/vitest'))).toBe(false);
+  });
+
   test('retrace init writes the example and a vitest config for the project type', async () => {
     const result = await retrace('init');
     expect(result.stdout).toContain(`created ${config}`);

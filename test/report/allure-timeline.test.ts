@@ -15,6 +15,19 @@ describe('actionSpans', () => {
     ]);
   });
 
+  test('a report that grew after its evidence (a later look, failure images) lasts its reported duration, up to the next action', () => {
+    const marks = new Map([
+      [0, { start: 1500, end: 1800 }],
+      [1, { start: 2400, end: 2600 }],
+      [2, { start: 3000, end: 3100 }],
+    ]);
+    expect(actionSpans(3, [500, 900, 100], marks, goal)).toEqual([
+      { start: 1500, stop: 2000 },
+      { start: 2400, stop: 3000 },
+      { start: 3000, stop: 3100 },
+    ]);
+  });
+
   test('without evidence (a secret typed, a wait), its reported duration from its start', () => {
     const marks = new Map([[0, { start: 1500 }]]);
     expect(actionSpans(1, [700], marks, goal)).toEqual([{ start: 1500, stop: 2200 }]);

@@ -90,7 +90,15 @@ beforeAll(() => {
   // multiply: healed, passed; started at T0, took 2 s.
   write({
     goalText: 'click "1", click "2", click "*"',
-    verdict: verdict('multiply', { mode: 'healed', actions: [click('1'), click('2', { resolvedBy: 'ocr', healed: 'target found by ocr, moved by 12, 0 px' }), click('*')] }),
+    verdict: verdict('multiply', {
+      mode: 'healed',
+      // "1": an element target found in place (a clean replay); "*": an element found moved.
+      actions: [
+        click('1', { resolvedBy: 'element' }),
+        click('2', { resolvedBy: 'ocr', healed: 'target found by ocr, moved by 12, 0 px' }),
+        click('*', { resolvedBy: 'element', healed: 'target found by element, moved by 0, 30 px' }),
+      ],
+    }),
     actions: seen(T0, 3),
     assertions: [{ description: 'text "84"', passed: true, ms: 120 }],
     pathStats: { successRate: 0.75, recentSuccessRate: 0.5, recentRuns: 4, passes: 3, failures: 1 },
@@ -151,7 +159,7 @@ describe('the Allure result of a goal attempt', () => {
     expect(multiply.parameters).toContainEqual({ name: 'mode', value: 'healed', excluded: true });
     // The overall rate counts verdict runs (3 of 4), not every run.
     expect(multiply.parameters).toContainEqual({ name: 'path success rate', value: '50% of last 4 (75% of 4 overall)', excluded: true });
-    expect(multiply.steps.map((s) => s.name)).toEqual(['click "1"', 'click "2" — found by ocr', 'click "*"', 'expect text "84"']);
+    expect(multiply.steps.map((s) => s.name)).toEqual(['click "1"', 'click "2" — found by ocr', 'click "*" — found by element', 'expect text "84"']);
     expect(multiply.steps[1]?.parameters).toContainEqual({ name: 'resolvedBy', value: 'ocr' });
     expect(multiply.steps[1]?.parameters).toContainEqual({ name: 'healed', value: 'target found by ocr, moved by 12, 0 px' });
     expect(multiply.description).toContain('**Healed action 2** (click "2"): target found by ocr, moved by 12, 0 px');
@@ -242,6 +250,9 @@ describe('buildAllureReport', () => {
     expect(index).toBe(join(reportsDir, 'allure-report', 'index.html'));
     const html = readFileSync(index, 'utf8');
     expect(html).toContain('<html');
+    // The embedded data is declared before the app's script, so the page never fetches it from disk.
+    expect(html.indexOf('window.allureReportData = window.allureReportData || {};')).toBeLessThan(html.search(/<script\s+src=/));
+    expect(html.indexOf('<script')).toBe(html.indexOf('<script>window.allureReportData = '));
     expect(existsSync(join(reportsDir, 'allure-report', 'flaky-paths.html'))).toBe(true);
     const historyFile = join(reportsDir, 'history', 'allure-history.jsonl');
     expect(readFileSync(historyFile, 'utf8').trim().split('\n')).toHaveLength(1);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { computePathStats } from '../../src/paths/stats.ts';
 import { writeFlakyReport, type FlakyReportJson } from '../../src/report/flaky-report.ts';
-import { fromPattern } from './records.ts';
+import { fromPattern, rec } from './records.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -16,6 +16,7 @@ const history = [
   ...fromPattern('always-passes', 'PPPPPPPPPPPP'),
   ...fromPattern('always-fails', 'FFFFFFFFFFFF'),
   ...fromPattern('flips', 'PFPFPFPFPFPF', { reason: 'no <b>"7"</b> & no "8"' }),
+  rec(-1, { goal: 'flips', status: 'broken' }),
 ];
 
 test('ranks a 50%-flipping path above an always-failing one, and that above a 100% one', async () => {
@@ -33,6 +34,8 @@ test('ranks a 50%-flipping path above an always-failing one, and that above a 10
   ]);
   expect(rows[0]).toContain('50% of 12');
   expect(rows[0]).toContain('action 3 (6×)');
+  // The Markdown has the columns the page has: runs with the broken ones, mean and p95.
+  expect(rows[0]).toMatch(/ \| 13 \(1 broken\) \| \d+ \/ \d+ ms \| /);
 
   const html = readFileSync(files.html, 'utf8');
   expect(html.indexOf('flips</b>')).toBeLessThan(html.indexOf('always-fails</b>'));
