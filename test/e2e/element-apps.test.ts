@@ -71,7 +71,7 @@ describe('element targets on galculator and a Chromium app', () => {
     const result = await project.cli(['run']);
     // "fresh" fails, as it should.
     expect(result.code, result.stdout + result.stderr).toBe(1);
-  });
+  }, 240_000);
 
   test.each([
     ['galculator', 'add', ['7', '+', '8', '=']],
@@ -95,5 +95,5 @@ describe('element targets on galculator and a Chromium app', () => {
     const keys = verdict('texts', 'keys');
     expect(keys).toMatchObject({ status: 'passed', mode: 'replayed', modelCalls: 0 });
     expect(keys.actions.map((a) => [a.verified, a.resolvedBy])).toEqual([[true, 'recorded'], [true, 'recorded']]);
-  });
+  }, 120_000);
 });
