@@ -6,15 +6,20 @@
  *
  * Sessions: the calculator window as it is (360×480); a 2560×1600 window (the real screen scaled
  * 2×, as on a HiDPI monitor), which the planner downscales to 1280×800; and the same without
- * context pruning (every screenshot kept), to show what pruning saves.
+ * context pruning (every screenshot kept), to show what pruning saves. And the window again with
+ * the app's element list in each request (what the learner offers a planner that sees
+ * elements), against the same session without it: input tokens per request, as the local
+ * server estimates them (its `usage`: the request's characters other than images ÷ 4, plus
+ * width × height ÷ 750 an image, the API's rule of thumb).
  */
 import type { Frame, Point } from '../src/domain.ts';
 import type { Desktop } from '../src/desktop/types.ts';
 import { ClaudePlanner } from '../src/brain/planners/claude-planner.ts';
 import type { Observation } from '../src/brain/planners/types.ts';
+import { offerElements } from '../src/brain/elements.ts';
 import { scale } from '../src/vision/frame.ts';
 import { waitForStable } from '../src/vision/settle.ts';
-import { requestImages, startMessagesServer, type ScriptedReply } from '../test/support/messages-server.ts';
+import { estimateInputTokens, requestImages, startMessagesServer, type ScriptedReply } from '../test/support/messages-server.ts';
 import { centre, fixtureRegion, withFixture, type OpenApp } from './desktop.ts';
 import { figure, guarded, type Measurement, type Row } from './measure.ts';
 
@@ -26,6 +31,8 @@ export const ROWS = {
   window: { name: `image KB per learned action, window 360×480 (${KEYS.length} clicks)`, unit: 'KB' },
   hidpi: { name: 'image KB per learned action, window 2560×1600 → 1280×800', unit: 'KB' },
   unpruned: { name: 'image KB per learned action, 2560×1600, no pruning (reference)', unit: 'KB' },
+  bare: { name: 'input tokens per request, window 360×480, no element list', unit: 'tokens' },
+  listed: { name: 'input tokens per request, window 360×480, with the element list', unit: 'tokens' },
 } satisfies Record<string, Row>;
 
 interface Session {
@@ -36,6 +43,8 @@ interface Session {
   /** Screen point → what the model clicks in its screenshot. */
   readonly toModel: (p: Point) => [number, number];
   readonly keepScreenshots?: number;
+  /** Each observation carries the app's elements, as the learner gives them to a planner that sees them. */
+  readonly elements?: boolean;
 }
 
 interface SessionResult {
@@ -45,6 +54,10 @@ interface SessionResult {
   readonly maxImagesPerRequest: number;
   readonly largest: string;
   readonly tokens: number;
+  /** The server's estimate of each request's input tokens. */
+  readonly inputTokens: readonly number[];
+  /** Elements in the longest list sent. */
+  readonly listed: number;
 }
 
 async function runSession(desktop: Desktop, calc: OpenApp, session: Session): Promise<SessionResult> {
@@ -65,9 +78,12 @@ async function runSession(desktop: Desktop, calc: OpenApp, session: Session): Pr
       ...(session.keepScreenshots ? { keepScreenshots: session.keepScreenshots } : {}),
     });
     let actions = 0;
+    let listed = 0;
     let previous: Observation['previous'];
     for (let step = 0; step < 30; step++) {
-      const decision = await planner.next({ frame: await session.shoot(), step, ...(previous ? { previous } : {}) });
+      const elements = session.elements ? offerElements(await desktop.elements?.read(calc.app, { window: calc.window }), calc.window) : [];
+      listed = Math.max(listed, elements.length);
+      const decision = await planner.next({ frame: await session.shoot(), step, ...(previous ? { previous } : {}), ...(elements.length > 0 && { elements }) });
       if (decision.kind === 'done') {
         if (decision.reason !== 'goal_achieved') throw new Error(`the planner stopped: ${decision.reason} ${decision.message ?? ''}`);
         break;
@@ -90,6 +106,8 @@ async function runSession(desktop: Desktop, calc: OpenApp, session: Session): Pr
       maxImagesPerRequest: Math.max(...images.map((i) => i.length)),
       largest: `${largest.width}×${largest.height}`,
       tokens: planner.tokens,
+      inputTokens: server.requests.map((r) => estimateInputTokens(r.body, r.raw)),
+      listed,
     };
   } finally {
     await server.close();
@@ -124,6 +142,10 @@ async function measure(desktop: Desktop, calc: OpenApp): Promise<Measurement[]> 
   const a = await runSession(desktop, calc, window);
   const b = await runSession(desktop, calc, hidpi);
   const c = await runSession(desktop, calc, { ...hidpi, keepScreenshots: 1000 });
+  if (desktop.elements === undefined) throw new Error('the benchmark display has no accessibility bus: no element list to measure');
+  const d = await runSession(desktop, calc, { ...window, elements: true });
+  if (d.listed === 0) throw new Error('the calculator published no elements');
+  const perRequest = (r: SessionResult) => `${r.requests} requests, ${Math.round(r.tokens / r.actions)} tokens (input + output) per learned action`;
   // The API bills an image by its pixels (about w × h / 750 tokens).
   const tokens = (w: number, h: number) => Math.ceil((w * h) / 750);
   return [
@@ -140,6 +162,13 @@ async function measure(desktop: Desktop, calc: OpenApp): Promise<Measurement[]> 
       ...ROWS.unpruned,
       value: perAction(c),
       note: `${describe(c)}; pruning to 3 screenshots sends ${(perAction(c) / perAction(b)).toFixed(1)}× less`,
+    }),
+    figure({ group: GROUP, ...ROWS.bare, samples: a.inputTokens, note: perRequest(a) }),
+    figure({
+      group: GROUP,
+      ...ROWS.listed,
+      samples: d.inputTokens,
+      note: `${perRequest(d)}; ${d.listed} elements listed (only the newest list is sent)`,
     }),
   ];
 }

@@ -13,6 +13,7 @@ import type { Desktop } from '../src/desktop/types.ts';
 import { benchCapture } from './capture.ts';
 import { benchCost } from './cost.ts';
 import { REPO, startDesktop } from './desktop.ts';
+import { benchElements } from './elements.ts';
 import { progress, type Measurement } from './measure.ts';
 import { benchOcr } from './ocr.ts';
 import { benchOcrAccuracy } from './ocr-accuracy.ts';
@@ -49,6 +50,7 @@ const GROUPS: readonly [string, (desktop: Promise<Desktop>) => Promise<Measureme
   ['verification', benchVerify],
   ['settle', benchSettle],
   ['desktop session (elements, animations)', benchSession],
+  ['element rung on replay (CLI runs)', () => benchElements()],
   ['typing', benchTyping],
   ['OCR', benchOcr],
   ['OCR accuracy', () => benchOcrAccuracy()],

@@ -5,7 +5,7 @@
  */
 import type { ElementStep, ElementTarget, Point, Region } from '../domain.ts';
 import type { Element, ElementQuery } from '../desktop/types.ts';
-import { accessibleName } from '../desktop/index.ts';
+import { accessibleName, matchElements } from '../desktop/index.ts';
 import { parseTitlePattern } from '../spec-file/patterns.ts';
 import { containsPoint } from '../vision/frame.ts';
 import type { Stage } from './stage.ts';
@@ -84,10 +84,21 @@ export function offerElements(elements: readonly Element[] | undefined, window: 
     const name = accessibleName(e);
     if (!e.states.showing || !centreInside(e.box, window)) continue;
     if (!ACTIONABLE.has(e.role) && (CONTAINERS.has(e.role) || name === '')) continue;
-    offered.push({ role: e.role, name: secretMasker.mask(name), box: e.box });
+    const masked = secretMasker.mask(name);
+    const target = masked === name ? targetOf(e, name, elements ?? []) : undefined;
+    offered.push({ role: e.role, name: masked, box: e.box, ...(target && { target }) });
     if (offered.length === MAX_OFFERED) break;
   }
   return offered;
+}
+
+/** The element target that finds `element` among `elements`: its role, name, and `nth` when others match too. */
+function targetOf(element: Element, name: string, elements: readonly Element[]): ElementTarget | undefined {
+  if (name === '' || typeof namePattern(name) !== 'string') return undefined;
+  const equals = matchElements(elements, { role: element.role, name });
+  const nth = equals.findIndex((e) => e.ref === element.ref);
+  if (nth < 0) return undefined;
+  return { role: element.role, name, ...(equals.length > 1 && { nth }) };
 }
 
 /** Where an element sits: the role and index of each element from its window down to it. */

@@ -2,7 +2,9 @@
  * The Claude planner sees the app's elements: the learning loop reads them from the element
  * source of the counter app in memory and each request to a local Messages-API server carries
  * their list, boxes in screenshot pixels; a click the model places by that list lands on the
- * element. Without elements the request carries no list.
+ * element; the model may also click an element by its ref (the `click_element` tool), and the
+ * path then names it by role and name. Without elements the request carries no list and no
+ * `click_element` tool.
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Element } from '../../src/desktop/types.ts';
@@ -13,7 +15,7 @@ import { ClaudePlanner } from '../../src/brain/planners/claude-planner.ts';
 import { elementsMessage } from '../../src/brain/planners/claude-prompt.ts';
 import { fitShot } from '../../src/brain/planners/claude-screenshot.ts';
 import { secretMasker } from '../../src/spec-file/secrets.ts';
-import { startMessagesServer, type MessagesServer } from '../support/messages-server.ts';
+import { startMessagesServer, type MessagesServer, type ScriptedReply } from '../support/messages-server.ts';
 import { ADD, CounterApp, FakeDesktop } from '../support/fake-desktop.ts';
 import { ElementDesktop } from '../support/fake-elements.ts';
 
@@ -26,12 +28,14 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** One lesson on `desktop`: the model clicks at the centre of "Add", then says it is done. */
-async function learnOn(desktop: FakeDesktop) {
-  server = await startMessagesServer([
-    { kind: 'tools', calls: [{ action: 'left_click', coordinate: [ADD.x + ADD.width / 2, ADD.y + ADD.height / 2] }] },
-    { kind: 'end', text: 'DONE: the count is 1.' },
-  ]);
+const CLICK_ADD: ScriptedReply[] = [
+  { kind: 'tools', calls: [{ action: 'left_click', coordinate: [ADD.x + ADD.width / 2, ADD.y + ADD.height / 2] }] },
+  { kind: 'end', text: 'DONE: the count is 1.' },
+];
+
+/** One lesson on `desktop`: by default the model clicks at the centre of "Add", then says it is done. */
+async function learnOn(desktop: FakeDesktop, script: readonly ScriptedReply[] = CLICK_ADD) {
+  server = await startMessagesServer(script);
   const planner = new ClaudePlanner({
     goal: 'Add one',
     secretNames: [],
@@ -46,7 +50,8 @@ async function learnOn(desktop: FakeDesktop) {
   const cycle = new ActionCycle(stage, { settleTimeoutMs: 2000, actionTimeoutMs: 300, resolveText: (t) => t });
   const lesson = await learn({ stage, planner, cycle, bounds: BOUNDS, dynamic: [], assets: new Map() });
   const texts = server.requests.map((r) => JSON.stringify(r.body.messages));
-  return { lesson, planner, texts };
+  const tools = server.requests.map((r) => (r.body.tools as { name?: string; type?: string }[]).map((t) => t.name ?? t.type));
+  return { lesson, planner, texts, tools, requests: server.requests };
 }
 
 describe('the Claude planner with an element source', () => {
@@ -77,6 +82,65 @@ describe('the Claude planner with an element source', () => {
   });
 });
 
+describe('clicking an element by its ref', () => {
+  /** The tool results of a request, flattened to their texts. */
+  const results = (body: any): { text: string; error: boolean; toolset: unknown }[] =>
+    body.messages.at(-1).content
+      .filter((b: any) => b.type === 'tool_result')
+      .map((b: any) => ({ text: typeof b.content === 'string' ? b.content : b.content.filter((c: any) => c.type === 'text').map((c: any) => c.text).join(' '), error: b.is_error === true, toolset: b.toolset_name }));
+
+  test.each(['claude-opus-4-6', 'claude-opus-5'])('clicks the centre of its box, and the path names it by role and name (%s)', async (model) => {
+    const desktop = new ElementDesktop(new CounterApp());
+    server = await startMessagesServer([
+      { kind: 'tools', calls: [{ tool: 'click_element', input: { ref: 'e1' } }] },
+      { kind: 'end', text: 'DONE: the count is 1.' },
+    ]);
+    const planner = new ClaudePlanner({ goal: 'Add one', secretNames: [], apiKey: 'sk-ant-test-0123456789abcdef', baseURL: server.url, model, bounds: BOUNDS, maxRetries: 0, timeoutMs: 5_000 });
+    const stage = desktop.stage();
+    const cycle = new ActionCycle(stage, { settleTimeoutMs: 2000, actionTimeoutMs: 300, resolveText: (t) => t });
+    const lesson = await learn({ stage, planner, cycle, bounds: BOUNDS, dynamic: [], assets: new Map() });
+    expect(lesson).toMatchObject({ stopReason: 'goal_achieved' });
+    expect(desktop.app.count).toBe(1);
+    const [recorded] = lesson.actions;
+    expect(recorded?.action).toEqual({ kind: 'click', target: { role: 'button', name: 'Add' } });
+    // Clicked at the centre of the element's box, which the element anchor names.
+    expect(recorded?.anchor?.point).toEqual({ x: ADD.x + ADD.width / 2, y: ADD.y + ADD.height / 2 });
+    expect(recorded?.anchor?.element).toMatchObject({ role: 'button', name: 'Add', box: ADD });
+    const [first, second] = server.requests;
+    expect(first!.body.tools.map((t: any) => t.name ?? t.type)).toContain('click_element');
+    // A custom tool's result carries no toolset name, even beside the computer toolset.
+    expect(results(second!.body)).toEqual([
+      { text: expect.stringMatching(/^Clicked button "Add" \(e1\) at \[50, 34\]\. The screen changed\. Elements /), error: false, toolset: undefined },
+    ]);
+  });
+
+  test('a ref the newest list does not hold is refused, and the model can go on', async () => {
+    const desktop = new ElementDesktop(new CounterApp());
+    const { lesson, requests } = await learnOn(desktop, [
+      { kind: 'tools', calls: [{ tool: 'click_element', input: { ref: 'e9' } }] },
+      { kind: 'tools', calls: [{ tool: 'click_element', input: { ref: 'e2', click: 'double' } }] },
+      { kind: 'end', text: 'DONE' },
+    ]);
+    expect(lesson).toMatchObject({ stopReason: 'goal_achieved' });
+    expect(lesson.actions.map((a) => a.action)).toEqual([{ kind: 'double-click', target: { role: 'button', name: 'Reset' } }]);
+    expect(results(requests[1]!.body)).toEqual([
+      { text: 'Refused: click_element: "e9" is not a ref of the newest element list (e1 to e3).', error: true, toolset: undefined },
+    ]);
+  });
+
+  test('without elements there is no click_element tool, and a call of it is refused', async () => {
+    const desktop = new FakeDesktop(new CounterApp());
+    const { lesson, tools, requests } = await learnOn(desktop, [
+      { kind: 'tools', calls: [{ tool: 'click_element', input: { ref: 'e1' } }] },
+      { kind: 'end', text: 'DONE' },
+    ]);
+    expect(lesson).toMatchObject({ stopReason: 'goal_achieved', actions: [] });
+    expect(desktop.app.count).toBe(0);
+    for (const names of tools) expect(names).not.toContain('click_element');
+    expect(results(requests[1]!.body)[0]).toMatchObject({ error: true, text: expect.stringContaining('came without an element list') });
+  });
+});
+
 describe('the elements offered', () => {
   const STATES = { focused: false, checked: false, sensitive: true, showing: true, editable: false, selected: false, expanded: false };
   const element = (role: string, name: string, box: Element['box'], extra: Partial<Element> = {}): Element => ({
@@ -98,6 +162,27 @@ describe('the elements offered', () => {
     ], WINDOW);
     secretMasker.clear();
     expect(offered.map((e) => [e.role, e.name])).toEqual([['entry', 'Name'], ['label', 'Name'], ['label', 'pass ••••']]);
+  });
+
+  test('carry the element target a click by ref records: nth among equals; none for a name no target can hold', () => {
+    secretMasker.learn('hunter2-secret');
+    const offered = offerElements([
+      element('button', 'OK', { x: 10, y: 10, width: 60, height: 30 }, { ref: ':1.1/ok0' }),
+      element('button', 'OK', { x: 80, y: 10, width: 60, height: 30 }, { ref: ':1.1/ok1' }),
+      element('button', 'Apply', { x: 150, y: 10, width: 60, height: 30 }),
+      element('button', '/x/', { x: 10, y: 50, width: 60, height: 30 }),
+      element('button', 'hunter2-secret', { x: 80, y: 50, width: 60, height: 30 }),
+      element('entry', '', { x: 150, y: 50, width: 60, height: 30 }),
+    ], WINDOW);
+    secretMasker.clear();
+    expect(offered.map((e) => e.target)).toEqual([
+      { role: 'button', name: 'OK', nth: 0 },
+      { role: 'button', name: 'OK', nth: 1 },
+      { role: 'button', name: 'Apply' },
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   test('are listed in screenshot pixels when the screenshot is scaled down', () => {

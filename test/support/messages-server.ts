@@ -20,6 +20,12 @@ export interface ComputerCall {
   readonly [param: string]: unknown;
 }
 
+/** A call of a custom tool the request declares, e.g. `{ tool: 'click_element', input: { ref: 'e1' } }`. */
+export interface CustomCall {
+  readonly tool: string;
+  readonly input: Readonly<Record<string, unknown>>;
+}
+
 export interface Usage {
   readonly input_tokens: number;
   readonly output_tokens: number;
@@ -27,7 +33,7 @@ export interface Usage {
 
 export type ScriptedReply =
   /** A model turn calling the computer tool; `stop_reason: tool_use`. */
-  | { readonly kind: 'tools'; readonly calls: readonly ComputerCall[]; readonly text?: string; readonly usage?: Usage }
+  | { readonly kind: 'tools'; readonly calls: readonly (ComputerCall | CustomCall)[]; readonly text?: string; readonly usage?: Usage }
   /** A model turn without tool calls; `stop_reason: end_turn` unless given. */
   | { readonly kind: 'end'; readonly text: string; readonly stopReason?: string; readonly usage?: Usage }
   /** An API error with the API's error body. `retryAfterMs` sets the `retry-after-ms` header. */
@@ -92,7 +98,7 @@ export function requestImages(body: any): { width: number; height: number; data:
 }
 
 /** A rough token count, in the spirit of the API's: ~4 characters a token, ~w×h/750 an image. */
-function estimateInputTokens(body: any, raw: string): number {
+export function estimateInputTokens(body: any, raw: string): number {
   const images = requestImages(body);
   const imageChars = images.reduce((n, i) => n + i.data.length, 0);
   const imageTokens = images.reduce((n, i) => n + Math.ceil((i.width * i.height) / 750), 0);
@@ -102,7 +108,10 @@ function estimateInputTokens(body: any, raw: string): number {
 let nextId = 1;
 const id = (prefix: string): string => `${prefix}_${String(nextId++).padStart(8, '0')}`;
 
-function toolUseBlock(call: ComputerCall, toolset: boolean): Record<string, unknown> {
+const isCustom = (call: ComputerCall | CustomCall): call is CustomCall => typeof call.tool === 'string';
+
+function toolUseBlock(call: ComputerCall | CustomCall, toolset: boolean): Record<string, unknown> {
+  if (isCustom(call)) return { type: 'tool_use', id: id('toolu'), name: call.tool, input: call.input };
   const { action, ...params } = call;
   return toolset
     ? { type: 'tool_use', id: id('toolu'), name: action, input: params, toolset_name: 'computer' }

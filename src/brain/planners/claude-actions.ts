@@ -5,6 +5,8 @@
  */
 import type { Action, Point, ScrollDirection } from '../../domain.ts';
 import { toShotPoint, toWindowPoint, type ShotGeometry } from './claude-screenshot.ts';
+import type { OfferedElement } from './types.ts';
+import { centre } from '../locate.ts';
 
 /** What the planner does with one call. Coordinates in `cursor` are window-relative. */
 export type CallPlan =
@@ -188,4 +190,52 @@ export function planComputerCall(action: string, input: Record<string, unknown>,
 export function unknownSecrets(text: string, known: readonly string[]): string[] {
   const names = [...text.matchAll(/\$\{secret\.([^}]*)\}/g)].map((m) => m[1]!);
   return [...new Set(names.filter((n) => !known.includes(n)))];
+}
+
+/** The custom tool that clicks an element of the element list by its ref. */
+export const CLICK_ELEMENT = 'click_element';
+
+const CLICKS = { left: 'click', double: 'double-click', right: 'right-click' } as const;
+const CLICKED = { left: 'Clicked', double: 'Double-clicked', right: 'Right-clicked' } as const;
+
+/** The `tools[]` entry of {@link CLICK_ELEMENT}. */
+export const clickElementDeclaration = (): Record<string, unknown> => ({
+  name: CLICK_ELEMENT,
+  description:
+    'Clicks an element of the newest element list by its ref (e1, e2, …): the centre of its box. ' +
+    'Prefer it to a coordinate click when the control is listed; the click is recorded by the element\'s role and name.',
+  input_schema: {
+    type: 'object',
+    properties: {
+      ref: { type: 'string', description: 'The ref of an element of the newest list, e.g. "e3".' },
+      click: { type: 'string', enum: Object.keys(CLICKS), description: 'Which click. Default: left.' },
+    },
+    required: ['ref'],
+  },
+});
+
+/**
+ * Plans a {@link CLICK_ELEMENT} call: a click on the element the ref names in `offered` (the list
+ * sent with the newest screenshot), by its element target when it has one, else at its box's centre.
+ */
+export function planElementClick(input: Record<string, unknown>, offered: readonly OfferedElement[] | undefined, g: ShotGeometry): CallPlan {
+  if (offered === undefined) return reject(`${CLICK_ELEMENT}: the newest screenshot came without an element list; click at a coordinate instead`);
+  const ref = str(input.ref)?.trim() ?? '';
+  const index = /^e([1-9]\d*)$/.exec(ref)?.[1];
+  const element = index === undefined ? undefined : offered[Number(index) - 1];
+  if (element === undefined) {
+    return reject(`${CLICK_ELEMENT}: ${JSON.stringify(input.ref ?? null)} is not a ref of the newest element list (e1 to e${offered.length})`);
+  }
+  const which = input.click === undefined || input.click === null ? 'left' : str(input.click);
+  if (which !== 'left' && which !== 'double' && which !== 'right') {
+    return reject(`${CLICK_ELEMENT}: click must be one of ${Object.keys(CLICKS).join(', ')}; got ${JSON.stringify(input.click)}`);
+  }
+  const at = centre(element.box);
+  const what = `${element.role} ${JSON.stringify(element.name)}`;
+  return {
+    kind: 'act',
+    actions: [{ kind: CLICKS[which], target: element.target ?? at }],
+    ack: `${CLICKED[which]} ${what} (${ref}) at ${fmt(toShotPoint(at, g))}.`,
+    cursor: at,
+  };
 }

@@ -1,6 +1,8 @@
 /**
  * The Claude planner: Anthropic's computer-use tool drives the application, one Action per
- * `next()`.
+ * `next()`. When the app publishes its elements, each request lists them with refs, and a custom
+ * tool, `click_element`, clicks one by its ref: the action then names the element by role and
+ * name, so the path replays by the element rung.
  *
  * Turn structure. The model answers with zero or more tool calls. Each call that maps to
  * Actions is handed out as decisions, one per `next()`; the observation that follows carries
@@ -23,7 +25,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { Action, Frame, Point } from '../../domain.ts';
 import { InfrastructureError } from '../../errors.ts';
-import { planComputerCall } from './claude-actions.ts';
+import { CLICK_ELEMENT, clickElementDeclaration, planComputerCall, planElementClick, type CallPlan } from './claude-actions.ts';
 import {
   assertMessage,
   assertNoSecrets,
@@ -135,6 +137,8 @@ export class ClaudePlanner implements Planner {
   private finished: Decision | undefined;
   /** The element list of the newest request that had one. */
   private list: BetaTextBlockParam | undefined;
+  /** The elements listed with the newest screenshot, which refs name; undefined when it came without a list. */
+  private offered: readonly OfferedElement[] | undefined;
   private calls = 0;
   private used = 0;
 
@@ -227,6 +231,7 @@ export class ClaudePlanner implements Planner {
   private startCall(call: BetaToolUseBlock): Decision | undefined {
     const toolsetName = this.toolsetName(call);
     const input = (typeof call.input === 'object' && call.input !== null ? call.input : {}) as Record<string, unknown>;
+    if (isElementClick(call)) return this.startPlan(call, planElementClick(input, this.offered, this.geometry!), CLICK_ELEMENT);
     let actionName: string | undefined;
     if (this.computerTool.shape === 'toolset') {
       if (call.toolset_name === COMPUTER || call.toolset_name == null) actionName = call.name;
@@ -246,6 +251,12 @@ export class ClaudePlanner implements Planner {
       ...(this.cursor ? { cursor: this.cursor } : {}),
       secretNames: this.secretNames,
     });
+    return this.startPlan(call, plan, actionName);
+  }
+
+  /** Answers a planned call at once, or hands out its first action. */
+  private startPlan(call: BetaToolUseBlock, plan: CallPlan, actionName: string): Decision | undefined {
+    const toolsetName = this.toolsetName(call);
     switch (plan.kind) {
       case 'reject':
         this.refuse(call, plan.error, toolsetName);
@@ -279,7 +290,7 @@ export class ClaudePlanner implements Planner {
   }
 
   private toolsetName(call: BetaToolUseBlock): string | undefined {
-    return this.computerTool.shape === 'toolset' ? (call.toolset_name ?? COMPUTER) : undefined;
+    return this.computerTool.shape === 'toolset' && !isElementClick(call) ? (call.toolset_name ?? COMPUTER) : undefined;
   }
 
   /**
@@ -305,6 +316,7 @@ export class ClaudePlanner implements Planner {
     // Only the newest list is of use (older ones describe screens gone): they are not sent again.
     if (this.list !== undefined && list !== undefined) this.list.text = OLD_LIST;
     this.list = list ?? this.list;
+    this.offered = list === undefined ? undefined : elements;
     const note = [...(resized ? [textBlock(`The window is now ${g.shotWidth}×${g.shotHeight} pixels.`)] : []), ...(list ? [list] : [])];
     this.messages.push({ role: 'user', content: this.userContent(shot, note) });
     this.results = [];
@@ -316,7 +328,9 @@ export class ClaudePlanner implements Planner {
       model: this.model,
       max_tokens: this.maxOutputTokens,
       system: this.system,
-      tools: [declaration as unknown as BetaToolUnion],
+      // Once the model has seen a list it may click by ref, and the tool stays declared: the
+      // conversation holds its calls.
+      tools: [declaration as unknown as BetaToolUnion, ...(this.list ? [clickElementDeclaration() as unknown as BetaToolUnion] : [])],
       messages: this.messages,
       ...(tool.beta ? { betas: [tool.beta] } : {}),
     };
@@ -398,3 +412,6 @@ export class ClaudePlanner implements Planner {
     return [...results, textBlock('The current screen:'), ...note, imageBlock(shot)];
   }
 }
+
+/** A call of the custom tool that clicks by ref (never a member of the computer toolset). */
+const isElementClick = (call: BetaToolUseBlock): boolean => call.name === CLICK_ELEMENT && call.toolset_name == null;

@@ -27,7 +27,7 @@ export function systemPrompt(options: { readonly secretNames: readonly string[] 
     '- After your actions you receive a new screenshot. Check that each step did what you expected before',
     '  moving on. Prefer the shortest reliable path; it will be recorded and replayed.',
     '- When a list of the elements the application publishes comes with a screenshot, their boxes are exact:',
-    '  to act on one of them, click the centre of its box.',
+    '  to click one of them, call click_element with its ref (e.g. "e3"); for other actions, use the centre of its box.',
     '- Do not close the application and do not change anything the goal does not ask for.',
     '',
     'Secrets:',

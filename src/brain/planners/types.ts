@@ -1,11 +1,18 @@
 /** The planner seam: what decides the next action while a goal is being learned. */
-import type { Action, Frame, Region, StopReason } from '../../domain.ts';
+import type { Action, ElementTarget, Frame, Region, StopReason } from '../../domain.ts';
 
 /** An element the app publishes, as a planner is shown it: `box` in window pixels. */
 export interface OfferedElement {
   readonly role: string;
+  /** Its accessible name, a secret in it masked. */
   readonly name: string;
   readonly box: Region;
+  /**
+   * How an action names this element (role, name, and `nth` among equals), so a path learned by
+   * clicking it reads `click button "OK"` and replays by the element rung. Absent when no target
+   * would name it alone: no name, a masked one, or one that reads as a /regex/.
+   */
+  readonly target?: ElementTarget;
 }
 
 /** What a planner sees before each decision. */
