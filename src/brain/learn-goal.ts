@@ -17,6 +17,7 @@ import type { Planner } from './planners/types.ts';
 import { RulesPlanner } from './planners/rules-planner.ts';
 import { parseRulesGoal } from './rules-grammar.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
+import { onlyNewBaselines } from '../assert/screenshot.ts';
 import { checkGoal, cycleOptions, expectationsBefore, type GoalOutcome, type GoalRunInput } from './goal.ts';
 
 export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mode, stage: Stage): Promise<GoalOutcome> {
@@ -44,7 +45,7 @@ export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mod
     return { ...base, mismatch: { category: 'expectation-failed', message: `learning stopped (${lesson.stopReason}): ${lesson.message ?? ''}`.trim() } };
   }
   const { assertions, mismatch, warnings } = await checkGoal(input, stage, lesson.actions, before);
-  if (mismatch) return { ...base, assertions, mismatch };
+  if (mismatch && !onlyNewBaselines(assertions)) return { ...base, assertions, mismatch };
   input.hooks?.phase?.('saving');
   const window = await stage.window();
   const path: Path = {
@@ -58,7 +59,7 @@ export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mod
     actions: lesson.actions,
   };
   await store.write(path, assets);
-  return { ...base, assertions, ...(warnings.length > 0 ? { warnings } : {}) };
+  return { ...base, assertions, ...(mismatch ? { mismatch } : {}), ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 function choosePlanner(input: GoalRunInput): Planner {

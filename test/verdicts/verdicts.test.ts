@@ -41,7 +41,7 @@ describe('verdict corpus', () => {
 
   beforeAll(async () => {
     writeBaseSpecs(project, APPS);
-    const learned = await project.cli(['run', 'specs/base', '--workers', '2', '--update-baselines', 'missing'], {}, 600_000);
+    const learned = await project.cli(['run', 'specs/base', '--workers', '2', '--update-baselines', 'changed'], {}, 600_000);
     expect(learned.code, `learning the base apps failed:\n${learned.stdout}\n${learned.stderr}`).toBe(0);
     const ids = writeVariantSpecs(project, variants);
     await project.cli(['run', 'specs/variants', '--learn', 'off', '--strict', '--update-baselines', 'none', '--workers', '2'], {}, 2_400_000);
