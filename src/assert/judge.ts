@@ -28,6 +28,8 @@ export const JUDGE_LIMITS = Object.freeze({
   holdFactor: 3,
   /** How many times a screen that changed while being judged is judged again. */
   rounds: 3,
+  /** Beyond two holds, how long to wait for a quiet window before leaving out what keeps changing. */
+  quietGraceMs: 1000,
 });
 
 /** How long the final screen must stay quiet before it is judged, from the settle times learned. */
@@ -51,12 +53,19 @@ export interface Hold {
  */
 export async function judgeQuietScreen(stage: Stage, judge: () => Promise<AssertionResult[]>, hold: Hold): Promise<AssertionResult[]> {
   let results: AssertionResult[] = [];
+  let ignore = hold.ignore;
   for (let round = 0; round < JUDGE_LIMITS.rounds; round++) {
-    const quiet = await settle(stage, { timeoutMs: hold.timeoutMs, ignore: hold.ignore, quietMs: hold.holdMs });
+    let quiet = await settle(stage, { timeoutMs: Math.min(hold.timeoutMs, 2 * hold.holdMs + JUDGE_LIMITS.quietGraceMs), ignore, quietMs: hold.holdMs });
+    if (!quiet.stable) {
+      // Content that keeps changing on its own (a clock the path never saw) must not keep the
+      // hold from ever ending: what still changed at the end is left out, and the hold starts over.
+      ignore = [...ignore, ...(quiet.changing ?? [])];
+      quiet = await settle(stage, { timeoutMs: hold.timeoutMs, ignore, quietMs: hold.holdMs });
+    }
     results = await judge();
     if (results.some((r) => !r.ok)) return results;
     const now = (await stage.shoot()).frame;
-    const same = now.width === quiet.frame.width && now.height === quiet.frame.height && settleChanges(quiet.frame, now, { ignore: hold.ignore }).length === 0;
+    const same = now.width === quiet.frame.width && now.height === quiet.frame.height && settleChanges(quiet.frame, now, { ignore }).length === 0;
     if (same) return results;
   }
   return results;

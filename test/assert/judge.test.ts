@@ -4,7 +4,6 @@
  * was judged is judged again, and an expectation that held before the goal began proves nothing.
  */
 import { describe, expect, test } from 'vitest';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Expectation } from '../../src/spec-file/types.ts';
 import { checkExpectations, type CheckContext } from '../../src/assert/check.ts';
 import { assertText } from '../../src/assert/text.ts';
@@ -31,7 +30,7 @@ function counter(options: CounterOptions = {}) {
   const stage = desktop.stage(undefined, glyphReader);
   const clickAdd = (): Promise<void> => stage.input.click({ x: WINDOW.x + ADD.x + 30, y: WINDOW.y + ADD.y + 14 });
   const judge = (expectations: readonly Expectation[], context = CONTEXT) => () => checkExpectations(stage, expectations, context);
-  return { stage, clickAdd, judge };
+  return { app: desktop.app, stage, clickAdd, judge };
 }
 
 describe('the hold: as long as the app took to react while learning, at least 300 ms', () => {
@@ -45,24 +44,26 @@ describe('the hold: as long as the app took to react while learning, at least 30
 describe('expectations are judged on the final screen once it stayed quiet', () => {
   const hold = (holdMs: number) => ({ holdMs, ignore: [], timeoutMs: 3000 });
 
-  test('a result that reverts after 200 ms holds at the first look, and fails when judged after the 300 ms hold', async () => {
-    const first = counter({ revertMs: 200 });
+  // Margins are wide (a revert at 150 ms against a 600 ms hold): a loaded machine may stall this
+  // process for a while, and a stall longer than the hold would hide any revert.
+  test('a result that reverts after 150 ms holds at the first look, and fails when judged after the hold', async () => {
+    const first = counter({ revertMs: 150 });
     await first.clickAdd();
     // The old rule: a look right after the click, polling stopped at the first success.
     expect((await assertText(first.stage, { text: 'COUNT 1', match: 'contains', timeoutMs: 0, display: 'COUNT 1', mask: (t) => t })).ok).toBe(true);
 
-    const app = counter({ revertMs: 200 });
+    const app = counter({ revertMs: 150 });
     await app.clickAdd();
-    const [result] = await judgeQuietScreen(app.stage, app.judge([text('COUNT 1')]), hold(holdMsOf([20])));
-    expect(result?.ok).toBe(false);
+    const [result] = await judgeQuietScreen(app.stage, app.judge([text('COUNT 1')]), hold(holdMsOf([200])));
+    expect(result?.ok, JSON.stringify(result)).toBe(false);
     expect(result?.message).toContain('COUNT 0');
   });
 
-  test('a result that reverts after 1 s fails when the app took 400 ms to react while learning', async () => {
+  test('a result that reverts after 1 s fails when the app took 500 ms to react while learning (a 1.5 s hold)', async () => {
     const app = counter({ revertMs: 1000 });
     await app.clickAdd();
-    const [result] = await judgeQuietScreen(app.stage, app.judge([text('COUNT 1')]), hold(holdMsOf([400])));
-    expect(result?.ok).toBe(false);
+    const [result] = await judgeQuietScreen(app.stage, app.judge([text('COUNT 1')]), hold(holdMsOf([500])));
+    expect(result?.ok, JSON.stringify(result)).toBe(false);
   });
 
   test('a result that stays passes', async () => {
@@ -73,13 +74,14 @@ describe('expectations are judged on the final screen once it stayed quiet', () 
   });
 
   test('a screen that changed while it was judged (a slow read) is judged again: the last screen decides', async () => {
-    const app = counter({ revertMs: 450 });
+    const app = counter();
     await app.clickAdd();
     let rounds = 0;
     const slowRead = async () => {
       rounds += 1;
       const results = await app.judge([text('COUNT 1')])();
-      await delay(300); // OCR of a large window takes this long; the count reverts meanwhile
+      // The app changes while the text is being read: the count falls back once.
+      if (rounds === 1) app.app.count -= 1;
       return results;
     };
     const [result] = await judgeQuietScreen(app.stage, slowRead, hold(300));
@@ -111,5 +113,18 @@ describe('an expectation that held before the goal began proves nothing', () => 
     const results = await judgeQuietScreen(app.stage, app.judge(expectations), { holdMs: 300, ignore: [], timeoutMs: 3000 });
     expect(results[0]?.ok).toBe(false);
     expect(provedNothing(expectations, results, before, [COUNT])).toEqual([]);
+  });
+});
+
+describe('content that changes on its own does not keep the hold from ending', () => {
+  test('a ticker the path never saw: the result is judged, and passes', async () => {
+    const app = counter({ tickMs: 100 });
+    await app.clickAdd();
+    let rounds = 0;
+    const judge = () => ((rounds += 1), app.judge([text('COUNT 1')])());
+    const results = await judgeQuietScreen(app.stage, judge, { holdMs: 300, ignore: [], timeoutMs: 5000 });
+    expect(results.map((r) => r.ok)).toEqual([true]);
+    // Not judged again every round: the ticker, left out after the first wait, is no change.
+    expect(rounds).toBeLessThan(JUDGE_LIMITS.rounds);
   });
 });
