@@ -58,7 +58,10 @@ export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mod
     window: { width: window.region.width, height: window.region.height },
     actions: lesson.actions,
   };
-  await store.write(path, assets);
+  // A relearned path (--relearn, after a replay failed) may have learned a regression: it is a
+  // proposal, as a healed one, and replaces the recorded path only through `retrace paths accept`.
+  if (mode === 'relearned') await store.propose(path, assets);
+  else await store.write(path, assets);
   return { ...base, assertions, ...(mismatch ? { mismatch } : {}), ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
