@@ -51,7 +51,11 @@ export async function assertScreenshot(stage: Stage, check: ScreenshotCheck, con
       return { kind: 'screenshot', description, ok: false, message: `no baseline ${file} (baselines are not written with --update-baselines none; run locally to create it)`, ms: ms() };
     }
     const written = write();
-    return { kind: 'screenshot', description, ok: true, baseline: 'new', written, message: `wrote a new baseline ${file}`, ms: ms() };
+    // As Playwright: writing a missing baseline is a pass only when writing was asked for
+    // (changed, all); under the default (missing) the goal fails, and the next run compares.
+    const asked = context.update !== 'missing';
+    const message = asked ? `wrote a new baseline ${file}` : `no baseline ${file}: this run's screenshot was written as the new baseline (nothing was compared); check it, and run again`;
+    return { kind: 'screenshot', description, ok: asked, baseline: 'new', written, message, ms: ms() };
   }
   if (context.update === 'all') {
     write();
@@ -79,3 +83,9 @@ export async function assertScreenshot(stage: Stage, check: ScreenshotCheck, con
     ms: ms(),
   };
 }
+
+/**
+ * Whether every failed result is a missing baseline this run wrote: the path that reached the
+ * screen is right, so learning (or a recording) still saves it, and the goal still fails.
+ */
+export const onlyNewBaselines = (results: readonly AssertionResult[]): boolean => results.every((r) => r.ok || r.baseline === 'new');

@@ -65,7 +65,8 @@ export async function assertAbsent(stage: Stage, check: Omit<TextCheck, 'match'>
   if (off) return { kind: 'absent', description, ok: false, message: off, read: '', ms: Math.round(performance.now() - started) };
   const last = await pollAssertion(async () => {
     const read = await readWindow(stage, check.region);
-    return { ok: !matchText(read, check.text, 'contains').ok, read };
+    // Anywhere, inside a word too: a text that must not be shown is not excused by what surrounds it.
+    return { ok: !matchText(read, check.text, 'substring').ok, read };
   }, check.timeoutMs);
   const read = check.mask(oneLine(last.read));
   return {

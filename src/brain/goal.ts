@@ -3,10 +3,11 @@
  * mismatch with its category and the action where it happened. Exceptions are left for
  * infrastructure faults (the app died, the display died, the goal was aborted) and invalid input.
  */
-import type { ActionReport, FailureCategory, Mode, StopReason } from '../domain.ts';
+import type { ActionReport, FailureCategory, Mode, RecordedAction, Region, StopReason } from '../domain.ts';
 import type { GoalSpec, Spec } from '../spec-file/types.ts';
 import type { ResolvedOptions } from '../spec-file/defaults.ts';
 import { checkExpectations, type CheckContext } from '../assert/check.ts';
+import { heldBefore, holdMsOf, judgeQuietScreen, provedNothing } from '../assert/judge.ts';
 import type { AssertionResult } from '../assert/types.ts';
 import type { Stage } from './stage.ts';
 import type { CycleOptions, Evidence } from './cycle.ts';
@@ -60,6 +61,8 @@ export interface GoalOutcome {
   readonly planner?: string;
   /** Absent when the goal passed. */
   readonly mismatch?: Mismatch;
+  /** What a goal that passed should still tell (an expectation that proves nothing). */
+  readonly warnings?: readonly string[];
 }
 
 /**
@@ -82,17 +85,45 @@ export const noPathToLearn = (specId: string, goalId: string, stale: boolean): s
   `goal "${goalId}" has ${stale ? 'a stale path (its steps: were removed)' : 'no path'}, and with only expect: there is nothing to learn it from; ` +
   `record it by demonstration: retrace record ${specId} --goal ${goalId}`;
 
-/** Runs the goal's `expect:` list on the stage. */
-export async function checkGoal(input: GoalRunInput, stage: Stage): Promise<AssertionResult[]> {
+const checkContext = (input: GoalRunInput): CheckContext => ({
+  ...input.check,
+  specId: input.spec.id,
+  baselinesDir: input.baselinesDir,
+  update: input.options.updateBaselines,
+  stableTimeoutMs: input.options.timeouts.settleMs,
+  expectMs: input.options.timeouts.expectMs,
+});
+
+/** Which expectations already hold before the goal's first action (src/assert/judge.ts). */
+export function expectationsBefore(input: GoalRunInput, stage: Stage): Promise<ReadonlySet<number>> {
+  return heldBefore(stage, input.goal.expect, checkContext(input));
+}
+
+export interface Judged {
+  readonly assertions: AssertionResult[];
+  /** Failed expectations, or, under --strict, one that proves nothing. */
+  readonly mismatch?: Mismatch;
+  readonly warnings: string[];
+}
+
+/**
+ * Runs the goal's `expect:` list on its final screen, once quiet for as long as the app took to
+ * react while `actions` were learned; `before` are the expectations that held before it began.
+ */
+export async function checkGoal(input: GoalRunInput, stage: Stage, actions: readonly RecordedAction[], before: ReadonlySet<number>): Promise<Judged> {
   input.hooks?.phase?.('checking');
-  return checkExpectations(stage, input.goal.expect, {
-    ...input.check,
-    specId: input.spec.id,
-    baselinesDir: input.baselinesDir,
-    update: input.options.updateBaselines,
-    stableTimeoutMs: input.options.timeouts.settleMs,
-    expectMs: input.options.timeouts.expectMs,
+  const last = actions.at(-1);
+  const assertions = await judgeQuietScreen(stage, () => checkExpectations(stage, input.goal.expect, checkContext(input)), {
+    holdMs: holdMsOf(actions.map((a) => a.settleMs)),
+    ignore: last?.dynamic ?? [],
+    timeoutMs: input.options.timeouts.settleMs,
   });
+  const failed = expectationMismatch(assertions);
+  if (failed) return { assertions, mismatch: failed, warnings: [] };
+  const changed: Region[] = [...actions].reverse().find((a) => a.effects.length > 0)?.effects.map((e) => e.region) ?? [];
+  const warnings = provedNothing(input.goal.expect, assertions, before, changed);
+  if (warnings.length > 0 && input.options.strict) return { assertions, mismatch: { category: 'expectation-failed', message: `${warnings.join('\n')} (--strict)` }, warnings: [] };
+  return { assertions, warnings };
 }
 
 /** The mismatch of failed expectations, or undefined when all held. */

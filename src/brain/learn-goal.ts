@@ -17,13 +17,15 @@ import type { Planner } from './planners/types.ts';
 import { RulesPlanner } from './planners/rules-planner.ts';
 import { parseRulesGoal } from './rules-grammar.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
-import { checkGoal, cycleOptions, expectationMismatch, type GoalOutcome, type GoalRunInput } from './goal.ts';
+import { onlyNewBaselines } from '../assert/screenshot.ts';
+import { checkGoal, cycleOptions, expectationsBefore, type GoalOutcome, type GoalRunInput } from './goal.ts';
 
 export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mode, stage: Stage): Promise<GoalOutcome> {
   const { spec, goal, options } = input;
   if (goal.expect.length === 0) input.hooks?.warn?.(`goal "${goal.id}" has no expect: its path is saved without proof that it reaches the goal`);
   input.hooks?.phase?.('learning', 'watching for content that changes on its own');
   const dynamic = await stage.guard(detectDynamic(stage.grabber((await stage.window()).region), CYCLE_LIMITS.dynamicProbeMs));
+  const before = await expectationsBefore(input, stage);
   const planner: Planner = goal.steps ? new RulesPlanner(goal.steps) : choosePlanner(input);
   input.hooks?.phase?.(goal.steps ? 'recording' : 'learning', planner.name);
   const cycle = new ActionCycle(stage, cycleOptions(input));
@@ -42,9 +44,8 @@ export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mod
   if (lesson.stopReason !== 'goal_achieved') {
     return { ...base, mismatch: { category: 'expectation-failed', message: `learning stopped (${lesson.stopReason}): ${lesson.message ?? ''}`.trim() } };
   }
-  const assertions = await checkGoal(input, stage);
-  const mismatch = expectationMismatch(assertions);
-  if (mismatch) return { ...base, assertions, mismatch };
+  const { assertions, mismatch, warnings } = await checkGoal(input, stage, lesson.actions, before);
+  if (mismatch && !onlyNewBaselines(assertions)) return { ...base, assertions, mismatch };
   input.hooks?.phase?.('saving');
   const window = await stage.window();
   const path: Path = {
@@ -57,8 +58,11 @@ export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mod
     window: { width: window.region.width, height: window.region.height },
     actions: lesson.actions,
   };
-  await store.write(path, assets);
-  return { ...base, assertions };
+  // A relearned path (--relearn, after a replay failed) may have learned a regression: it is a
+  // proposal, as a healed one, and replaces the recorded path only through `retrace paths accept`.
+  if (mode === 'relearned') await store.propose(path, assets);
+  else await store.write(path, assets);
+  return { ...base, assertions, ...(mismatch ? { mismatch } : {}), ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 function choosePlanner(input: GoalRunInput): Planner {

@@ -10,7 +10,7 @@ import type { Stage } from './stage.ts';
 import { ActionCycle } from './cycle.ts';
 import { replay, type Replay } from './replayer.ts';
 import { NavigationGraph } from './graph.ts';
-import { checkGoal, cycleOptions, expectationMismatch, type GoalOutcome, type GoalRunInput } from './goal.ts';
+import { checkGoal, cycleOptions, expectationsBefore, type GoalOutcome, type GoalRunInput } from './goal.ts';
 
 /** The replay of a goal and its outcome; `replay.failure` set when an action failed. */
 export interface ReplayedGoal {
@@ -22,6 +22,7 @@ export async function replayGoal(input: GoalRunInput, store: PathStore, stage: S
   const { spec, goal, options } = input;
   if (spec.app.restart === 'spec') await navigateToStart(input, store, stage, path);
   const model = options.healWithModel ? input.modelLocator?.() : undefined;
+  const before = await expectationsBefore(input, stage);
   input.hooks?.phase?.('replaying');
   const cycle = new ActionCycle(stage, { ...cycleOptions(input), ...(model ? { model: model.locate } : {}) });
   const done = await replay({
@@ -36,13 +37,12 @@ export async function replayGoal(input: GoalRunInput, store: PathStore, stage: S
     const { category, message, index } = done.failure;
     return { replay: done, outcome: { mode, actions: done.reports, assertions: [], modelCalls, mismatch: { category, message, failedAction: index } } };
   }
-  const assertions = await checkGoal(input, stage);
-  const mismatch = expectationMismatch(assertions);
+  const { assertions, mismatch, warnings } = await checkGoal(input, stage, path.actions, before);
   if (!mismatch && done.healed) {
     input.hooks?.phase?.('saving', 'proposing the healed path');
     await store.propose({ ...path, actions: done.observed.actions }, done.observed.assets);
   }
-  return { replay: done, outcome: { mode, actions: done.reports, assertions, modelCalls, ...(mismatch ? { mismatch } : {}) } };
+  return { replay: done, outcome: { mode, actions: done.reports, assertions, modelCalls, ...(mismatch ? { mismatch } : {}), ...(warnings.length > 0 ? { warnings } : {}) } };
 }
 
 /**

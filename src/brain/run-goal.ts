@@ -1,7 +1,8 @@
 /**
  * One goal, start to outcome: decide whether to learn, record or replay, and do it. Learning
- * saves a path only when the expectations pass; a healed replay proposes its path beside the
- * original. The runner turns the outcome into a verdict and a report.
+ * saves a path only when the expectations pass; a healed replay, and a relearn after a failed
+ * replay (--relearn), propose their path beside the original. The runner turns the outcome into
+ * a verdict and a report.
  */
 import { PathStore } from '../paths/store.ts';
 import { goalSource, isStale } from '../paths/source.ts';
@@ -35,7 +36,16 @@ export async function runGoal(input: GoalRunInput): Promise<GoalOutcome> {
   }
 
   const replayed = await replayGoal(input, store, await input.stage(false), existing);
-  if (!replayed.replay.failure || !options.relearn) return replayed.outcome;
-  input.hooks?.warn?.(`replay failed (${replayed.replay.failure.message}); learning "${goal.id}" again (--relearn)`);
-  return learnGoal(input, store, 'relearned', await input.stage(true));
+  const failure = replayed.replay.failure;
+  if (!failure || !options.relearn) return replayed.outcome;
+  input.hooks?.warn?.(`replay failed (${failure.message}); learning "${goal.id}" again (--relearn)`);
+  const relearned = await learnGoal(input, store, 'relearned', await input.stage(true));
+  if (relearned.mismatch) return relearned;
+  // The recorded path failed: that is the verdict. A path learned again on this app may have
+  // learned its regression (a weak expectation lets it through), so it is only proposed.
+  const { spec } = input;
+  const message =
+    `${failure.message}\nlearned again (--relearn): the new path reaches the goal and is proposed beside the recorded one, not used; ` +
+    `review it (retrace paths show ${spec.id}#${goal.id}), then retrace paths accept or reject ${spec.id}#${goal.id}`;
+  return { ...replayed.outcome, mode: 'relearned', modelCalls: replayed.outcome.modelCalls + relearned.modelCalls, mismatch: { category: failure.category, message, failedAction: failure.index } };
 }

@@ -15,6 +15,8 @@ export interface SettleOptions {
 export interface Settled extends Shot {
   readonly settleMs: number;
   readonly stable: boolean;
+  /** When not stable: the regions that kept changing at the end. */
+  readonly changing?: readonly Region[];
 }
 
 /**
@@ -33,5 +35,5 @@ export async function settle(
     ...(options.quietMs !== undefined ? { quietMs: options.quietMs } : {}),
     ...(expect ? { expectChangeFrom: expect.changeFrom, reactMs: expect.reactMs } : {}),
   });
-  return { frame: result.frame, window, settleMs: result.settleMs, stable: result.stable };
+  return { frame: result.frame, window, settleMs: result.settleMs, stable: result.stable, changing: result.changing };
 }

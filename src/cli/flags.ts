@@ -35,7 +35,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     flags: {
       learn: { type: 'string', choices: ['auto', 'off', 'force'], description: 'learn goals without a (fresh) path; off fails them; force relearns all', defaultText: 'auto' },
       planner: { type: 'string', choices: ['auto', 'claude', 'rules'], description: 'who learns: Claude (needs ANTHROPIC_API_KEY) or the offline rules planner', defaultText: 'auto' },
-      relearn: { type: 'boolean', description: 'learn a goal again when its replay fails for good' },
+      relearn: { type: 'boolean', description: 'learn a goal again when its replay fails for good; the goal still fails, the new path is proposed (retrace paths accept)' },
       'heal-with-model': { type: 'boolean', description: 'let replay ask the model to find a lost target' },
       strict: { type: 'boolean', description: 'a replayed action that had to be done again (the app ignored it once) fails the goal' },
       'unexpected-changes': { type: 'string', choices: ['fail', 'warn'], description: 'what a change no recorded effect accounts for does to the goal', defaultText: 'fail' },

@@ -148,6 +148,7 @@ function goalDescription(input: GoalReportInput): string {
       `**duration:** ${verdict.durationMs} ms`,
     verdict.stopReason ? `**Stopped:** ${verdict.stopReason}` : undefined,
     verdict.message ? `**Verdict:** ${verdict.message}` : undefined,
+    ...(verdict.warnings ?? []).map((w) => `**Warning:** ${w}`),
     ...verdict.actions.map((a, i) => (a.healed ? `**Healed action ${i + 1}** (${a.description ?? a.kind}): ${a.healed}` : undefined)),
   ];
   return lines.filter((line) => line !== undefined).join('\n\n');

@@ -29,7 +29,7 @@ export function warningsOf(actions: readonly ActionReport[]): string[] {
 /** A goal that ran to its outcome: passed, or failed with its mismatch. */
 export function verdictOf(outcome: GoalOutcome, input: VerdictInput): Verdict {
   const { mismatch } = outcome;
-  const warnings = mismatch ? [] : warningsOf(outcome.actions).map(input.mask);
+  const warnings = mismatch ? [] : [...warningsOf(outcome.actions), ...(outcome.warnings ?? [])].map(input.mask);
   return {
     spec: input.spec,
     goal: input.goal,

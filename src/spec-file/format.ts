@@ -28,7 +28,7 @@ export const KEY_COMBO_PATTERN: Pattern = {
 /** The most wheel notches one scroll step may give. */
 export const MAX_SCROLL_AMOUNT = 1000;
 
-export const TEXT_MATCHES = ['contains', 'exact', 'regex', 'fuzzy'] as const;
+export const TEXT_MATCHES = ['contains', 'substring', 'exact', 'regex', 'fuzzy'] as const;
 export const RESTART_MODES = ['goal', 'spec'] as const;
 export const ANIMATION_MODES = ['off', 'allow'] as const;
 export const SCROLL_DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
@@ -201,7 +201,7 @@ export const expectationShape: Shape = {
       value: text(),
       fields: {
         match: {
-          doc: 'How the text is compared: contains, exact, regex (the text is a regular expression) or fuzzy (OCR-tolerant)',
+          doc: 'How the text is compared: contains (as whole words and numbers: "42" is not in "420"), substring (anywhere, inside a word or number too), exact, regex (the text is a regular expression) or fuzzy (OCR-tolerant)',
           shape: oneOf(TEXT_MATCHES),
           default: 'contains',
         },

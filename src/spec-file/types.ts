@@ -2,7 +2,7 @@
 import type { Action, Region } from '../domain.ts';
 import type { BaselineUpdate, Bounds, LearnMode, PlannerChoice, Timeouts, UnexpectedChanges } from './defaults.ts';
 
-export type TextMatch = 'contains' | 'exact' | 'regex' | 'fuzzy';
+export type TextMatch = 'contains' | 'substring' | 'exact' | 'regex' | 'fuzzy';
 
 export type Expectation =
   | {

@@ -6,7 +6,11 @@
  * ASCII (× → *, ÷ → /, − – — → -, curly quotes → straight), since OCR reads either.
  *
  * Modes:
- * - `contains` (the spec's default): the expected text occurs in what was read.
+ * - `contains` (the spec's default): the expected text occurs in what was read as whole words and
+ *   numbers: "Total: 42" is not in "Total: 420" nor in "Total: 42.5", "Saved" is not in "NotSaved",
+ *   and "5" is not in "15" or "1,500". A boundary is only required where the expected text begins
+ *   or ends with a letter or digit ("Total:" is in "Total:42").
+ * - `substring`: the expected text occurs anywhere, inside a word or number too (the old `contains`).
  * - `exact`: the whole text read equals the expected text.
  * - `regex`: `expected` is a pattern, `/source/flags` or a bare source, tested against the
  *   normalised text. An invalid pattern is invalid input (InvalidInputError), not a mismatch.
@@ -18,10 +22,10 @@
  */
 import { InvalidInputError } from '../errors.ts';
 
-export type TextMatchMode = 'contains' | 'exact' | 'regex' | 'fuzzy';
+export type TextMatchMode = 'contains' | 'substring' | 'exact' | 'regex' | 'fuzzy';
 
 export interface TextMatchOptions {
-  /** Compare `contains` and `exact` ignoring case (`fuzzy` always does). @default false */
+  /** Compare `contains`, `substring` and `exact` ignoring case (`fuzzy` always does). @default false */
   readonly ignoreCase?: boolean;
   /** Edits `fuzzy` tolerates. @default max(1, floor(expected length / 5)) */
   readonly maxDistance?: number;
@@ -178,6 +182,31 @@ export function matchText(
     const ok = fold(text) === fold(want);
     return { ok, mode, actual: text, expected: want, ...(ok ? { matched: text } : {}) };
   }
-  const at = fold(text).indexOf(fold(want));
+  const at = mode === 'substring' ? fold(text).indexOf(fold(want)) : wholeAt(fold(text), fold(want));
   return { ok: at >= 0, mode, actual: text, expected: want, ...(at >= 0 ? { matched: text.slice(at, at + want.length) } : {}) };
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+const DIGIT = /\p{N}/u;
+
+/**
+ * Whether `text` goes on past `edge` (the index just outside a match) in the same word or
+ * number: a letter or digit there, or a decimal or thousands separator between two digits.
+ * `step` is -1 before the match, +1 after it; `inner` is the match's character at that edge.
+ */
+function continues(text: string, edge: number, step: -1 | 1, inner: string): boolean {
+  const next = text.charAt(edge);
+  if (!WORD_CHAR.test(inner) || next === '') return false;
+  if (WORD_CHAR.test(next)) return true;
+  return DIGIT.test(inner) && (next === '.' || next === ',') && DIGIT.test(text.charAt(edge + step));
+}
+
+/** The first index where `want` occurs in `text` as whole words and numbers, or -1. */
+function wholeAt(text: string, want: string): number {
+  if (want.length === 0) return 0;
+  for (let at = text.indexOf(want); at >= 0; at = text.indexOf(want, at + 1)) {
+    const end = at + want.length;
+    if (!continues(text, at - 1, -1, want.charAt(0)) && !continues(text, end, 1, want.charAt(want.length - 1))) return at;
+  }
+  return -1;
 }

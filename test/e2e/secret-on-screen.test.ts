@@ -56,7 +56,7 @@ describe('a secret typed into a visible field', () => {
 
   test('learns and replays: the note is saved, the unrelated expectation fails', { timeout: 240_000 }, async () => {
     for (const mode of ['learned', 'replayed'] as const) {
-      const result = await project.cli(['run', '--update-baselines', 'missing'], env);
+      const result = await project.cli(['run', '--update-baselines', 'changed'], env);
       console += result.stdout + result.stderr;
       expect(result.code, result.stdout + result.stderr).toBe(1);
       const [saved, quoted] = project.summary().goals;

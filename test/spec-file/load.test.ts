@@ -241,7 +241,7 @@ describe('loadSpec: invalid files name file:line:column and what was expected', 
     expect(
       problems(`${APP}goals:\n  - id: a\n    goal: b\n  - id: c\n    goal: d\n    expect:\n      - text: "1"\n        match: exactly\n`),
     ).toEqual([
-      'specs/calc.yaml:11:16: goals[1].expect[0].match must be one of contains, exact, regex, fuzzy (got "exactly")',
+      'specs/calc.yaml:11:16: goals[1].expect[0].match must be one of contains, substring, exact, regex, fuzzy (got "exactly")',
     ]);
   });
 
@@ -465,7 +465,7 @@ goals:
       'specs/calc.yaml:4:12: app.restart must be one of goal, spec (got "never")',
       'specs/calc.yaml:6:5: goals[0] needs goal: or steps: or expect:',
       'specs/calc.yaml:7:9: goals[1].id "a" is used twice: also by goals[0] at line 6; ids must be unique in the file',
-      'specs/calc.yaml:11:16: goals[1].expect[0].match must be one of contains, exact, regex, fuzzy (got "regexp")',
+      'specs/calc.yaml:11:16: goals[1].expect[0].match must be one of contains, substring, exact, regex, fuzzy (got "regexp")',
     ]);
   });
 

@@ -77,7 +77,7 @@ describe('specs/spec.schema.json', () => {
     const all = [...schemas(specJsonSchema())];
     const enums = all.flatMap((s) => (Array.isArray(s['enum']) ? [s['enum'].join('|')] : []));
     expect(enums).toEqual(
-      expect.arrayContaining(['contains|exact|regex|fuzzy', 'goal|spec', 'up|down|left|right', 'auto|off|force']),
+      expect.arrayContaining(['contains|substring|exact|regex|fuzzy', 'goal|spec', 'up|down|left|right', 'auto|off|force']),
     );
     expect(all.some((s) => s['pattern'] === '^[A-Za-z0-9][A-Za-z0-9_.-]*$')).toBe(true);
     expect(all.some((s) => s['minimum'] === 0 && s['maximum'] === 1 && s['type'] === 'number')).toBe(true);
@@ -110,7 +110,7 @@ describe('specReferenceMarkdown', () => {
   });
 
   it('shows defaults and the precedence', () => {
-    expect(markdown).toContain('| `match` | one of contains, exact, regex, fuzzy | `"contains"` |');
+    expect(markdown).toContain('| `match` | one of contains, substring, exact, regex, fuzzy | `"contains"` |');
     expect(markdown).toContain('| `maxSteps` | an integer ≥ 1 | `25` |');
     expect(markdown).toContain('missing (none when CI is set)');
     expect(markdown).toContain("command-line flag > the spec's `options:` > `retrace.config.yaml` > built-in");

@@ -53,10 +53,13 @@ function specText(app: string, query: string, goals: readonly string[], preserve
 const slug = (v: Variant): string =>
   `${v.app}-${(v.query || Object.entries(v.env ?? {}).map(([k, x]) => `${k}-${x}`).join('-') || 'base').replace(/[^A-Za-z0-9]+/g, '-')}`.toLowerCase();
 
-/** Writes `specs/base/<app>.yaml` for every corpus app: learned once, on the unchanged app. */
-export function writeBaseSpecs(project: Project, apps: readonly string[]): void {
+/**
+ * Writes `specs/base/<app>.yaml` for every corpus app: learned once, on the unchanged app. With
+ * `only`, an app listed there gets only those goals (a lean test learns what it replays).
+ */
+export function writeBaseSpecs(project: Project, apps: readonly string[], only: Readonly<Record<string, readonly string[]>> = {}): void {
   for (const app of apps) {
-    const goals = (APPS[app]?.goals ?? []).map((g) => g.id);
+    const goals = only[app] ?? (APPS[app]?.goals ?? []).map((g) => g.id);
     project.write(`specs/base/${app}.yaml`, specText(app, '', goals, undefined, undefined));
   }
 }

@@ -17,8 +17,11 @@ const counter = (query: string): Variant => {
   return variant;
 };
 
-/** The rows of issue 12's table, and the 6 s reaction of issue 17 ("an action was done twice"). */
-const ROWS = ['swallow=3', 'bug=error-toast', 'theme=dark', 'layout=swapped', 'bug=revert', 'bug=double-click', 'pad=40', 'clock=on', 'delay=400', 'delay=6000'].map(counter);
+/**
+ * The rows of issue 12's table, the 6 s reaction of issue 17 ("an action was done twice"), and its
+ * final result that reverts after 300 ms.
+ */
+const ROWS = ['swallow=3', 'bug=error-toast', 'theme=dark', 'layout=swapped', 'bug=revert', 'bug=double-click', 'pad=40', 'clock=on', 'delay=400', 'delay=6000', 'bug=revert&revertAt=3&revert=300'].map(counter);
 
 describe('the counter variants of issue 12', () => {
   const project = new Project();
@@ -26,7 +29,7 @@ describe('the counter variants of issue 12', () => {
 
   beforeAll(async () => {
     writeBaseSpecs(project, ['counter']);
-    const learned = await project.cli(['run', 'specs/base', '--update-baselines', 'missing'], {}, 120_000);
+    const learned = await project.cli(['run', 'specs/base', '--update-baselines', 'changed'], {}, 120_000);
     expect(learned.code, `learning the counter failed:\n${learned.stdout}\n${learned.stderr}`).toBe(0);
     const ids = writeVariantSpecs(project, ROWS);
     await project.cli(['run', 'specs/variants', '--learn', 'off', '--strict', '--update-baselines', 'none', '--workers', '2'], {}, 240_000);
@@ -58,7 +61,7 @@ describe('the counter variants of issue 12', () => {
     expect(goal.actions[goal.failedAction ?? -1]?.evidence?.length).toBeGreaterThan(0);
   });
 
-  test.each(['bug=revert', 'bug=double-click'])('%s fails', (query) => {
+  test.each(['bug=revert', 'bug=double-click', 'bug=revert&revertAt=3&revert=300'])('%s fails', (query) => {
     expect(verdict(query).status).toBe('failed');
   });
 
