@@ -28,7 +28,7 @@ describe('learn, replay, heal, catch', () => {
     const result = await run('');
     expect(result.code, result.stdout + result.stderr).toBe(0);
     learnedText = readFileSync(pathFile, 'utf8');
-  });
+  }, 180_000);
 
   test('run 1 learns with the rules planner and no API key; steps goals are scripted', () => {
     expect(goal('add')).toMatchObject({ status: 'passed', mode: 'learned', modelCalls: 0 });
