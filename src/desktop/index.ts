@@ -81,6 +81,6 @@ export { matchElements, accessibleName } from './element-query.ts';
 export { ROLES as ELEMENT_ROLES } from './atspi/roles.ts';
 export { bgraToRgba } from './bgra.ts';
 export { listenInput, type InputEvent, type InputListener } from './input-listener.ts';
-export { startVncBridge, type VncBridge } from './vnc.ts';
+export { startVncBridge, type VncBridge, type LiveStatus, type StatusSource } from './vnc.ts';
 export { interceptSignals } from './exit-hooks.ts';
 export type * from './types.ts';

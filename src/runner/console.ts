@@ -88,15 +88,23 @@ export class LiveConsole {
   }
 }
 
-/** The vitest reporter that listens on the socket and drives a LiveConsole on stderr. */
+/**
+ * The vitest reporter that listens on the socket and drives a LiveConsole on stderr (`print`),
+ * and hands every message to `watch` (the live view).
+ */
 export class ConsoleReporter implements Reporter {
   /** A Linux abstract socket: nothing on disk to clean up, nothing left behind by a killed run. */
   readonly socket = `\0retrace-console-${process.pid}-${randomUUID()}`;
-  private readonly live = new LiveConsole(process.stderr);
+  private readonly live: LiveConsole | undefined;
   private server: Server | undefined;
   private readonly clients = new Set<Socket>();
 
-  constructor(private readonly context: () => RunContext) {}
+  constructor(
+    private readonly context: () => RunContext,
+    private readonly options: { readonly print: boolean; readonly watch?: (message: ConsoleMessage) => void },
+  ) {
+    this.live = options.print ? new LiveConsole(process.stderr) : undefined;
+  }
 
   async onInit(): Promise<void> {
     const server = createServer((client) => {
@@ -109,7 +117,9 @@ export class ConsoleReporter implements Reporter {
           const line = pending.slice(0, end);
           pending = pending.slice(end + 1);
           try {
-            this.live.handle(JSON.parse(line) as ConsoleMessage);
+            const message = JSON.parse(line) as ConsoleMessage;
+            this.live?.handle(message);
+            this.options.watch?.(message);
           } catch {
             // Not a message: a worker's console must never stop the run.
           }
@@ -127,6 +137,7 @@ export class ConsoleReporter implements Reporter {
 
   /** "goal i of n": n counts the goals of the spec files this run (or shard) runs. */
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    if (!this.live) return;
     const context = this.context();
     this.live.total = specifications
       .filter((s) => isSpecFile(s.moduleId))
@@ -137,7 +148,7 @@ export class ConsoleReporter implements Reporter {
     // A worker's last line was written before its test ended; let one turn of the event loop
     // read what is still in the sockets.
     for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
-    this.live.close();
+    this.live?.close();
     for (const client of this.clients) client.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server = undefined;

@@ -7,6 +7,7 @@ import type { RunContext } from './context.ts';
 import { retrace } from './plugin.ts';
 import { RetraceReporter, type RunResult } from './reporter.ts';
 import { ConsoleReporter } from './console.ts';
+import type { ConsoleMessage } from './progress.ts';
 import { InfrastructureError, knownFault } from '../errors.ts';
 
 export interface EngineOptions {
@@ -17,14 +18,18 @@ export interface EngineOptions {
   readonly retry: number;
   /** Write a JUnit XML report here too. */
   readonly junit?: string;
+  /** Every progress message of the workers, already masked, as it arrives (the live view). */
+  readonly onProgress?: (message: ConsoleMessage) => void;
 }
 
 /** Vitest's own console output is kept to failures; retrace prints its own progress. */
 export async function runEngine(options: EngineOptions): Promise<RunResult> {
   const { context } = options;
   const reporter = new RetraceReporter(() => context);
-  // On a terminal the workers' progress goes through one console; elsewhere they print plain lines.
-  const console = context.tty && context.verbosity !== 'quiet' ? new ConsoleReporter(() => context) : undefined;
+  // On a terminal the workers' progress goes through one console; elsewhere they print plain lines
+  // (and, for a live view, send them to the console too, which only passes them on).
+  const print = context.tty && context.verbosity !== 'quiet';
+  const console = print || options.onProgress ? new ConsoleReporter(() => context, { print, ...(options.onProgress ? { watch: options.onProgress } : {}) }) : undefined;
   const workers = context.keepOpen ? 1 : Math.max(1, context.options.workers);
   const vitest = await startVitest(
     'test',
@@ -50,7 +55,7 @@ export async function runEngine(options: EngineOptions): Promise<RunResult> {
       silent: context.verbosity === 'quiet' ? 'passed-only' : false,
     },
     {
-      plugins: [retrace({ context, reporter: false, include: options.files, ...(console ? { consoleSocket: console.socket } : {}) })],
+      plugins: [retrace({ context, reporter: false, include: options.files, ...(console ? { consoleSocket: console.socket, consoleEcho: !print } : {}) })],
       logLevel: 'error',
     },
   );

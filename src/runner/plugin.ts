@@ -33,8 +33,10 @@ export interface RetracePluginOptions {
   readonly context?: RunContext;
   /** Add the reporter that writes summary.json. @default true */
   readonly reporter?: boolean;
-  /** The console's socket (`retrace run` on a terminal), handed to the workers. */
+  /** The console's socket (`retrace run` on a terminal or with a live view), handed to the workers. */
   readonly consoleSocket?: string;
+  /** The console only watches the workers' lines: they print them too. */
+  readonly consoleEcho?: boolean;
 }
 
 /** vitest's `retry` option: a count, or `{ count }`. */
@@ -62,7 +64,7 @@ export function retrace(options: RetracePluginOptions = {}): Plugin {
     // After the config (and the command line) chose the reporters: ours joins them.
     async configureVitest({ vitest, project }: { vitest: { config: { reporters: unknown[]; retry?: unknown } }; project: TestProject }) {
       const run = await resolveContext();
-      const console: ConsoleOptions = { retry: retryCount(vitest.config.retry), ...(options.consoleSocket ? { socket: options.consoleSocket } : {}) };
+      const console: ConsoleOptions = { retry: retryCount(vitest.config.retry), ...(options.consoleSocket ? { socket: options.consoleSocket, echo: options.consoleEcho ?? false } : {}) };
       project.provide('retraceConsole', console);
       if (options.reporter === false || added.has(vitest)) return;
       added.add(vitest);

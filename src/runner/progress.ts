@@ -6,6 +6,9 @@
  *   local socket (`retraceConsole.socket`), where the console (console.ts) keeps a line per
  *   finished goal, numbered "goal i of n", above one status line per worker.
  * - On a terminal with no console to talk to: one line rewritten in place.
+ * - Under `retrace run --live` the socket is there in every case, and the main process streams
+ *   what it receives to the live view; where its console does not print them (`echo`), the
+ *   worker prints its lines itself as above.
  */
 import { writeSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
@@ -16,8 +19,10 @@ import type { Verbosity } from './context.ts';
 export interface ConsoleOptions {
   /** How many times vitest retries a failed goal (`--retry`): "retry 1/3". */
   readonly retry: number;
-  /** The console's socket, when there is one (a terminal under `retrace run`). */
+  /** The console's socket, when there is one (a terminal or a live view under `retrace run`). */
   readonly socket?: string;
+  /** The main process only watches the messages (a live view): the worker prints them too. */
+  readonly echo?: boolean;
 }
 
 declare module 'vitest' {
@@ -96,14 +101,14 @@ const workerId = (): string => process.env.VITEST_POOL_ID ?? String(process.pid)
 
 export function createProgress(verbosity: Verbosity, tty: boolean, mask: (text: string) => string): ProgressSink {
   const columns = process.stderr.columns || 100;
-  const socket = tty ? consoleOptions().socket : undefined;
-  const toConsole = (message: ConsoleMessage): boolean => socket !== undefined && send(socket, message);
+  const { socket, echo = false } = consoleOptions();
+  // True when the console prints the message; the live view gets it either way, even under --quiet.
+  const toConsole = (message: ConsoleMessage): boolean => socket !== undefined && send(socket, message) && !echo;
   const lasting = (text: string): void => write(tty ? `\r\x1b[2K${text}\n` : `${text}\n`);
   return {
     status(text) {
-      if (verbosity === 'quiet') return;
       const safe = mask(text);
-      if (toConsole({ kind: 'status', worker: workerId(), text: safe })) return;
+      if (toConsole({ kind: 'status', worker: workerId(), text: safe }) || verbosity === 'quiet') return;
       if (tty) write(`\r\x1b[2K${safe.slice(0, columns - 1)}`);
       else write(`${safe}\n`);
     },
@@ -117,9 +122,8 @@ export function createProgress(verbosity: Verbosity, tty: boolean, mask: (text: 
       if (!toConsole({ kind: 'line', worker: workerId(), text: safe })) write(`${safe}\n`);
     },
     goal(end) {
-      if (verbosity === 'quiet' && end.passed) return;
       const safe: GoalEnd = { ...end, text: mask(end.text), ...(end.more !== undefined && { more: mask(end.more) }) };
-      if (!toConsole({ kind: 'goal', worker: workerId(), end: safe })) lasting(goalLine(safe));
+      if (!toConsole({ kind: 'goal', worker: workerId(), end: safe }) && !(verbosity === 'quiet' && end.passed)) lasting(goalLine(safe));
     },
   };
 }

@@ -1,5 +1,6 @@
 /** `retrace run`: validate every input, then run the goals through vitest, then report. */
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { join, relative, resolve } from 'node:path';
 import type { ParsedArgs } from '../flags.ts';
 import { parseShard } from '../flags.ts';
@@ -13,6 +14,8 @@ import { preflight } from '../../runner/preflight.ts';
 import type { RunContext } from '../../runner/context.ts';
 import { printRunResult, exitCodeOf } from '../result.ts';
 import { checkOutputs, type OutputLocation } from '../outputs.ts';
+import { goalLine, type ConsoleMessage } from '../../runner/progress.ts';
+import type { LiveStatus } from '../../desktop/index.ts';
 
 export const baselinesDirOf = (root: string): string => join(root, 'fixtures', 'baselines');
 
@@ -68,7 +71,11 @@ export default async function run(args: ParsedArgs): Promise<number> {
   // The display must outlive the workers: the CLI owns it, and one worker shares it. A live view
   // is always of a display retrace owns, never of the user's own screen.
   const shared = keepOpen || live ? await openSharedDisplay(options.display.size, !live) : undefined;
-  const viewer = live && shared ? await startVncBridge(shared, { title: `retrace run (display ${shared.name})`, viewOnly: true }) : undefined;
+  const statuses = new EventEmitter<{ status: [LiveStatus] }>();
+  const viewer =
+    live && shared
+      ? await startVncBridge(shared, { title: `retrace run (display ${shared.name})`, viewOnly: true, status: (listener) => statuses.on('status', listener) })
+      : undefined;
   if (viewer) process.stderr.write(`live view: ${viewer.url} (display ${shared?.name}, one worker, view only)\n`);
   const context: RunContext = {
     root,
@@ -89,6 +96,7 @@ export default async function run(args: ParsedArgs): Promise<number> {
     retry: (flags.retry as number | undefined) ?? 0,
     ...(typeof flags.shard === 'string' ? { shard: flags.shard } : {}),
     ...(typeof flags.junit === 'string' ? { junit: flags.junit } : {}),
+    ...(viewer ? { onProgress: (message: ConsoleMessage) => statuses.emit('status', liveStatusOf(message)) } : {}),
   });
   printRunResult(result, relative(root, options.reports) || '.', quiet);
   const code = exitCodeOf(result);
@@ -96,6 +104,14 @@ export default async function run(args: ParsedArgs): Promise<number> {
   await viewer?.close();
   return code;
 }
+
+/** A worker's progress as the live view's status panel shows it: the same masked text as the console. */
+const liveStatusOf = (message: ConsoleMessage): LiveStatus =>
+  message.kind === 'status'
+    ? { kind: 'now', text: message.text }
+    : message.kind === 'line'
+      ? { kind: 'note', text: message.text }
+      : { kind: 'done', text: goalLine(message.end), passed: message.end.passed };
 
 /** --keep-open: the failed app stays on screen until the user is done looking at it. */
 async function holdDisplay(display: string): Promise<void> {
