@@ -10,6 +10,7 @@ import type { Stage } from './stage.ts';
 import type { ActionCycle, ActionFailure } from './cycle.ts';
 import type { AssetSink } from './observe.ts';
 import { describeAction } from './describe.ts';
+import { describeExit, exitOf } from './exit.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
 import { offerElements } from './elements.ts';
 import { readElements } from './element-effects.ts';
@@ -75,6 +76,14 @@ export async function learn(input: LearnInput): Promise<Lesson> {
     }
     actions.push(outcome.observed);
     reports.push(outcome.report);
+    const ended = exitOf(outcome.observed)?.exit;
+    if (ended) {
+      // Nothing more can be done to an app that ended; a plan with actions left did not get there.
+      const rest = planner.name === 'rules' ? await planner.next({ frame: shot.frame, step: step + 1 }) : undefined;
+      const how = `the application ${describeExit(ended)} after "${describeAction(action)}"`;
+      if (rest?.kind === 'act') return stop('error', `${how}, before "${describeAction(rest.action)}"`);
+      return stop('goal_achieved', how);
+    }
     const same = previous !== undefined && JSON.stringify(previous.action) === JSON.stringify(action);
     repeats = outcome.changed ? 0 : same ? repeats + 1 : 1;
     previous = { action, changed: outcome.changed };
