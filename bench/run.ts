@@ -17,6 +17,7 @@ import { benchElements } from './elements.ts';
 import { progress, type Measurement } from './measure.ts';
 import { benchOcr } from './ocr.ts';
 import { benchOcrAccuracy } from './ocr-accuracy.ts';
+import { benchRealApps } from './real-apps.ts';
 import { benchSession } from './session.ts';
 import { benchSettle } from './settle.ts';
 import { benchSuite } from './suite.ts';
@@ -57,6 +58,7 @@ const GROUPS: readonly [string, (desktop: Promise<Desktop>) => Promise<Measureme
   ['cost of learning with Claude', benchCost],
   ['replay vs learn, scale (CLI runs)', () => benchSuite()],
   ['verdicts', () => benchVerdicts()],
+  ['real apps (specs/real)', () => benchRealApps()],
 ];
 
 async function main(): Promise<void> {

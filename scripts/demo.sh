@@ -4,16 +4,26 @@
 # or Claude for free-form goals when ANTHROPIC_API_KEY is set), run 2 replays them with zero
 # model calls — builds the reports and prints learn vs replay side by side.
 # Paths go to reports/demo/paths, so the demo never touches the committed paths/.
+#
+#   bash scripts/demo.sh          the fixture apps (specs/*.yaml)
+#   bash scripts/demo.sh --real   the corpus of real third-party apps instead (specs/real:
+#                                 galculator, xcalc, mousepad, xterm, zenity, Tk, FeatherPad)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
 
-specs=(specs)
-if [ -n "${ANTHROPIC_API_KEY:-}" ]; then
+specs=(specs/*.yaml)
+demo=reports/demo
+if [ "${1:-}" = "--real" ]; then
+  specs=(specs/real)
+  demo=reports/demo-real
+elif [ -n "${1:-}" ]; then
+  echo "usage: bash scripts/demo.sh [--real]" >&2
+  exit 2
+elif [ -n "${ANTHROPIC_API_KEY:-}" ]; then
   specs+=(examples/claude)
   echo "ANTHROPIC_API_KEY is set: free-form goals in examples/claude are learned with Claude."
 fi
-demo=reports/demo
 rm -rf "$demo"
 mkdir -p "$demo"
 retrace() { node bin/retrace.mjs "$@"; }

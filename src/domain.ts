@@ -157,9 +157,17 @@ export interface ElementEffect {
  * - `text`: content whose words changed: verified by what it says (OCR, exact).
  * - `look`: content whose words did not change, or that holds none (an icon, a highlight, a
  *   check mark): verified by its pixels, or by its structure when the colours changed.
+ * - `exit`: the application ended (its window closed with it): verified by the app exiting
+ *   again, with the same exit code. Its region is the whole window; it has no image.
  * Regions that change on their own are no effect: they are the action's `dynamic` regions.
  */
-export type EffectKind = 'feedback' | 'text' | 'look';
+export type EffectKind = 'feedback' | 'text' | 'look' | 'exit';
+
+/** How an application ended: its exit code, or the signal that killed it. */
+export interface ExitStatus {
+  readonly code: number | null;
+  readonly signal: string | null;
+}
 
 /** The role a text's colours give it: an error is red, a success green, whatever the theme. */
 export type TextRole = 'plain' | 'alert' | 'success';
@@ -178,6 +186,8 @@ export interface Effect {
   readonly text?: string;
   /** The role of the text's colours, when not plain (a `text` effect only). */
   readonly role?: Exclude<TextRole, 'plain'>;
+  /** How the app ended (an `exit` effect only). */
+  readonly exit?: ExitStatus;
 }
 
 /** One recorded action of a path. */

@@ -6,6 +6,9 @@ import { assertText, assertAbsent } from './text.ts';
 import { assertWindow } from './window.ts';
 import { assertScreenshot, type ScreenshotContext } from './screenshot.ts';
 import { assertElement } from './element.ts';
+import { assertExited } from './exited.ts';
+import { describeExit } from '../brain/exit.ts';
+import type { AppExit } from '../desktop/types.ts';
 
 export interface CheckContext extends ScreenshotContext {
   /** How long a text expectation polls unless it sets `timeoutMs`. */
@@ -23,6 +26,12 @@ export async function checkExpectations(
 ): Promise<AssertionResult[]> {
   const results: AssertionResult[] = [];
   for (const expectation of expectations) {
+    // Once the app has ended, only its end can still be looked at: the rest fails as a result.
+    const exit = stage.app.exitInfo();
+    if (exit && expectation.kind !== 'exited') {
+      results.push(ended(expectation, exit));
+      continue;
+    }
     switch (expectation.kind) {
       case 'text':
         results.push(
@@ -47,6 +56,9 @@ export async function checkExpectations(
           }),
         );
         break;
+      case 'exited':
+        results.push(await assertExited(stage, expectation.code, expectation.timeoutMs ?? context.expectMs));
+        break;
       case 'window':
         results.push(await assertWindow(stage, context.resolveText(expectation.title)));
         break;
@@ -61,4 +73,14 @@ export async function checkExpectations(
     }
   }
   return results;
+}
+
+/** An expectation about the screen, once the app has ended. */
+function ended(expectation: Exclude<Expectation, { kind: 'exited' }>, exit: AppExit): AssertionResult {
+  const what =
+    expectation.kind === 'screenshot' ? `screenshot "${expectation.name}"`
+    : expectation.kind === 'window' ? `window "${expectation.title}"`
+    : expectation.kind === 'element' ? `element ${expectation.role}${expectation.name ? ` "${expectation.name}"` : ''}`
+    : `${expectation.kind} "${expectation.text}"`;
+  return { kind: expectation.kind, description: what, ok: false, message: `the application ${describeExit(exit)} before it could be checked`, ms: 0 };
 }

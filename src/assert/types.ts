@@ -7,12 +7,12 @@ export interface DiffImages {
 }
 
 export interface AssertionResult {
-  readonly kind: 'text' | 'absent' | 'screenshot' | 'window' | 'element';
+  readonly kind: 'text' | 'absent' | 'screenshot' | 'window' | 'element' | 'exited';
   /** e.g. `text "84"`, secret-free. */
   readonly description: string;
   readonly ok: boolean;
   readonly message: string;
-  /** What OCR read, or the focused window's title. */
+  /** What OCR read, the focused window's title, or how the app ended. */
   readonly read?: string;
   /** For screenshot assertions: whether this run wrote the baseline. */
   readonly baseline?: 'matched' | 'new' | 'updated';

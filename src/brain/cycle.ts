@@ -29,6 +29,7 @@ import { resolveTarget, type ModelLocator } from './ladder.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
 import type { ActionFailure, ActionOutcome, Held, ProblemSink } from './outcome.ts';
 import { ReplayStep, type Phases } from './replay-step.ts';
+import { endedAction, hasEnded, unlessEnded } from './exit.ts';
 
 export type { ActionFailure, ActionOutcome, Held } from './outcome.ts';
 
@@ -160,18 +161,25 @@ export class ActionCycle {
     }
     // Elements before the action, to see what it changed in them.
     const elementsBefore = await readElements(this.stage, before.window);
-    const refused = await this.act(action, resolved, before);
+    const refused = await unlessEnded(this.stage, this.act(action, resolved, before));
     lap('actMs');
-    if (refused !== undefined) {
+    if (typeof refused === 'string') {
       const failure: ActionFailure = { category: 'target-not-found', message: `${describeAction(action)}: ${refused}`, index: step.index };
       return { report: report({ verified: false, resolvedBy: 'recorded', retries: 0 }), changed: false, healed: false, failure };
     }
-    const after = await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic, quietMs: CYCLE_LIMITS.recordQuietMs }, {
+    // An app that ends under the action never settles again: its end is what the action did.
+    const after = refused ?? await unlessEnded(this.stage, settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic, quietMs: CYCLE_LIMITS.recordQuietMs }, {
       changeFrom: before.frame,
       reactMs: CYCLE_LIMITS.learnReactMs,
-    });
+    }));
     lap('settleMs');
     const secret = action.kind === 'type' && containsSecret(action.text);
+    if (hasEnded(after)) {
+      const point = resolved.points[0];
+      const anchor = point ? makeAnchor(before.frame, point, secret ? undefined : resolved.text, step.assets) : undefined;
+      const observed = endedAction(action, before, dynamic, after.ended, phases.settleMs, anchor);
+      return { report: report({ verified: true, resolvedBy: 'recorded', retries: 0 }), observed, changed: true, healed: false };
+    }
     const observed = await this.observe(action, before, after, resolved, dynamic, secret, step.assets, undefined, elementsBefore);
     lap('verifyMs');
     if (!secret) this.options.onEvidence?.(step.index, before.frame, after.frame);

@@ -113,11 +113,16 @@ export interface Judged {
 export async function checkGoal(input: GoalRunInput, stage: Stage, actions: readonly RecordedAction[], before: ReadonlySet<number>): Promise<Judged> {
   input.hooks?.phase?.('checking');
   const last = actions.at(-1);
-  const assertions = await judgeQuietScreen(stage, () => checkExpectations(stage, input.goal.expect, checkContext(input)), {
-    holdMs: holdMsOf(actions.map((a) => a.settleMs)),
-    ignore: last?.dynamic ?? [],
-    timeoutMs: input.options.timeouts.settleMs,
-  });
+  const judge = (): Promise<AssertionResult[]> => checkExpectations(stage, input.goal.expect, checkContext(input));
+  // A goal that ends the app has no final screen to hold: its window is gone, or going.
+  const ends = stage.app.exitInfo() !== undefined || input.goal.expect.some((e) => e.kind === 'exited');
+  const assertions = ends
+    ? await judge()
+    : await judgeQuietScreen(stage, judge, {
+        holdMs: holdMsOf(actions.map((a) => a.settleMs)),
+        ignore: last?.dynamic ?? [],
+        timeoutMs: input.options.timeouts.settleMs,
+      });
   const failed = expectationMismatch(assertions);
   if (failed) return { assertions, mismatch: failed, warnings: [] };
   const changed: Region[] = [...actions].reverse().find((a) => a.effects.length > 0)?.effects.map((e) => e.region) ?? [];

@@ -3,7 +3,7 @@
  * run the learning loop with the planner, check the expectations, and save the path only when
  * they hold.
  */
-import type { Mode, Path } from '../domain.ts';
+import type { Mode, Path, RecordedAction, Region } from '../domain.ts';
 import { InvalidInputError } from '../errors.ts';
 import type { PathStore } from '../paths/store.ts';
 import { goalSource } from '../paths/source.ts';
@@ -18,13 +18,15 @@ import { RulesPlanner } from './planners/rules-planner.ts';
 import { parseRulesGoal } from './rules-grammar.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
 import { onlyNewBaselines } from '../assert/screenshot.ts';
+import { appExitedError, awaitExit, exitOf, withExit } from './exit.ts';
 import { checkGoal, cycleOptions, expectationsBefore, type GoalOutcome, type GoalRunInput } from './goal.ts';
 
 export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mode, stage: Stage): Promise<GoalOutcome> {
   const { spec, goal, options } = input;
   if (goal.expect.length === 0) input.hooks?.warn?.(`goal "${goal.id}" has no expect: its path is saved without proof that it reaches the goal`);
   input.hooks?.phase?.('learning', 'watching for content that changes on its own');
-  const dynamic = await stage.guard(detectDynamic(stage.grabber((await stage.window()).region), CYCLE_LIMITS.dynamicProbeMs));
+  const start = await stage.window();
+  const dynamic = await stage.guard(detectDynamic(stage.grabber(start.region), CYCLE_LIMITS.dynamicProbeMs));
   const before = await expectationsBefore(input, stage);
   const planner: Planner = goal.steps ? new RulesPlanner(goal.steps) : choosePlanner(input);
   input.hooks?.phase?.(goal.steps ? 'recording' : 'learning', planner.name);
@@ -39,15 +41,17 @@ export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mod
     assets,
     onAction: (i, d) => input.hooks?.action?.(i, goal.steps?.length, d),
   });
+  const actions = await accountForExit(input, stage, lesson.actions, start.region);
   const base = { mode, actions: lesson.reports, assertions: [], modelCalls: planner.modelCalls, stopReason: lesson.stopReason, planner: planner.name };
   if (lesson.failure) return { ...base, mismatch: { category: lesson.failure.category, message: lesson.failure.message, failedAction: lesson.failure.index } };
   if (lesson.stopReason !== 'goal_achieved') {
     return { ...base, mismatch: { category: 'expectation-failed', message: `learning stopped (${lesson.stopReason}): ${lesson.message ?? ''}`.trim() } };
   }
-  const { assertions, mismatch, warnings } = await checkGoal(input, stage, lesson.actions, before);
+  const { assertions, mismatch, warnings } = await checkGoal(input, stage, actions, before);
   if (mismatch && !onlyNewBaselines(assertions)) return { ...base, assertions, mismatch };
   input.hooks?.phase?.('saving');
-  const window = await stage.window();
+  // A goal that ends the app keeps the size its window had.
+  const window = stage.app.exitInfo() ? start : await stage.window();
   const path: Path = {
     version: PATH_FORMAT_VERSION,
     spec: spec.id,
@@ -56,13 +60,31 @@ export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mod
     planner: goal.steps ? 'scripted' : planner.name,
     ...(planner.model ? { model: planner.model } : {}),
     window: { width: window.region.width, height: window.region.height },
-    actions: lesson.actions,
+    actions,
   };
   // A relearned path (--relearn, after a replay failed) may have learned a regression: it is a
   // proposal, as a healed one, and replaces the recorded path only through `retrace paths accept`.
   if (mode === 'relearned') await store.propose(path, assets);
   else await store.write(path, assets);
   return { ...base, assertions, ...(mismatch ? { mismatch } : {}), ...(warnings.length > 0 ? { warnings } : {}) };
+}
+
+/**
+ * The app ending while learning is the goal's result only when the goal expects it (`exited:`);
+ * otherwise it is a crash and the goal is broken. An app that ends a moment after the last
+ * action settled (a dialog closing after its fade-out) has that action's end recorded.
+ */
+async function accountForExit(input: GoalRunInput, stage: Stage, actions: readonly RecordedAction[], window: Region): Promise<readonly RecordedAction[]> {
+  const expected = input.goal.expect.find((e) => e.kind === 'exited');
+  const last = actions[actions.length - 1];
+  if (!expected) {
+    const exit = stage.app.exitInfo();
+    if (exit) throw appExitedError(exit);
+    return actions;
+  }
+  if (!last || exitOf(last)) return actions;
+  const exit = await awaitExit(stage, expected.timeoutMs ?? input.options.timeouts.expectMs);
+  return exit ? [...actions.slice(0, -1), withExit(last, exit, { x: 0, y: 0, width: window.width, height: window.height })] : actions;
 }
 
 function choosePlanner(input: GoalRunInput): Planner {

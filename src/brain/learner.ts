@@ -4,12 +4,13 @@
  * expectations and saves the path only when they pass, so a failed lesson never overwrites
  * anything.
  */
-import type { Action, ActionReport, RecordedAction, Region, StopReason } from '../domain.ts';
+import type { Action, ActionReport, Frame, RecordedAction, Region, StopReason } from '../domain.ts';
 import type { LearningBounds, Planner } from './planners/types.ts';
 import type { Stage } from './stage.ts';
 import type { ActionCycle, ActionFailure } from './cycle.ts';
 import type { AssetSink } from './observe.ts';
 import { describeAction } from './describe.ts';
+import { appExitedError, describeExit, exitOf, hasEnded, unlessEnded } from './exit.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
 import { offerElements } from './elements.ts';
 import { readElements } from './element-effects.ts';
@@ -48,7 +49,15 @@ export async function learn(input: LearnInput): Promise<Lesson> {
     ...(message !== undefined ? { message } : {}),
     ...(failure ? { failure } : {}),
   });
+  /** Nothing more can be done to an app that ended; a plan with actions left did not get there. */
+  const ended = async (how: string, after?: Action, frame?: Frame): Promise<Lesson> => {
+    const rest = planner.name === 'rules' && frame ? await planner.next({ frame, step: actions.length }) : undefined;
+    const said = after ? `${how} after "${describeAction(after)}"` : how;
+    return rest?.kind === 'act' ? stop('error', `${said}, before "${describeAction(rest.action)}"`) : stop('goal_achieved', said);
+  };
   const started = Date.now();
+  /** The last frame looked at. */
+  let seen: Frame | undefined;
   let previous: { action: Action; changed: boolean; error?: string } | undefined;
   let repeats = 0;
   for (let step = 0; ; step++) {
@@ -57,7 +66,14 @@ export async function learn(input: LearnInput): Promise<Lesson> {
     if (planner.modelCalls >= bounds.maxModelCalls || planner.tokens >= bounds.maxTokens) {
       return stop('budget', `model budget spent (${planner.modelCalls} calls, ${planner.tokens} tokens)`);
     }
-    const shot = await stage.shoot();
+    // An app that ended a moment after the last action settled: the lesson ends there too.
+    const shot = await unlessEnded(stage, stage.shoot());
+    if (hasEnded(shot)) {
+      // Before any action, nothing the goal did ended it: a crash.
+      if (actions.length === 0) throw appExitedError(shot.ended);
+      return ended(`the application ${describeExit(shot.ended)}`, previous?.action, seen);
+    }
+    seen = shot.frame;
     const elements = planner.seesElements ? offerElements(await readElements(stage, shot.window), shot.window) : [];
     const decision = await stage.guard(planner.next({ frame: shot.frame, step, ...(previous ? { previous } : {}), ...(elements.length > 0 && { elements }) }));
     if (decision.kind === 'done') return stop(decision.reason, decision.message);
@@ -75,6 +91,8 @@ export async function learn(input: LearnInput): Promise<Lesson> {
     }
     actions.push(outcome.observed);
     reports.push(outcome.report);
+    const exit = exitOf(outcome.observed)?.exit;
+    if (exit) return ended(`the application ${describeExit(exit)} after "${describeAction(action)}"`, undefined, shot.frame);
     const same = previous !== undefined && JSON.stringify(previous.action) === JSON.stringify(action);
     repeats = outcome.changed ? 0 : same ? repeats + 1 : 1;
     previous = { action, changed: outcome.changed };

@@ -26,6 +26,7 @@ import { describeChanges, describeUnexpected, extendsChanging, unexplainedChange
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
 import type { ActionFailure, ActionOutcome, Held } from './outcome.ts';
 import type { ActionCycle, CycleStep, Resolved, Unresolved } from './cycle.ts';
+import { awaitExit, exitMiss, exitOf, unlessEnded } from './exit.ts';
 
 /** Milliseconds of each phase of one action, in the order they happen. */
 export interface Phases {
@@ -99,12 +100,24 @@ export class ReplayStep {
         const failure: ActionFailure = { category: 'target-not-found', message: resolved.failure, index };
         return { report: report({ verified: false, resolvedBy: 'recorded', retries: attempt }), changed: false, healed: false, failure };
       }
-      const refused = await this.cycle.act(action, resolved, before);
+      const ends = exitOf(recorded);
+      const acting = this.cycle.act(action, resolved, before);
+      // An action recorded as ending the app may end it while it is being done.
+      const refused = ends ? await unlessEnded(this.stage, acting) : await acting;
       const acted = Date.now();
       lap('actMs');
-      if (refused !== undefined) {
+      if (typeof refused === 'string') {
         const failure: ActionFailure = { category: 'target-not-found', message: `action ${index + 1} (${describeAction(action)}): ${refused}`, index };
         return { report: report({ verified: false, resolvedBy: resolved.resolvedBy, retries: attempt }), changed: false, healed: false, failure };
+      }
+      if (ends) {
+        const exit = refused?.ended ?? (await awaitExit(this.stage, this.options.actionTimeoutMs));
+        lap('settleMs');
+        const made = report({ verified: true, resolvedBy: resolved.resolvedBy, retries: attempt });
+        const miss = exitMiss(ends, exit, this.options.actionTimeoutMs);
+        if (miss === undefined) return { report: made, observed: recorded, changed: true, healed: false };
+        const failure: ActionFailure = { category: 'effect-not-verified', message: `action ${index + 1} (${describeAction(action)}): its effect did not verify — ${miss}`, index };
+        return { report: { ...made, verified: false }, changed: exit !== undefined, healed: false, failure };
       }
       let verifying = 0;
       const verify = async (shot: Settled): Promise<EffectCheck[]> => {

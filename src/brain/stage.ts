@@ -10,6 +10,7 @@ import type { TextReader } from '../vision/types.ts';
 import { InfrastructureError } from '../errors.ts';
 import { secretMasker } from '../spec-file/secrets.ts';
 import { SecretScreen } from './secret-screen.ts';
+import { appExitedError } from './exit.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 
 /** How long a failed operation waits to learn whether the app died under it. */
@@ -45,12 +46,7 @@ export class Stage {
     this.fault = Promise.race([
       aborted(signal),
       app.exited.then((exit) => {
-        const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-        const tail = exit.stderrTail.trim();
-        throw new InfrastructureError(
-          'APP_EXITED',
-          `The application ${how} during the goal.${tail ? `\nLast lines of its stderr:\n${tail}` : ''}`,
-        );
+        throw appExitedError(exit);
       }),
       desktop.display.died.then(() => {
         throw new InfrastructureError('DISPLAY_DIED', `The X server ${desktop.display.name} died.`);

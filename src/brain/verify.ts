@@ -22,6 +22,7 @@ import { colourRole } from '../vision/colour-role.ts';
 import { EFFECT_THRESHOLDS } from './thresholds.ts';
 import { findSaid, readingOrder, sameText } from './effect-text.ts';
 import { readRegion } from './observe.ts';
+import { onScreen } from './exit.ts';
 
 export interface EffectCheck {
   readonly effect: Effect;
@@ -59,7 +60,8 @@ export const kindOf = (effect: Effect): EffectKind => effect.kind ?? (effect.tex
 export async function verifyEffects(input: VerifyInput): Promise<EffectCheck[]> {
   const checks: EffectCheck[] = [];
   let words: Promise<TextBox[]> | undefined;
-  for (const effect of input.recorded.effects) {
+  // The app's end is verified by the app ending (replay-step.ts), never by pixels.
+  for (const effect of onScreen(input.recorded.effects)) {
     const image = effect.image ? input.image(effect.image) : undefined;
     const check = checkEffect(effect, image, input.before, input.after, input.offset);
     if (check.verified || kindOf(effect) !== 'text' || !image) {

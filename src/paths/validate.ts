@@ -18,8 +18,14 @@ import { parseKeyCombo } from '../key-combo.ts';
  */
 export const PATH_FORMAT_VERSION = 2;
 
-const EFFECT_KINDS = new Set(['feedback', 'text', 'look']);
+const EFFECT_KINDS = new Set(['feedback', 'text', 'look', 'exit']);
 const TEXT_ROLES = new Set(['alert', 'success']);
+
+const isExitStatus = (v: unknown): boolean => {
+  if (typeof v !== 'object' || v === null) return false;
+  const { code, signal } = v as { code?: unknown; signal?: unknown };
+  return (code === null || Number.isInteger(code)) && (signal === null || typeof signal === 'string');
+};
 
 /** What an image of a path may be called: a file name in `<goal>.assets/`, nothing more. */
 export const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.png$/;
@@ -175,6 +181,7 @@ class Checker {
       if (f.image !== undefined) this.image(f.image, [...where, 'effects', i, 'image']);
       if (f.kind !== undefined && !EFFECT_KINDS.has(String(f.kind))) this.fail([...where, 'effects', i, 'kind'], `must be one of ${[...EFFECT_KINDS].join(', ')}`);
       if (f.role !== undefined && !TEXT_ROLES.has(String(f.role))) this.fail([...where, 'effects', i, 'role'], `must be one of ${[...TEXT_ROLES].join(', ')}`);
+      if (f.kind === 'exit' && !isExitStatus(f.exit)) this.fail([...where, 'effects', i, 'exit'], 'must be { code, signal }: an exit code (or null) and a signal name (or null)');
     });
     if (!Array.isArray(e.dynamic)) this.fail([...where, 'dynamic'], 'must be a list of regions');
     e.dynamic.forEach((region: unknown, i: number) => this.region(region, [...where, 'dynamic', i]));

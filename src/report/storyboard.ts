@@ -11,6 +11,7 @@
  * page shows the original and the proposal side by side, so `retrace paths accept` can be
  * reviewed in a pull request.
  */
+import { describeExit, exitOf, onScreen } from '../brain/exit.ts';
 import type { ActionReport, Path, RecordedAction, Region } from '../domain.ts';
 import { rateText, type PathStats } from '../paths/stats.ts';
 import { describeAction } from '../brain/describe.ts';
@@ -66,7 +67,7 @@ interface Crop {
 }
 
 /** The crops every action of a path leaves behind, in order. */
-const effectsOf = (action: RecordedAction): Crop[] => action.effects.map((e) => ({ region: e.region, ...(e.image ? { image: e.image } : {}) }));
+const effectsOf = (action: RecordedAction): Crop[] => onScreen(action.effects).map((e) => ({ region: e.region, ...(e.image ? { image: e.image } : {}) }));
 
 function panel(source: StoryboardPath, past: readonly Crop[], shown: string[]): string {
   const { width, height } = source.path.window;
@@ -99,6 +100,8 @@ function describe(recorded: RecordedAction | undefined, report: ActionReport | u
   if (recorded.anchor?.text) lines.push(`on <code>${shown(recorded.anchor.text)}</code> at (${recorded.anchor.point.x}, ${recorded.anchor.point.y})`);
   const texts = recorded.effects.flatMap((e) => (e.text ? [e.text.replace(/\n/g, ' ⏎ ')] : []));
   lines.push(`${recorded.effects.length} effect${recorded.effects.length === 1 ? '' : 's'}${texts.length ? `: ${texts.map((t) => `<code>${shown(t)}</code>`).join(', ')}` : ''}`);
+  const ended = exitOf(recorded)?.exit;
+  if (ended) lines.push(`the application ${describeExit(ended)}`);
   lines.push(`settled in ${recorded.settleMs} ms when recorded`);
   if (recorded.secret) lines.push('typed a secret: no images kept');
   if (report) lines.push(`last run: ${report.verified ? 'verified' : '<b>not verified</b>'}, resolved by <b>${report.resolvedBy}</b>, ${report.ms} ms (wait ${report.waitMs}, resolve ${report.resolveMs}, act ${report.actMs}, settle ${report.settleMs}, verify ${report.verifyMs})${report.retries ? `, ${report.retries} retries` : ''}`);

@@ -43,6 +43,7 @@ export type RawExpectation =
       readonly maxDiffPixelRatio?: number;
     }
   | { readonly window: string }
+  | { readonly exited: number | 'any'; readonly timeoutMs?: number }
   | {
       readonly element: RawElement & {
         readonly text?: string;
@@ -164,5 +165,6 @@ export function toExpectation(raw: RawExpectation, line: number): Expectation {
       line,
     });
   }
+  if ('exited' in raw) return defined({ kind: 'exited', code: raw.exited, timeoutMs: raw.timeoutMs, line });
   return { kind: 'window', title: raw.window, line };
 }

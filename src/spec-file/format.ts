@@ -35,6 +35,8 @@ export const SCROLL_DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
 /** Notches scrolled when a step or a rules clause gives no amount. */
 export const DEFAULT_SCROLL_AMOUNT = 3;
 
+const EXIT_LABEL = 'an exit code from 0 to 255, or any';
+
 const text = (minLength = 1): Shape => str({ minLength, placeholders: 'all' });
 
 export const regionShape: Shape = {
@@ -194,7 +196,7 @@ export const expectationShape: Shape = {
   type: 'tagged',
   ref: 'expectation',
   noun: 'expectation',
-  doc: 'What must hold once the goal is reached: a mapping with one key naming the kind (text, absent, screenshot, window, element) and that kind\'s options.',
+  doc: 'What must hold once the goal is reached: a mapping with one key naming the kind (text, absent, screenshot, window, element, exited) and that kind\'s options.',
   variants: {
     text: {
       doc: 'This text is shown (OCR)',
@@ -263,6 +265,13 @@ export const expectationShape: Shape = {
       }),
       fields: {
         timeoutMs: timeoutMs('How long to poll for the element (default: timeouts.expectMs)'),
+      },
+    },
+    exited: {
+      doc: 'The application has exited with this exit code (0 to 255), or with any code (any): a goal that ends by closing the app',
+      value: { type: 'union', label: EXIT_LABEL, variants: [{ ...int({ minimum: 0, maximum: 255 }), label: EXIT_LABEL }, { ...oneOf(['any']), label: EXIT_LABEL }] },
+      fields: {
+        timeoutMs: timeoutMs('How long to wait for the app to exit (default: timeouts.expectMs)'),
       },
     },
   },

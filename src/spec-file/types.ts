@@ -31,6 +31,8 @@ export type Expectation =
       readonly line: number;
     }
   | { readonly kind: 'window'; readonly title: string; readonly line: number }
+  /** The app has exited with this code (`any`: with any code, not killed by a signal). */
+  | { readonly kind: 'exited'; readonly code: number | 'any'; readonly timeoutMs?: number; readonly line: number }
   | {
       readonly kind: 'element';
       readonly role: string;

@@ -59,7 +59,7 @@ export function outsideWindow(goal: GoalSpec, size: WindowSize): OutOfWindow[] {
     }
   });
   goal.expect.forEach((e, expect) => {
-    if (e.kind === 'window' || e.kind === 'element') return;
+    if (e.kind === 'window' || e.kind === 'element' || e.kind === 'exited') return;
     const regions = [
       ...(e.region ? [{ what: 'region', region: e.region }] : []),
       ...(e.kind === 'screenshot' ? e.mask.map((region, i) => ({ what: `mask[${i}]`, region })) : []),

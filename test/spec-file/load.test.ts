@@ -389,8 +389,8 @@ goals:
 
   it('reports an expectation with two kinds or none', () => {
     expect(problems(`${APP}goals:\n  - id: a\n    goal: b\n    expect:\n      - text: x\n        absent: y\n      - match: exact\n`)).toEqual([
-      'specs/calc.yaml:9:9: goals[0].expect[0] has both "text" and "absent"; an expectation holds exactly one of: text, absent, screenshot, window, element',
-      'specs/calc.yaml:10:9: goals[0].expect[1] names no expectation kind; an expectation is one of: text, absent, screenshot, window, element',
+      'specs/calc.yaml:9:9: goals[0].expect[0] has both "text" and "absent"; an expectation holds exactly one of: text, absent, screenshot, window, element, exited',
+      'specs/calc.yaml:10:9: goals[0].expect[1] names no expectation kind; an expectation is one of: text, absent, screenshot, window, element, exited',
     ]);
   });
 

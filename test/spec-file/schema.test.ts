@@ -88,7 +88,7 @@ describe('specs/spec.schema.json', () => {
     const steps = defs['step']?.oneOf.map((v) => v.required[0]);
     const expectations = defs['expectation']?.oneOf.map((v) => v.required[0]);
     expect(steps).toEqual(stepShape.type === 'tagged' ? Object.keys(stepShape.variants) : []);
-    expect(expectations).toEqual(['text', 'absent', 'screenshot', 'window', 'element']);
+    expect(expectations).toEqual(['text', 'absent', 'screenshot', 'window', 'element', 'exited']);
   });
 
   it('has a config schema with the config keys', () => {

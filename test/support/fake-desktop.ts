@@ -7,7 +7,7 @@
  * reaction, a missing button, another theme, an error message…) are options.
  */
 import type { Frame, Point, Region } from '../../src/domain.ts';
-import type { AppSession, Desktop, Display, InputDriver, WindowInfo } from '../../src/desktop/types.ts';
+import type { AppExit, AppSession, Desktop, Display, InputDriver, WindowInfo } from '../../src/desktop/types.ts';
 import type { OcrResult, TextReader } from '../../src/vision/types.ts';
 import { Stage } from '../../src/brain/stage.ts';
 import { containsPoint, createFrame, crop, fillRegion, strokeRegion } from '../../src/vision/frame.ts';
@@ -56,6 +56,10 @@ export interface CounterOptions {
   readonly wordsLagMs?: number;
   /** A grey panel covers "Add" (which still takes no click). */
   readonly covered?: boolean;
+  /** "Reset" quits the app with this exit code (a dialog's button that closes it). */
+  readonly quitCode?: number;
+  /** …this long after the click, rather than at once. */
+  readonly quitMs?: number;
 }
 
 export interface InputEvent {
@@ -87,7 +91,15 @@ export class CounterApp {
   private clicks = 0;
   private focused: Region | undefined;
   private readonly started = performance.now();
+  private quit: (exit: AppExit) => void = () => undefined;
+  private exit: AppExit | undefined;
+  /** Resolves when the app quits (only with `quitCode`). */
+  readonly exited = new Promise<AppExit>((resolve) => (this.quit = resolve));
   constructor(readonly options: CounterOptions = {}) {}
+
+  exitInfo(): AppExit | undefined {
+    return this.exit;
+  }
 
   private get offset(): Point {
     return this.options.offset ?? { x: 0, y: 0 };
@@ -116,6 +128,13 @@ export class CounterApp {
   click(at: Point, count = 1): void {
     if (this.options.dead) return;
     if (containsPoint(shift(RESET, this.offset), at)) {
+      const code = this.options.quitCode;
+      if (code !== undefined) {
+        const quit = (): void => this.quit((this.exit = { code, signal: null, stderrTail: '' }));
+        if (this.options.quitMs === undefined) quit();
+        else setTimeout(quit, this.options.quitMs);
+        return;
+      }
       if (this.options.focusRing) this.focused = shift(RESET, this.offset);
       this.react(() => (this.count = 0));
       return;
@@ -253,8 +272,8 @@ export class FakeDesktop implements Desktop {
       window: async () => this.window,
       windows: async () => [this.window],
       focus: async () => undefined,
-      exited: new Promise(() => undefined),
-      exitInfo: () => undefined,
+      exited: this.app.exited,
+      exitInfo: () => this.app.exitInfo(),
       release: () => undefined,
       close: async () => undefined,
     };
