@@ -1,5 +1,5 @@
 /**
- * `kill -9` at random points of learning and replay, 20 times: the whole process group of the
+ * `kill -9` at seeded points of learning and replay, 10 times: the whole process group of the
  * CLI (its vitest workers, their Xvfb) dies at once, with no chance to clean up. Afterwards,
  * every time: `retrace validate` passes (the path file parses), the history parses (a torn last
  * line at most, which readHistory tolerates), the summary parses, and no lock file blocks (its
@@ -28,7 +28,7 @@ goals:
       - text: "15"
 `;
 
-const KILLS = 20;
+const KILLS = 10;
 const SEED = 0x5eed_0009;
 
 /** mulberry32: a small seeded generator, uniform in [0, 1). */
@@ -102,16 +102,16 @@ describe('kill -9 during learning and replay', () => {
     const replayMs = await timed(['run']);
     expect(project.summary().goals[0]).toMatchObject({ status: 'passed', mode: 'replayed' });
 
-    const plans: Plan[] = Array.from({ length: KILLS }, () => {
+    // Every anchor once in learning and once in replay (where it occurs), then anywhere in a run.
+    const anchored: Plan[] = [true, false].flatMap((learn) =>
+      ANCHORS.filter((a) => learn || !a.learnOnly).map((a) => ({ learn, anchor: a.line, delayMs: Math.floor(random() * a.rangeMs) })),
+    );
+    const anywhere: Plan[] = Array.from({ length: KILLS - anchored.length }, () => {
       const learn = random() < 0.5;
-      const anchors = ANCHORS.filter((a) => learn || !a.learnOnly);
-      if (random() < 0.35) {
-        const anchor = anchors[Math.floor(random() * anchors.length)]!;
-        return { learn, anchor: anchor.line, delayMs: Math.floor(random() * anchor.rangeMs) };
-      }
-      // Anywhere in the run, up to about where it ends on its own.
+      // Up to about where the run ends on its own.
       return { learn, delayMs: Math.floor(random() * 0.9 * (learn ? learnMs : replayMs)) };
     });
+    const plans = [...anchored, ...anywhere];
 
     const log: string[] = [];
     let staleLocks = 0;
