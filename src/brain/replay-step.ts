@@ -60,6 +60,8 @@ export class ReplayStep {
   private readonly seen: Region[] = [];
   /** The settled window the last hold ended on: the next action starts from it. */
   private pending: Settled | undefined;
+  /** How long that hold waited: the next action's wait before it. */
+  private pendingMs = 0;
   private previous: Previous | undefined;
 
   constructor(private readonly cycle: ActionCycle) {}
@@ -76,6 +78,12 @@ export class ReplayStep {
   forget(): void {
     this.previous = undefined;
     this.pending = undefined;
+    this.pendingMs = 0;
+  }
+
+  /** The wait before the next action that the last hold already spent (counted in its report). */
+  get waited(): number {
+    return this.pending ? this.pendingMs : 0;
   }
 
   async run(step: ReplayStepInput, phases: Phases, report: MakeReport): Promise<ActionOutcome> {
@@ -264,8 +272,12 @@ export class ReplayStep {
     if (!previous) return undefined;
     this.previous = undefined;
     const ignore = [...previous.dynamic, ...this.seen];
+    const started = performance.now();
     const now = final ? await this.watchHeld(previous, ignore) : await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore });
-    if (!final) this.pending = now;
+    if (!final) {
+      this.pending = now;
+      this.pendingMs = performance.now() - started;
+    }
     const changes = unexplainedChanges(previous.after, now.frame, [], ignore);
     if (changes.length === 0) return undefined;
     const reverted = changes.filter((c) => previous.effects.some((e) => regionsIntersect(c, e)));
