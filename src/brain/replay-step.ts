@@ -19,8 +19,9 @@ import { framesEqual } from '../vision/changes.ts';
 import { crop, clampRegion, inflateRegion, offsetRegion, regionsIntersect } from '../vision/frame.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
 import { settle, type Settled } from './settle.ts';
+import type { Snapshot } from './elements.ts';
 import { describeAction } from './describe.ts';
-import { verifyEffects, kindOf, type EffectCheck } from './verify.ts';
+import { verifyEffects, kindOf, presentAsRecorded, type EffectCheck } from './verify.ts';
 import { verifyElementEffects } from './element-effects.ts';
 import { describeChanges, describeUnexpected, extendsChanging, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
@@ -46,6 +47,8 @@ interface Previous {
   readonly description: string;
   readonly report: ActionReport;
   readonly after: Frame;
+  /** The app's elements as read when its element effects were verified: that state's one read. */
+  readonly elements?: Snapshot;
   /** Where its effects were found. */
   readonly effects: readonly Region[];
   readonly dynamic: readonly Region[];
@@ -135,14 +138,15 @@ export class ReplayStep {
         verifying += performance.now() - start;
         return checks;
       };
-      const { after, checks } = await this.awaitEffects(step, before, acted, verify, () => [...ignore(), ...feedbackPlaces(step, resolved)], ignore);
+      const { after, checks } = await this.awaitEffects(step, before, resolved, acted, verify, () => [...ignore(), ...feedbackPlaces(step, resolved)], ignore);
       // Waiting for the reaction is settling; looking at the effects is verifying.
       lap('settleMs');
       phases.settleMs -= verifying;
       phases.verifyMs += verifying;
       const failed = checks.find((c) => !c.verified);
       // What the action changed in the app's elements must hold too, exactly.
-      const elementMiss = failed || !recorded.elements?.length ? undefined : await verifyElementEffects(this.stage, recorded.elements, after.window, Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor));
+      const elementCheck = failed || !recorded.elements?.length ? undefined : await verifyElementEffects(this.stage, recorded.elements, after.window, Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor));
+      const elementMiss = elementCheck?.problem;
       const changed = !framesEqual(before.frame, after.frame, ignore());
       if ((failed || elementMiss) && !changed && attempt < CYCLE_LIMITS.maxRetries) continue;
       // The window before and after is evidence for a failed action as much as for a passed one.
@@ -184,6 +188,7 @@ export class ReplayStep {
         description,
         report: done,
         after: after.frame,
+        ...(elementCheck?.read && { elements: elementCheck.read }),
         effects: checks.filter((c) => c.verified && !c.skipped).map((c) => c.region),
         dynamic: recorded.dynamic,
         secret,
@@ -222,6 +227,7 @@ export class ReplayStep {
   private async awaitEffects(
     step: ReplayStepInput,
     before: Settled,
+    resolved: Resolved,
     acted: number,
     verify: (shot: Settled) => Promise<EffectCheck[]>,
     feedback: () => Region[],
@@ -229,7 +235,10 @@ export class ReplayStep {
   ): Promise<{ after: Settled; checks: EffectCheck[] }> {
     const { recorded } = step;
     const reactMs = Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor);
-    const settleOptions = { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() };
+    // The wait ends once the recorded effects show and the window is quiet a moment, not after a
+    // whole quiet window: what is verified is what was awaited.
+    const ready = presentAsRecorded(recorded, step.image, resolved.offset);
+    const settleOptions = { timeoutMs: this.options.settleTimeoutMs, ignore: ignore(), ...(ready && { ready }) };
     const decisive = recorded.effects.some((e) => kindOf(e) !== 'feedback');
     let after = await settle(this.stage, settleOptions, decisive ? { changeFrom: before.frame, reactMs } : undefined);
     let checks = await verify(after);
@@ -273,7 +282,7 @@ export class ReplayStep {
     this.previous = undefined;
     const ignore = [...previous.dynamic, ...this.seen];
     const started = performance.now();
-    const now = final ? await this.watchHeld(previous, ignore) : await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore });
+    const now = final ? await this.watchHeld(previous, ignore) : await this.sinceVerified(previous, ignore);
     if (!final) {
       this.pending = now;
       this.pendingMs = performance.now() - started;
@@ -313,6 +322,20 @@ export class ReplayStep {
       report,
       failure: { category: 'unexpected-change', message: `${previous.description}: it also changed, a moment later, what its path did not record: ${describeUnexpected(late)}`, index: previous.index },
     };
+  }
+
+  /**
+   * The window before the next action. One that still shows exactly what the last action was
+   * verified on is as settled as it was then, its elements as read then: waiting for quiet again
+   * would only cost time. A change that comes later still shows, in the next action's comparison.
+   */
+  private async sinceVerified(previous: Previous, ignore: readonly Region[]): Promise<Settled> {
+    const window = (await this.stage.window()).region;
+    const frame = await this.stage.grabber(window)();
+    if (framesEqual(previous.after, frame, ignore)) {
+      return { frame, window, settleMs: 0, stable: true, ...(previous.elements && { elements: previous.elements }) };
+    }
+    return settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore });
   }
 
   /** The window for `holdMs` after the last action, ending early when one of its effects changes. */
