@@ -10,9 +10,13 @@
  * that has failed the action anyway, so a slow app is waited for and never acted on twice. The
  * retry is evidence: it is counted in the report, and fails the goal under --strict.
  *
- * Effects must hold. Between two actions, the next action's wait for a stable window shows
- * whether the last action's effects stayed as verified; after the last one, the window is
- * watched for `holdMs`. An effect that changed again on its own did not happen.
+ * Effects must hold. Between two actions the window is looked at again: unchanged since the last
+ * action was verified, the next one starts at once; changed, it is waited on until stable and the
+ * change judged. After the last one, the window is watched for `holdMs`. An effect that changed
+ * again on its own did not happen.
+ *
+ * No wait longer than the work: the wait after an action ends once its recorded effects show and
+ * the window is quiet a moment (vision/settle.ts, `ready`), not after a whole quiet window.
  */
 import type { ActionReport, Frame, Region, UnexpectedChange } from '../domain.ts';
 import { framesEqual } from '../vision/changes.ts';
