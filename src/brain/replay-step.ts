@@ -51,6 +51,8 @@ interface Previous {
   readonly description: string;
   readonly report: ActionReport;
   readonly after: Frame;
+  /** Where the window was then (screen-absolute). */
+  readonly window: Region;
   /** The app's elements as read when its element effects were verified: that state's one read. */
   readonly elements?: Snapshot;
   /** Where its effects were found. */
@@ -192,6 +194,7 @@ export class ReplayStep {
         description,
         report: done,
         after: after.frame,
+        window: after.window,
         ...(elementCheck?.read && { elements: elementCheck.read }),
         effects: checks.filter((c) => c.verified && !c.skipped).map((c) => c.region),
         dynamic: recorded.dynamic,
@@ -332,12 +335,13 @@ export class ReplayStep {
    * The window before the next action. One that still shows exactly what the last action was
    * verified on is as settled as it was then, its elements as read then: waiting for quiet again
    * would only cost time. A change that comes later still shows, in the next action's comparison.
+   * The look is one capture where the window was: a window that moved since shows other pixels
+   * there, and is waited on from where it is now.
    */
   private async sinceVerified(previous: Previous, ignore: readonly Region[]): Promise<Settled> {
-    const window = (await this.stage.window()).region;
-    const frame = await this.stage.grabber(window)();
+    const frame = await this.stage.grabber(previous.window)();
     if (framesEqual(previous.after, frame, ignore)) {
-      return { frame, window, settleMs: 0, stable: true, ...(previous.elements && { elements: previous.elements }) };
+      return { frame, window: previous.window, settleMs: 0, stable: true, ...(previous.elements && { elements: previous.elements }) };
     }
     return settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore });
   }
