@@ -5,15 +5,17 @@
  * The in-process groups share one Xvfb of the benchmark's own (1280×800; nut-js drives one
  * display per process); the CLI runs are child processes that start their own displays.
  * Environment: BENCH_ROUNDS — rounds of learn + replay runs (default 2).
+ * Arguments: words that pick groups by name (`npm run bench -- click` runs "replay per click"
+ * alone); none runs them all.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { Desktop } from '../src/desktop/types.ts';
 import { benchCapture } from './capture.ts';
+import { benchClicks } from './clicks.ts';
 import { benchCost } from './cost.ts';
 import { REPO, startDesktop } from './desktop.ts';
-import { benchElements } from './elements.ts';
 import { progress, type Measurement } from './measure.ts';
 import { benchOcr } from './ocr.ts';
 import { benchOcrAccuracy } from './ocr-accuracy.ts';
@@ -51,7 +53,7 @@ const GROUPS: readonly [string, (desktop: Promise<Desktop>) => Promise<Measureme
   ['verification', benchVerify],
   ['settle', benchSettle],
   ['desktop session (elements, animations)', benchSession],
-  ['element rung on replay (CLI runs)', () => benchElements()],
+  ['replay per click (CLI runs)', () => benchClicks()],
   ['typing', benchTyping],
   ['OCR', benchOcr],
   ['OCR accuracy', () => benchOcrAccuracy()],
@@ -67,8 +69,11 @@ async function main(): Promise<void> {
   progress(`starting on ${host.cpu}, ${host.cores} cores`);
   const desktop = startDesktop();
   desktop.catch(() => undefined); // each group reports a failed start as its own reason
+  const words = process.argv.slice(2).map((w) => w.toLowerCase());
+  const groups = words.length === 0 ? GROUPS : GROUPS.filter(([name]) => words.some((w) => name.includes(w)));
+  if (groups.length === 0) throw new Error(`no benchmark group is named like ${words.join(', ')}: ${GROUPS.map(([name]) => name).join('; ')}`);
   const results: Measurement[] = [];
-  for (const [name, run] of GROUPS) {
+  for (const [name, run] of groups) {
     const t = performance.now();
     progress(`${name}…`);
     results.push(...(await run(desktop)));
@@ -78,10 +83,12 @@ async function main(): Promise<void> {
 
   const dir = join(REPO, 'reports');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'bench.json'), `${JSON.stringify({ machine: host, durationMs: Math.round(durationMs), results }, null, 2)}\n`);
-  writeFileSync(join(dir, 'bench.md'), renderReport(host, durationMs, results));
+  // A run of some groups leaves the last full run's files alone.
+  const file = words.length === 0 ? 'bench' : `bench-${words.join('-')}`;
+  writeFileSync(join(dir, `${file}.json`), `${JSON.stringify({ machine: host, durationMs: Math.round(durationMs), results }, null, 2)}\n`);
+  writeFileSync(join(dir, `${file}.md`), renderReport(host, durationMs, results));
   process.stdout.write(`${renderTable(results)}\n\n${renderVerdictLine(results)}\n`);
-  progress(`done in ${(durationMs / 1000).toFixed(0)} s: reports/bench.json, reports/bench.md`);
+  progress(`done in ${(durationMs / 1000).toFixed(0)} s: reports/${file}.json, reports/${file}.md`);
 }
 
 main().then(

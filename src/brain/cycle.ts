@@ -127,8 +127,10 @@ export class ActionCycle {
   private async cycle(step: CycleStep): Promise<ActionOutcome> {
     const action = step.kind === 'learn' ? step.action : step.recorded.action;
     if (action.kind === 'wait' || action.kind === 'wait-for') return this.waitStep(step, action);
-    const started = performance.now();
-    const phases: Phases = { waitMs: 0, resolveMs: 0, actMs: 0, settleMs: 0, verifyMs: 0 };
+    // A replayed action's wait before it may have been spent looking at the last one (hold).
+    const waited = step.kind === 'replay' ? this.replaying.waited : 0;
+    const started = performance.now() - waited;
+    const phases: Phases = { waitMs: waited, resolveMs: 0, actMs: 0, settleMs: 0, verifyMs: 0 };
     const report = (extra: Pick<ActionReport, 'verified' | 'resolvedBy' | 'retries'>): ActionReport => ({
       kind: action.kind,
       ms: Math.round(performance.now() - started),

@@ -10,7 +10,7 @@ import { accessibleName, matchElements } from '../desktop/index.ts';
 import { secretMasker } from '../spec-file/secrets.ts';
 import { regionsIntersect } from '../vision/frame.ts';
 import type { Stage } from './stage.ts';
-import { closestTo, CONTAINERS, describeElement, indexByRef, pathOf, snapshot } from './elements.ts';
+import { closestTo, CONTAINERS, describeElement, indexByRef, pathOf, snapshot, type Snapshot } from './elements.ts';
 
 /** How often the elements are read again while a replayed effect has not shown in them yet. */
 const POLL_MS = 40;
@@ -114,16 +114,17 @@ export function checkElementEffect(effect: ElementEffect, elements: readonly Ele
 /**
  * Replay: every element effect of the action must hold, exactly. The elements are read again for
  * up to `patienceMs` while one does not, since a toolkit may publish a change a moment after it
- * painted it. Returns why the first one that never held does not, or undefined.
+ * painted it. Returns why the first one that never held does not (`problem`), and the last read.
  */
-export async function verifyElementEffects(stage: Stage, effects: readonly ElementEffect[], window: Region, patienceMs: number): Promise<string | undefined> {
+export async function verifyElementEffects(stage: Stage, effects: readonly ElementEffect[], window: Region, patienceMs: number): Promise<{ problem?: string; read: Snapshot }> {
   const deadline = Date.now() + patienceMs;
   for (;;) {
     const read = await snapshot(stage, window);
     // No elements to ask now (the bus went away, the app left it): the pixel effects stand alone.
-    if (!read.ok || read.elements.length === 0) return undefined;
+    if (!read.ok || read.elements.length === 0) return { read };
     const problem = effects.map((e) => checkElementEffect(e, read.elements)).find((p) => p !== undefined);
-    if (problem === undefined || Date.now() >= deadline) return problem;
+    if (problem === undefined) return { read };
+    if (Date.now() >= deadline) return { problem, read };
     await stage.wait(POLL_MS);
   }
 }

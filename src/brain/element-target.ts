@@ -94,7 +94,7 @@ export async function findByElement(input: LadderInput): Promise<Finding | undef
   const byTarget = isElementTarget(target);
   // An unnamed element is too easily another one of its kind: pixels know better.
   if (!byTarget && (recorded === undefined || recorded.name === '')) return undefined;
-  const read = await snapshot(input.stage, shot.window);
+  const read = shot.elements ?? (await snapshot(input.stage, shot.window));
   if (!read.ok || read.elements.length === 0) return undefined;
   const query = byTarget ? { ...targetQuery(target, resolveText), nth: undefined } : { role: recorded!.role, name: recorded!.name };
   const size = { width: shot.frame.width, height: shot.frame.height };

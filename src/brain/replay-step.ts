@@ -10,17 +10,22 @@
  * that has failed the action anyway, so a slow app is waited for and never acted on twice. The
  * retry is evidence: it is counted in the report, and fails the goal under --strict.
  *
- * Effects must hold. Between two actions, the next action's wait for a stable window shows
- * whether the last action's effects stayed as verified; after the last one, the window is
- * watched for `holdMs`. An effect that changed again on its own did not happen.
+ * Effects must hold. Between two actions the window is looked at again: unchanged since the last
+ * action was verified, the next one starts at once; changed, it is waited on until stable and the
+ * change judged. After the last one, the window is watched for `holdMs`. An effect that changed
+ * again on its own did not happen.
+ *
+ * No wait longer than the work: the wait after an action ends once its recorded effects show and
+ * the window is quiet a moment (vision/settle.ts, `ready`), not after a whole quiet window.
  */
 import type { ActionReport, Frame, Region, UnexpectedChange } from '../domain.ts';
 import { framesEqual } from '../vision/changes.ts';
 import { crop, clampRegion, inflateRegion, offsetRegion, regionsIntersect } from '../vision/frame.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
 import { settle, type Settled } from './settle.ts';
+import type { Snapshot } from './elements.ts';
 import { describeAction } from './describe.ts';
-import { verifyEffects, kindOf, type EffectCheck } from './verify.ts';
+import { verifyEffects, kindOf, presentAsRecorded, type EffectCheck } from './verify.ts';
 import { verifyElementEffects } from './element-effects.ts';
 import { describeChanges, describeUnexpected, extendsChanging, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
@@ -46,6 +51,10 @@ interface Previous {
   readonly description: string;
   readonly report: ActionReport;
   readonly after: Frame;
+  /** Where the window was then (screen-absolute). */
+  readonly window: Region;
+  /** The app's elements as read when its element effects were verified: that state's one read. */
+  readonly elements?: Snapshot;
   /** Where its effects were found. */
   readonly effects: readonly Region[];
   readonly dynamic: readonly Region[];
@@ -60,6 +69,8 @@ export class ReplayStep {
   private readonly seen: Region[] = [];
   /** The settled window the last hold ended on: the next action starts from it. */
   private pending: Settled | undefined;
+  /** How long that hold waited: the next action's wait before it. */
+  private pendingMs = 0;
   private previous: Previous | undefined;
 
   constructor(private readonly cycle: ActionCycle) {}
@@ -76,6 +87,12 @@ export class ReplayStep {
   forget(): void {
     this.previous = undefined;
     this.pending = undefined;
+    this.pendingMs = 0;
+  }
+
+  /** The wait before the next action that the last hold already spent (counted in its report). */
+  get waited(): number {
+    return this.pending ? this.pendingMs : 0;
   }
 
   async run(step: ReplayStepInput, phases: Phases, report: MakeReport): Promise<ActionOutcome> {
@@ -127,14 +144,15 @@ export class ReplayStep {
         verifying += performance.now() - start;
         return checks;
       };
-      const { after, checks } = await this.awaitEffects(step, before, acted, verify, () => [...ignore(), ...feedbackPlaces(step, resolved)], ignore);
+      const { after, checks } = await this.awaitEffects(step, before, resolved, acted, verify, () => [...ignore(), ...feedbackPlaces(step, resolved)], ignore);
       // Waiting for the reaction is settling; looking at the effects is verifying.
       lap('settleMs');
       phases.settleMs -= verifying;
       phases.verifyMs += verifying;
       const failed = checks.find((c) => !c.verified);
       // What the action changed in the app's elements must hold too, exactly.
-      const elementMiss = failed || !recorded.elements?.length ? undefined : await verifyElementEffects(this.stage, recorded.elements, after.window, Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor));
+      const elementCheck = failed || !recorded.elements?.length ? undefined : await verifyElementEffects(this.stage, recorded.elements, after.window, Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor));
+      const elementMiss = elementCheck?.problem;
       const changed = !framesEqual(before.frame, after.frame, ignore());
       if ((failed || elementMiss) && !changed && attempt < CYCLE_LIMITS.maxRetries) continue;
       // The window before and after is evidence for a failed action as much as for a passed one.
@@ -176,6 +194,8 @@ export class ReplayStep {
         description,
         report: done,
         after: after.frame,
+        window: after.window,
+        ...(elementCheck?.read && { elements: elementCheck.read }),
         effects: checks.filter((c) => c.verified && !c.skipped).map((c) => c.region),
         dynamic: recorded.dynamic,
         secret,
@@ -214,6 +234,7 @@ export class ReplayStep {
   private async awaitEffects(
     step: ReplayStepInput,
     before: Settled,
+    resolved: Resolved,
     acted: number,
     verify: (shot: Settled) => Promise<EffectCheck[]>,
     feedback: () => Region[],
@@ -221,7 +242,10 @@ export class ReplayStep {
   ): Promise<{ after: Settled; checks: EffectCheck[] }> {
     const { recorded } = step;
     const reactMs = Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor);
-    const settleOptions = { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() };
+    // The wait ends once the recorded effects show and the window is quiet a moment, not after a
+    // whole quiet window: what is verified is what was awaited.
+    const ready = presentAsRecorded(recorded, step.image, resolved.offset);
+    const settleOptions = { timeoutMs: this.options.settleTimeoutMs, ignore: ignore(), ...(ready && { ready }) };
     const decisive = recorded.effects.some((e) => kindOf(e) !== 'feedback');
     let after = await settle(this.stage, settleOptions, decisive ? { changeFrom: before.frame, reactMs } : undefined);
     let checks = await verify(after);
@@ -264,8 +288,12 @@ export class ReplayStep {
     if (!previous) return undefined;
     this.previous = undefined;
     const ignore = [...previous.dynamic, ...this.seen];
-    const now = final ? await this.watchHeld(previous, ignore) : await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore });
-    if (!final) this.pending = now;
+    const started = performance.now();
+    const now = final ? await this.watchHeld(previous, ignore) : await this.sinceVerified(previous, ignore);
+    if (!final) {
+      this.pending = now;
+      this.pendingMs = performance.now() - started;
+    }
     const changes = unexplainedChanges(previous.after, now.frame, [], ignore);
     if (changes.length === 0) return undefined;
     const reverted = changes.filter((c) => previous.effects.some((e) => regionsIntersect(c, e)));
@@ -301,6 +329,21 @@ export class ReplayStep {
       report,
       failure: { category: 'unexpected-change', message: `${previous.description}: it also changed, a moment later, what its path did not record: ${describeUnexpected(late)}`, index: previous.index },
     };
+  }
+
+  /**
+   * The window before the next action. One that still shows exactly what the last action was
+   * verified on is as settled as it was then, its elements as read then: waiting for quiet again
+   * would only cost time. A change that comes later still shows, in the next action's comparison.
+   * The look is one capture where the window was: a window that moved since shows other pixels
+   * there, and is waited on from where it is now.
+   */
+  private async sinceVerified(previous: Previous, ignore: readonly Region[]): Promise<Settled> {
+    const frame = await this.stage.grabber(previous.window)();
+    if (framesEqual(previous.after, frame, ignore)) {
+      return { frame, window: previous.window, settleMs: 0, stable: true, ...(previous.elements && { elements: previous.elements }) };
+    }
+    return settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore });
   }
 
   /** The window for `holdMs` after the last action, ending early when one of its effects changes. */

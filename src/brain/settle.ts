@@ -10,6 +10,8 @@ export interface SettleOptions {
   readonly ignore: readonly Region[];
   /** How long the window must stay unchanged to count as settled. @default 30 (vision/settle) */
   readonly quietMs?: number;
+  /** What the window ends on, when known (the recorded effects show): no longer quiet needed. */
+  readonly ready?: (frame: Frame) => boolean;
 }
 
 export interface Settled extends Shot {
@@ -33,6 +35,7 @@ export async function settle(
     timeoutMs: options.timeoutMs,
     ignore: options.ignore,
     ...(options.quietMs !== undefined ? { quietMs: options.quietMs } : {}),
+    ...(options.ready ? { ready: options.ready } : {}),
     ...(expect ? { expectChangeFrom: expect.changeFrom, reactMs: expect.reactMs } : {}),
   });
   return { frame: result.frame, window, settleMs: result.settleMs, stable: result.stable, changing: result.changing };

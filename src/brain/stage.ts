@@ -11,6 +11,7 @@ import { InfrastructureError } from '../errors.ts';
 import { secretMasker } from '../spec-file/secrets.ts';
 import { SecretScreen } from './secret-screen.ts';
 import { appExitedError } from './exit.ts';
+import type { Snapshot } from './elements.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 
 /** How long a failed operation waits to learn whether the app died under it. */
@@ -23,6 +24,8 @@ export interface Shot {
   readonly frame: Frame;
   /** Screen-absolute region of the window when it was captured. */
   readonly window: Region;
+  /** The app's elements in this very state, when they were read already: one read a state. */
+  readonly elements?: Snapshot;
 }
 
 export class Stage {

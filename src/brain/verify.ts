@@ -75,6 +75,18 @@ export async function verifyEffects(input: VerifyInput): Promise<EffectCheck[]> 
   return checks;
 }
 
+/**
+ * Whether every effect that decides shows exactly its recorded pixels, at its place (moved with
+ * the target): the sign that the action's reaction is complete, so waiting for it ends. Undefined
+ * when pixels alone cannot tell (no effect decides, or one has no image: a secret action).
+ */
+export function presentAsRecorded(recorded: RecordedAction, image: (name: string) => Frame, offset: Point): ((frame: Frame) => boolean) | undefined {
+  const decisive = onScreen(recorded.effects).filter((e) => kindOf(e) !== 'feedback');
+  if (decisive.length === 0 || decisive.some((e) => e.image === undefined)) return undefined;
+  const expected = decisive.map((e) => ({ places: placesOf(e, offset), image: image(e.image!) }));
+  return (frame) => expected.every(({ places, image: shown }) => places.some((r) => matches(frame, r, shown).ok));
+}
+
 /** Where an effect may be now: at its recorded place, and moved with the target. */
 const placesOf = (effect: Effect, offset: Point): Region[] =>
   offset.x === 0 && offset.y === 0 ? [effect.region] : [effect.region, offsetRegion(effect.region, offset.x, offset.y)];

@@ -20,6 +20,10 @@
  * later) cannot be told from "settled after the first step" by any quiet window short enough to be
  * fast; the verifier, which knows the expected effect, keeps waiting for it.
  *
+ * Knowing the end. A caller that knows what the change ends on (a replay: the recorded effects)
+ * passes `ready`: once the window stayed unchanged for `readyQuietMs` and `ready` holds for the
+ * frame, the wait ends without sitting out the rest of `quietMs`.
+ *
  * Time is injected (`clock`), so tests run fake frame sequences without real waiting.
  */
 import type { Frame, Region } from '../domain.ts';
@@ -70,6 +74,17 @@ export interface SettleOptions {
   readonly reactMs?: number;
   /** Gap between grabs while waiting for the reaction, in ms. @default 10 */
   readonly reactPollMs?: number;
+  /**
+   * The caller's sign that the change it waits for is complete (the expected effects show): a
+   * frame for which it holds, unchanged for `readyQuietMs`, ends the wait as stable.
+   */
+  readonly ready?: (frame: Frame) => boolean;
+  /**
+   * How long a frame `ready` holds for must stay unchanged. @default 20 — a frame of a 60 Hz
+   * compositor (16.7 ms) and a little: an app painting its change over two frames is not caught
+   * between them.
+   */
+  readonly readyQuietMs?: number;
   /** @default realClock */
   readonly clock?: Clock;
   /** Stops the wait early; the result is then not stable. */
@@ -84,6 +99,7 @@ export const SETTLE_DEFAULTS = Object.freeze({
   caret: Object.freeze({ maxWidth: 3, maxHeight: 40, minHeight: 6 }) as CaretShape,
   reactMs: 500,
   reactPollMs: 10,
+  readyQuietMs: 20,
 });
 
 export interface SettleResult {
@@ -129,6 +145,7 @@ export async function waitForStable(grab: () => Promise<Frame>, options: SettleO
   const timeoutMs = options.timeoutMs ?? SETTLE_DEFAULTS.timeoutMs;
   const intervals = options.intervalsMs?.length ? options.intervalsMs : SETTLE_DEFAULTS.intervalsMs;
   const quietMs = options.quietMs ?? SETTLE_DEFAULTS.quietMs;
+  const readyQuietMs = Math.min(quietMs, options.readyQuietMs ?? SETTLE_DEFAULTS.readyQuietMs);
   const start = clock.now();
   const deadline = start + timeoutMs;
   let frames = 0;
@@ -192,7 +209,7 @@ export async function waitForStable(grab: () => Promise<Frame>, options: SettleO
       step = 1;
       recent.push(changes);
       if (recent.length > 5) recent.shift();
-    } else if (next.t - quietSince >= quietMs) {
+    } else if (next.t - quietSince >= quietMs || (next.t - quietSince >= readyQuietMs && options.ready?.(next.frame))) {
       return done(true, next.frame, extra(next.frame));
     }
     prev = next;

@@ -122,6 +122,22 @@ describe('effects must hold', () => {
     expect(result.failure?.message).toMatch(/did not hold/);
     expect(result.reports[0]?.verified).toBe(false);
   });
+
+  test('between two actions a window unchanged since the last one verified is looked at once, not waited on; one that fell back still fails', async () => {
+    const learned = await learnPath([clickAdd, clickAdd]);
+    const grabs: number[] = [];
+    let reported = -1;
+    const { done, desktop } = replayOn({}, learned, { options: { onReport: () => (reported < 0 ? (reported = grabs.length) : undefined) } });
+    const grab = desktop.capture.grab;
+    desktop.capture.grab = (region) => (grabs.push(performance.now()), grab(region));
+    const result = await done;
+    expect(result.failure).toBeUndefined();
+    const second = desktop.events.filter((e) => e.kind === 'click')[1]!.at;
+    // From the first action's report to the second click: the one capture that finds the window as verified.
+    expect(grabs.slice(reported).filter((t) => t < second)).toHaveLength(1);
+    const reverting = replayOn({ revertMs: 200 }, learned);
+    expect((await reverting.done).failure).toMatchObject({ category: 'effect-not-verified' });
+  });
 });
 
 describe('the ladder', () => {

@@ -1,7 +1,7 @@
 /** Effect verification on in-memory frames. */
 import { describe, expect, test } from 'vitest';
-import type { Effect, Frame, Region } from '../../src/domain.ts';
-import { checkEffect } from '../../src/brain/verify.ts';
+import type { Effect, Frame, RecordedAction, Region } from '../../src/domain.ts';
+import { checkEffect, presentAsRecorded } from '../../src/brain/verify.ts';
 import { cloneFrame, createFrame, crop, fillRegion } from '../../src/vision/frame.ts';
 
 const BLUE = [30, 60, 160, 255] as const;
@@ -43,5 +43,25 @@ describe('checkEffect', () => {
   test('finds an effect elsewhere only where the action changed the screen', () => {
     const check = checkEffect(effect, image, withBlocks([]), withBlocks([120]), { x: 0, y: 0 });
     expect(check).toMatchObject({ verified: true, moved: true, region: { x: 117, y: 27 } });
+  });
+});
+
+describe('presentAsRecorded (the end of the wait after a replayed action)', () => {
+  const region = { x: 37, y: 27, width: 22, height: 30 };
+  const { effect, image } = effectAt(withBlocks([10, 40]), region);
+  const action = (effects: Effect[]): RecordedAction => ({ action: { kind: 'click', target: { x: 1, y: 1 } }, before: '', after: '', effects, dynamic: [], settleMs: 10 });
+  const images = (): Frame => image;
+
+  test('holds only once every deciding effect shows its recorded pixels', () => {
+    const ready = presentAsRecorded(action([effect, { region: { x: 0, y: 0, width: 10, height: 10 }, image: 'f.png', kind: 'feedback' }]), images, { x: 0, y: 0 });
+    expect(ready?.(withBlocks([10]))).toBe(false);
+    expect(ready?.(withBlocks([10, 40]))).toBe(true);
+    // Moved with the target.
+    expect(presentAsRecorded(action([effect]), images, { x: 20, y: 0 })?.(withBlocks([30, 60]))).toBe(true);
+  });
+
+  test('cannot tell without an image that decides (a secret, only feedback): the wait keeps its quiet window', () => {
+    expect(presentAsRecorded(action([{ region }]), images, { x: 0, y: 0 })).toBeUndefined();
+    expect(presentAsRecorded(action([{ ...effect, kind: 'feedback' }]), images, { x: 0, y: 0 })).toBeUndefined();
   });
 });

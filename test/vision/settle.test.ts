@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Frame } from '../../src/domain.ts';
 import { cloneFrame, createFrame, fillRegion } from '../../src/vision/frame.ts';
+import { framesEqual } from '../../src/vision/changes.ts';
 import { detectDynamic, isCaretLike, realClock, waitForStable } from '../../src/vision/settle.ts';
 import { BLACK, FakeClock, WHITE, fakeScreen } from './helpers.ts';
 
@@ -49,6 +50,28 @@ describe('waitForStable', () => {
     const naive = await waitForStable(fakeScreen(early, screen), { clock: early });
     expect(naive.frame).toEqual(base);
     expect(naive.elapsedMs).toBeLessThan(200);
+  });
+
+  it('ends once the expected frame shows and stayed unchanged 20 ms (ready), not after the whole quiet window', async () => {
+    const screen = (t: number): Frame => (t < 40 ? base : t < 60 ? variant(1) : after);
+    const ready = (frame: Frame): boolean => framesEqual(frame, after);
+    const clock = new FakeClock();
+    const r = await waitForStable(fakeScreen(clock, screen), { clock, expectChangeFrom: base, ready });
+    expect(r).toMatchObject({ stable: true, reacted: true, changed: true });
+    expect(r.frame).toEqual(after);
+    // Seen at ~60 ms, unchanged ~20 ms later: done; without `ready` the wait goes on ~15 ms longer.
+    expect(r.elapsedMs).toBeLessThanOrEqual(90);
+    const plain = new FakeClock();
+    const slow = await waitForStable(fakeScreen(plain, screen), { clock: plain, expectChangeFrom: base });
+    expect(slow.elapsedMs).toBeGreaterThan(r.elapsedMs);
+    // A frame that is not the expected one waits the whole quiet window, and one that keeps changing is never ready.
+    const never = new FakeClock();
+    const other = await waitForStable(fakeScreen(never, screen), { clock: never, expectChangeFrom: base, ready: () => false });
+    expect(other.elapsedMs).toBe(slow.elapsedMs);
+    const busy = new FakeClock();
+    const flicker = (t: number): Frame => (t < 300 ? variant(Math.floor(t / 10)) : after);
+    const moving = await waitForStable(fakeScreen(busy, flicker), { clock: busy, expectChangeFrom: base, ready: () => true });
+    expect(moving.frame).toEqual(after);
   });
 
   it('gives up waiting for a reaction after reactMs and reports no change', async () => {
