@@ -48,7 +48,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       retry: { type: 'number', description: 'retry a failed goal up to N times (a goal that passes on retry is flagged flaky)', defaultText: '0' },
       junit: { type: 'string', description: 'also write a JUnit XML report to this file (for CI systems that read it)' },
       'keep-open': { type: 'boolean', description: 'leave the app and its display running after a failed goal' },
-      live: { type: 'boolean', description: 'watch the run in a browser: one worker on one display, served as a view-only VNC page on a local port (address printed)' },
+      live: { type: 'boolean', description: 'watch the run in a browser: every worker\'s display, with its goal and action in progress, on one view-only page on a local port (address printed)' },
       quiet: { type: 'boolean', description: 'print only failures and the result' },
       verbose: { type: 'boolean', description: 'print every step' },
       ...DIRS,

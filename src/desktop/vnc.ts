@@ -1,9 +1,10 @@
 /**
- * A display in a browser: x11vnc serves the display over VNC on a local port, and one local
- * HTTP port serves a noVNC page and bridges its WebSocket to x11vnc. So a person can drive an app
- * on retrace's own (virtual) display with nothing but a browser, e.g. for `retrace record`.
+ * Displays in a browser: an x11vnc per display serves it over VNC on a local port, and one local
+ * HTTP port serves a noVNC page and bridges its WebSockets (`/websockify/<i>`, screen i from 1)
+ * to them. So a person can drive an app on retrace's own (virtual) display with nothing but a
+ * browser, e.g. for `retrace record`, or watch every worker of `retrace run --live` at once.
  * Given a status source, the same port streams it (Server-Sent Events at `/events`) and the page
- * shows it beside the screen, e.g. the goal and action of `retrace run --live` and its results.
+ * shows it: what each screen's worker is doing above its screen, the results beside the screens.
  * Everything listens on 127.0.0.1 only, and x11vnc is ended with this process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -23,6 +24,8 @@ export interface LiveStatus {
   readonly text: string;
   /** Of a result. */
   readonly passed?: boolean;
+  /** The screen (1-based) whose worker it is about: a `now` line shows above that screen. */
+  readonly screen?: number;
 }
 
 /** Calls `listener` with each status as it happens. */
@@ -76,57 +79,66 @@ function startX11vnc(display: Display, port: number, viewOnly: boolean): Promise
 /** The noVNC library's folder (its `core/` and `vendor/` are served as they are). */
 const novncDir = (): string => dirname(dirname(fileURLToPath(import.meta.resolve('@novnc/novnc'))));
 
-const page = (title: string, viewOnly: boolean, status: boolean): string => `<!doctype html>
+const page = (title: string, viewOnly: boolean, status: boolean, screens: number): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title}</title>
 <style>html,body{margin:0;height:100%;background:#333;color:#eee;font:13px system-ui,sans-serif}
-#bar{padding:4px 8px}#main{display:flex;height:calc(100% - 26px)}#screen{flex:1;min-width:0}
-#status{width:340px;overflow-y:auto;padding:0 8px;border-left:1px solid #555}#now{padding:6px 0;color:#fd6}
+#bar{padding:4px 8px}#main{display:flex;height:calc(100% - 26px)}
+#screens{flex:1;min-width:0;display:grid;gap:4px;grid-template-columns:repeat(${Math.ceil(Math.sqrt(screens))},minmax(0,1fr))}
+.tile{display:flex;flex-direction:column;min-height:0}.label{padding:2px 4px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.now{color:#fd6}.screen{flex:1;min-height:0}
+#status{width:340px;overflow-y:auto;padding:0 8px;border-left:1px solid #555}
 #status ol{margin:0;padding-left:20px}.passed{color:#7d7}.failed{color:#f77}.note{color:#aaa}</style></head><body>
-<div id="bar">${title} — <span id="state">connecting…</span></div>
-<div id="main"><div id="screen"></div>${status ? '<div id="status"><div id="now">waiting for the first goal…</div><ol id="results"></ol></div>' : ''}</div>
+<div id="bar">${title}</div>
+<div id="main"><div id="screens">${Array.from(
+  { length: screens },
+  (_, i) => `<div class="tile"><div class="label">${screens > 1 ? `worker ${i + 1} ` : ''}<span class="state">connecting…</span>${status ? ' <span class="now">waiting for the first goal…</span>' : ''}</div><div class="screen"></div></div>`,
+).join('')}</div>${status ? '<div id="status"><ol id="results"></ol></div>' : ''}</div>
 <script type="module">
 import RFB from './novnc/core/rfb.js';
-const rfb = new RFB(document.getElementById('screen'), (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/websockify');
-rfb.scaleViewport = true;
-rfb.viewOnly = ${viewOnly};
-const state = document.getElementById('state');
-rfb.addEventListener('connect', () => (state.textContent = ${viewOnly ? "'connected: watching (view only)'" : "'connected: your mouse and keyboard drive the app'"}));
-rfb.addEventListener('disconnect', () => (state.textContent = 'disconnected'));
-${status ? `const now = document.getElementById('now');
+const tiles = [...document.querySelectorAll('.tile')];
+tiles.forEach((tile, i) => {
+  const rfb = new RFB(tile.querySelector('.screen'), (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/websockify/' + (i + 1));
+  rfb.scaleViewport = true;
+  rfb.viewOnly = ${viewOnly};
+  const state = tile.querySelector('.state');
+  rfb.addEventListener('connect', () => (state.textContent = ${viewOnly ? "'watching (view only):'" : "'connected: your mouse and keyboard drive the app'"}));
+  rfb.addEventListener('disconnect', () => (state.textContent = 'disconnected'));
+});
+${status ? `const now = (screen) => (tiles[(screen ?? 1) - 1] ?? tiles[0]).querySelector('.now');
 const results = document.getElementById('results');
 const events = new EventSource('./events');
 // Each connection starts with everything that stays: a reconnection must not list it twice.
 events.onopen = () => results.replaceChildren();
 events.onmessage = (message) => {
-  const { kind, text, passed } = JSON.parse(message.data);
-  if (kind === 'now') return void (now.textContent = text);
+  const { kind, text, passed, screen } = JSON.parse(message.data);
+  if (kind === 'now') return void (now(screen).textContent = text);
   const item = document.createElement('li');
   item.textContent = text;
   item.className = kind === 'note' ? 'note' : passed ? 'passed' : 'failed';
   results.append(item);
-  if (kind === 'done') now.textContent = '';
+  if (kind === 'done') now(screen).textContent = '';
 };
-events.onerror = () => (now.textContent = 'the run has ended');` : ''}
+events.onerror = () => tiles.forEach((tile) => (tile.querySelector('.now').textContent = 'the run has ended'));` : ''}
 </script></body></html>`;
 
-/** The status as Server-Sent Events: a page that opens late is sent what stays and what is in progress. */
+/** The status as Server-Sent Events: a page that opens late is sent what stays and what is in progress on each screen. */
 function statusStream(source: StatusSource): { serve(res: ServerResponse): void; close(): void } {
   const kept: LiveStatus[] = [];
-  let now: LiveStatus | undefined;
+  const now = new Map<number | undefined, LiveStatus>();
   const clients = new Set<ServerResponse>();
   const event = (status: LiveStatus): string => `data: ${JSON.stringify(status)}\n\n`;
   source((status) => {
-    if (status.kind === 'now') now = status;
+    if (status.kind === 'now') now.set(status.screen, status);
     else {
       kept.push(status);
-      if (status.kind === 'done') now = undefined;
+      if (status.kind === 'done') now.delete(status.screen);
     }
     for (const client of clients) client.write(event(status));
   });
   return {
     serve(res) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.write([...kept, ...(now ? [now] : [])].map(event).join(''));
+      res.write([...kept, ...now.values()].map(event).join(''));
       clients.add(res);
       res.on('close', () => clients.delete(res));
     },
@@ -137,25 +149,32 @@ function statusStream(source: StatusSource): { serve(res: ServerResponse): void;
 }
 
 /**
- * Serves `display` to a browser on one local port; `port` 0 picks a free one. `viewOnly`: the
- * viewer's mouse and keyboard are ignored (by x11vnc, not only by the page). `status`: what the
- * page shows beside the screen.
+ * Serves `displays` to a browser on one local port, as screens 1, 2, …; `port` 0 picks a free
+ * one. `viewOnly`: the viewer's mouse and keyboard are ignored (by x11vnc, not only by the page).
+ * `status`: what the page shows above and beside the screens.
  */
 export async function startVncBridge(
-  display: Display,
+  displays: readonly Display[],
   options: { readonly port?: number; readonly title: string; readonly viewOnly?: boolean; readonly status?: StatusSource },
 ): Promise<VncBridge> {
   const { WebSocketServer } = await import('ws');
   const viewOnly = options.viewOnly ?? false;
-  const rfbPort = await freePort();
-  const vnc = await startX11vnc(display, rfbPort, viewOnly);
-  const forget = onProcessExit(() => vnc.kill('SIGKILL'));
+  const rfbPorts = await Promise.all(displays.map(freePort));
+  const started = await Promise.allSettled(displays.map((display, i) => startX11vnc(display, rfbPorts[i]!, viewOnly)));
+  const vncs = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const forget = onProcessExit(() => vncs.forEach((vnc) => vnc.kill('SIGKILL')));
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    forget();
+    for (const vnc of vncs) vnc.removeAllListeners('exit').kill('SIGKILL');
+    throw failed.reason;
+  }
   const root = novncDir();
   const status = options.status ? statusStream(options.status) : undefined;
   const server: Server = createHttpServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(options.title, viewOnly, status !== undefined));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(options.title, viewOnly, status !== undefined, displays.length));
       return;
     }
     if (url.pathname === '/events' && status) {
@@ -174,7 +193,8 @@ export async function startVncBridge(
   });
   const sockets = new WebSocketServer({ noServer: true, handleProtocols: (offered) => (offered.has('binary') ? 'binary' : false) });
   server.on('upgrade', (req, socket, head) => {
-    if (!req.url?.startsWith('/websockify')) {
+    const rfbPort = rfbPorts[Number(/^\/websockify\/(\d+)$/.exec(req.url ?? '')?.[1]) - 1];
+    if (rfbPort === undefined) {
       socket.destroy();
       return;
     }
@@ -199,8 +219,7 @@ export async function startVncBridge(
       for (const client of sockets.clients) client.terminate();
       status?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      vnc.removeAllListeners('exit');
-      vnc.kill('SIGTERM');
+      for (const vnc of vncs) vnc.removeAllListeners('exit').kill('SIGTERM');
       forget();
     },
   };

@@ -19,6 +19,11 @@ export interface RunContext {
   readonly runId: string;
   /** Each worker starts its own virtual display instead of sharing `$DISPLAY`. */
   readonly ownDisplays: boolean;
+  /**
+   * Displays the main process opened for the workers (`--live`), one per worker: worker i (vitest
+   * pool id, 1-based) runs on the i-th, which the live view serves as its screen i.
+   */
+  readonly displays?: readonly string[];
   /** Leave the app and its display running after a failed goal. */
   readonly keepOpen: boolean;
   readonly verbosity: Verbosity;

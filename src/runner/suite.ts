@@ -76,7 +76,7 @@ async function runOne(
   const started = Date.now();
   const label = `${spec.id} › ${goal.id}`;
   const { options } = context;
-  const { desktop, reader } = await workerDesktop(context.ownDisplays, options.display.size, options.reports);
+  const { desktop, reader } = await workerDesktop(context);
   const app = new GoalApp({
     spec,
     options,

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Desktop } from '../desktop/types.ts';
 import { writeFileAtomic } from '../paths/atomic.ts';
 import type { TextReader } from '../vision/types.ts';
+import type { RunContext } from './context.ts';
 
 interface WorkerDesktop {
   readonly desktop: Desktop;
@@ -23,12 +24,16 @@ type Holder = { [KEY]?: Promise<WorkerDesktop> };
 export const workersDir = (reportsDir: string): string => join(reportsDir, '.workers');
 
 /** The worker's desktop, created once per process and kept across test files. */
-export function workerDesktop(own: boolean, size: readonly [number, number], reportsDir: string): Promise<WorkerDesktop> {
+export function workerDesktop(context: RunContext): Promise<WorkerDesktop> {
   const holder = globalThis as Holder;
   holder[KEY] ??= (async () => {
     const { openDesktop } = await import('../desktop/index.ts');
-    const desktop = await openDesktop({ own, size });
-    writeFileAtomic(join(workersDir(reportsDir), `${process.pid}.json`), JSON.stringify({ display: desktop.display.name }));
+    const { reports } = context.options;
+    // vitest numbers its workers 1..maxWorkers, one process per number at a time.
+    const given = context.displays?.[Number(process.env.VITEST_POOL_ID ?? 1) - 1];
+    if (given !== undefined) process.env.DISPLAY = given;
+    const desktop = await openDesktop({ own: given === undefined && context.ownDisplays, size: context.options.display.size });
+    writeFileAtomic(join(workersDir(reports), `${process.pid}.json`), JSON.stringify({ display: desktop.display.name }));
     const { sharedTextReader } = await import('../vision/ocr/tesseract-reader.ts');
     return { desktop, reader: sharedTextReader() };
   })();

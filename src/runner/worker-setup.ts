@@ -10,8 +10,7 @@ import { isSpecFile } from './spec-module.ts';
 // vitest wants the first argument (the context) destructured; the suite is the second.
 beforeAll(async ({}, suite) => {
   if (!isSpecFile(suite.file.filepath)) return;
-  const context = inject('retrace');
-  await workerDesktop(context.ownDisplays, context.options.display.size, context.options.reports).catch(() => {
+  await workerDesktop(inject('retrace')).catch(() => {
     // The goals report the fault themselves (as broken), with its message.
   });
 });

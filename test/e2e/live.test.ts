@@ -1,15 +1,18 @@
 /**
- * `retrace run --live` end to end: while a real run goes, the printed address serves the noVNC
- * page, and its WebSocket opens a VNC session on the run's own display (x11vnc behind the bridge)
- * whose frames follow the run: one taken as the run starts and one taken while it goes differ.
- * The same port streams the run's status (`/events`): the goal starting, its actions, its result.
+ * `retrace run --live --workers 2` end to end: while a real run goes, the printed address serves
+ * the noVNC page, and its WebSockets open a VNC session on each worker's display (an x11vnc each
+ * behind the bridge) whose frames follow that worker: one taken as the run starts and one taken
+ * while it goes differ, and the two workers' screens differ from each other. The same port
+ * streams the run's status (`/events`): each goal starting on its worker's screen, its actions,
+ * its result.
  */
 import { describe, expect, test } from 'vitest';
 import { Project, until } from '../support/project.ts';
 import { openRfbSession, openViewer } from '../support/vnc-client.ts';
 
-// The wait keeps the run going while the test looks at it; the run still has to pass.
-const SPEC = `name: Notes
+// The wait keeps the run going while the test looks at it; the run still has to pass. Two spec
+// files, so the two workers run one each at the same time.
+const spec = (name: string, note: string): string => `name: ${name}
 app:
   launch: \${env.FIXTURES}/open notes
   window: Retrace Notes
@@ -17,10 +20,10 @@ goals:
   - id: note
     steps:
       - click: New
-      - type: Buy milk
+      - type: ${note}
       - wait: 4000
     expect:
-      - text: "Buy milk"
+      - text: "${note}"
 `;
 
 /** Pixels (4 bytes each) that differ between two frames of one size. */
@@ -34,6 +37,7 @@ interface Status {
   readonly kind: string;
   readonly text: string;
   readonly passed?: boolean;
+  readonly screen?: number;
   /** It arrived after the run had ended. */
   readonly late: boolean;
 }
@@ -56,10 +60,10 @@ async function readStatus(url: string, into: Status[], ended: () => boolean): Pr
 }
 
 describe('retrace run --live', () => {
-  const project = new Project().write('specs/notes.yaml', SPEC);
+  const project = new Project().write('specs/notes.yaml', spec('Notes', 'Buy milk')).write('specs/memo.yaml', spec('Memo', 'Call the plumber'));
 
-  test('prints an address that serves the run\'s display to a browser, frames that change while the run goes', async () => {
-    const run = project.start(['run', 'specs/notes.yaml', '--live'], {}, 120_000, false);
+  test("prints an address that serves every worker's display to a browser, frames that change while the run goes", async () => {
+    const run = project.start(['run', 'specs', '--live', '--workers', '2'], {}, 120_000, false);
     let ended = false;
     void run.result.finally(() => (ended = true));
     const url = await until('"live view:"', () => /live view: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(run.output.stderr)?.[1], 30_000).catch((error: Error) => {
@@ -69,35 +73,48 @@ describe('retrace run --live', () => {
     const statuses: Status[] = [];
     await readStatus(url, statuses, () => ended);
 
-    // The address is printed before the app starts: the first frame is the bare display, and a
-    // later one shows the app. A frozen or cached picture, or another display, never differs.
-    const session = await openRfbSession(url);
-    const first = await session.frame();
-    expect(first.length).toBe(1280 * 800 * 4);
-    // At least a window's worth of pixels, not a pointer drawn elsewhere.
-    await until('a frame that differs from the first by 10,000 pixels', async () => (differingPixels(first, await session.frame()) > 10_000 ? true : undefined), 60_000);
+    // The address is printed before the apps start: the first frame of each screen is a bare
+    // display, and a later one shows the app. A frozen or cached picture never differs.
+    const sessions = await Promise.all([1, 2].map((screen) => openRfbSession(url, screen)));
+    const firsts = await Promise.all(sessions.map((session) => session.frame()));
+    for (const first of firsts) expect(first.length).toBe(1280 * 800 * 4);
+    // Each shows an app (at least a window's worth of pixels, not a pointer drawn elsewhere), and
+    // once the notes are typed the two screens differ: two displays, not one served twice.
+    await until('frames that differ from the first by 10,000 pixels each, and from each other', async () => {
+      const [a, b] = await Promise.all(sessions.map((session) => session.frame()));
+      return differingPixels(firsts[0]!, a!) > 10_000 && differingPixels(firsts[1]!, b!) > 10_000 && differingPixels(a!, b!) > 100 ? true : undefined;
+    }, 60_000);
     expect(ended).toBe(false);
-    session.close();
+    for (const session of sessions) session.close();
 
     const viewer = await openViewer(url);
     expect(viewer.page).toContain('./novnc/core/rfb.js');
     expect(viewer.page).toContain('rfb.viewOnly = true');
     expect(viewer.page).toContain("new EventSource('./events')");
+    expect(viewer.page.match(/class="tile"/g)).toHaveLength(2);
     expect(viewer.module).toBe(200);
     expect(viewer.greeting).toEqual({ version: expect.stringMatching(/^RFB 003\.\d{3}\n$/), width: 1280, height: 800 });
 
     const result = await run.result;
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(project.summary().goals).toMatchObject([{ goal: 'note', status: 'passed' }]);
-    // In order, all while the run went: the goal starting, an action in progress, the result.
-    const at = (kind: string, pattern: RegExp): number => statuses.findIndex((s) => s.kind === kind && pattern.test(s.text));
-    const started = at('now', /^specs\/notes\.yaml › note: (?!action)/);
-    const action = at('now', /^specs\/notes\.yaml › note: action 1\/\d+ .*New/);
-    const done = at('done', /^✓ specs\/notes\.yaml › note passed \(scripted, \d+ actions, .* ms\)$/);
-    expect([started, action, done].every((i) => i >= 0), JSON.stringify(statuses, null, 1)).toBe(true);
-    expect(started).toBeLessThan(action);
-    expect(action).toBeLessThan(done);
-    expect(statuses[done]?.passed).toBe(true);
+    expect(project.summary().goals).toHaveLength(2);
+    expect(project.summary().goals.every((g) => g.status === 'passed')).toBe(true);
+    // In order, all while the run went, each on its worker's screen: the goal starting, an action
+    // in progress, the result.
+    const screens = new Set<number | undefined>();
+    for (const file of ['notes', 'memo']) {
+      const at = (kind: string, pattern: RegExp): number => statuses.findIndex((s) => s.kind === kind && pattern.test(s.text));
+      const started = at('now', new RegExp(`^specs/${file}\\.yaml › note: (?!action)`));
+      const action = at('now', new RegExp(`^specs/${file}\\.yaml › note: action 1/\\d+ .*New`));
+      const done = at('done', new RegExp(`^✓ specs/${file}\\.yaml › note passed \\(scripted, \\d+ actions, .* ms\\)$`));
+      expect([started, action, done].every((i) => i >= 0), JSON.stringify(statuses, null, 1)).toBe(true);
+      expect(started).toBeLessThan(action);
+      expect(action).toBeLessThan(done);
+      expect(statuses[done]?.passed).toBe(true);
+      expect(statuses[action]?.screen).toBe(statuses[done]?.screen);
+      screens.add(statuses[done]?.screen);
+    }
+    expect(screens).toEqual(new Set([1, 2]));
     expect(statuses.filter((s) => s.late)).toEqual([]);
     // The viewer ends with the run.
     await expect(fetch(url)).rejects.toThrow();

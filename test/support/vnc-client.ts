@@ -47,8 +47,9 @@ function byteStream(ws: WebSocket): (bytes: number) => Promise<Buffer> {
     });
 }
 
-export function openRfbSession(pageUrl: string): Promise<RfbSession> {
-  const ws = new WebSocket(new URL('websockify', pageUrl.replace(/^http/, 'ws')), ['binary']);
+/** A session on the page's screen `screen` (1-based). */
+export function openRfbSession(pageUrl: string, screen = 1): Promise<RfbSession> {
+  const ws = new WebSocket(new URL(`websockify/${screen}`, pageUrl.replace(/^http/, 'ws')), ['binary']);
   const read = byteStream(ws);
   return new Promise<RfbSession>((resolve, reject) => {
     ws.once('error', reject);

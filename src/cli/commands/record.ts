@@ -76,7 +76,7 @@ async function demonstrate(session: AuthorSession, goalId: string, specText: str
       import('../../author/spec-steps.ts'),
     ]);
 
-  const vnc = desktop.display.owned ? await startVncBridge(desktop.display, { title: `retrace record: ${spec.id}#${goal.id}` }) : undefined;
+  const vnc = desktop.display.owned ? await startVncBridge([desktop.display], { title: `retrace record: ${spec.id}#${goal.id}` }) : undefined;
   try {
     say('watching for content that changes on its own');
     const dynamic = await stage.guard(detectDynamic(stage.grabber((await stage.window()).region), CYCLE_LIMITS.dynamicProbeMs));

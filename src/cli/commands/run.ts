@@ -68,22 +68,27 @@ export default async function run(args: ParsedArgs): Promise<number> {
   const keepOpen = flags['keep-open'] === true;
   const live = flags.live === true;
   const { openSharedDisplay, hasUserDisplay, startVncBridge } = await import('../../desktop/index.ts');
-  // The display must outlive the workers: the CLI owns it, and one worker shares it. A live view
-  // is always of a display retrace owns, never of the user's own screen.
-  const shared = keepOpen || live ? await openSharedDisplay(options.display.size, !live) : undefined;
+  // The displays must outlive the workers: the CLI owns them, one per worker. A live view is
+  // always of displays retrace owns, never of the user's own screen; --keep-open runs one worker.
+  const workers = keepOpen ? 1 : Math.max(1, Math.min(options.workers, runnable.length));
+  const displays = live || keepOpen ? await Promise.all(Array.from({ length: live ? workers : 1 }, () => openSharedDisplay(options.display.size, !live))) : [];
   const statuses = new EventEmitter<{ status: [LiveStatus] }>();
-  const viewer =
-    live && shared
-      ? await startVncBridge(shared, { title: `retrace run (display ${shared.name})`, viewOnly: true, status: (listener) => statuses.on('status', listener) })
-      : undefined;
-  if (viewer) process.stderr.write(`live view: ${viewer.url} (display ${shared?.name}, one worker, view only)\n`);
+  const viewer = live
+    ? await startVncBridge(displays, {
+        title: `retrace run (${workers === 1 ? 'one worker' : `${workers} workers`}, view only)`,
+        viewOnly: true,
+        status: (listener) => statuses.on('status', listener),
+      })
+    : undefined;
+  if (viewer) process.stderr.write(`live view: ${viewer.url} (display${displays.length > 1 ? 's' : ''} ${displays.map((d) => d.name).join(', ')}, view only)\n`);
   const context: RunContext = {
     root,
-    options: shared ? { ...options, workers: 1 } : options,
+    options: displays.length > 0 ? { ...options, workers: displays.length } : options,
     cli,
     baselinesDir: baselinesDirOf(root),
     runId: randomUUID(),
-    ownDisplays: !shared && (options.workers > 1 || !hasUserDisplay()),
+    ownDisplays: displays.length === 0 && (options.workers > 1 || !hasUserDisplay()),
+    ...(displays.length > 0 && { displays: displays.map((d) => d.name) }),
     keepOpen,
     verbosity: quiet ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
     tty: Boolean(process.stderr.isTTY) && !process.env.CI,
@@ -100,18 +105,23 @@ export default async function run(args: ParsedArgs): Promise<number> {
   });
   printRunResult(result, relative(root, options.reports) || '.', quiet);
   const code = exitCodeOf(result);
-  if (keepOpen && shared && code !== 0) await holdDisplay(shared.name);
+  if (keepOpen && displays[0] && code !== 0) await holdDisplay(displays[0].name);
   await viewer?.close();
   return code;
 }
 
-/** A worker's progress as the live view's status panel shows it: the same masked text as the console. */
-const liveStatusOf = (message: ConsoleMessage): LiveStatus =>
-  message.kind === 'status'
-    ? { kind: 'now', text: message.text }
+/**
+ * A worker's progress as the live view shows it: the same masked text as the console, on the
+ * worker's screen (its vitest pool id, the index of its display).
+ */
+const liveStatusOf = (message: ConsoleMessage): LiveStatus => {
+  const screen = Number(message.worker);
+  return message.kind === 'status'
+    ? { kind: 'now', text: message.text, screen }
     : message.kind === 'line'
-      ? { kind: 'note', text: message.text }
-      : { kind: 'done', text: goalLine(message.end), passed: message.end.passed };
+      ? { kind: 'note', text: message.text, screen }
+      : { kind: 'done', text: goalLine(message.end), passed: message.end.passed, screen };
+};
 
 /** --keep-open: the failed app stays on screen until the user is done looking at it. */
 async function holdDisplay(display: string): Promise<void> {

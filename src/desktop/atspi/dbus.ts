@@ -26,6 +26,8 @@ export interface BusLink {
 }
 
 const CALL_TIMEOUT_MS = 3_000;
+/** Calls per write when many are sent at once. */
+const WRITE_BATCH = 32;
 
 interface Connected {
   readonly _connection?: { readonly stream?: { unref?: () => void; cork?: () => void; uncork?: () => void } };
@@ -44,17 +46,23 @@ export const openBus = async (address: string, timeoutMs = CALL_TIMEOUT_MS): Pro
   });
   const stream = (bus as unknown as Connected)._connection?.stream;
   stream?.unref?.();
-  // A tree read sends hundreds of calls in one tick: corked, they leave in one write, not one
-  // system call each (which cost more than the marshalling).
-  let corked = false;
+  // A tree read sends hundreds of calls in one tick: corked, they leave a batch per write, not
+  // one system call each (which cost more than the marshalling). Batches, not the whole tick:
+  // the app answers the first while the rest are still being marshalled.
+  let corked = 0;
   const cork = (): void => {
-    if (corked || stream?.cork === undefined) return;
-    corked = true;
-    stream.cork();
-    process.nextTick(() => {
-      corked = false;
+    if (stream?.cork === undefined) return;
+    if (corked === 0) {
+      stream.cork();
+      process.nextTick(() => {
+        if (corked > 0) stream.uncork?.();
+        corked = 0;
+      });
+    } else if (corked % WRITE_BATCH === 0) {
       stream.uncork?.();
-    });
+      stream.cork();
+    }
+    corked++;
   };
 
   const call: BusLink['call'] = (destination, path, iface, member, signature = '', body = []) =>

@@ -6,8 +6,8 @@
  * 2. Where the cache stops short (an element with more children than it lists), the showing
  *    elements below are found with one `Collection.GetMatches` (Chromium), or, where that is
  *    not implemented (Qt 5), by walking the children level by level, hidden subtrees skipped.
- * 3. Boxes (one call per showing element), then text, values and label relations only for the
- *    elements that have them.
+ * 3. Boxes (one call per showing element), and text, values and label relations only for the
+ *    elements that have them, asked together with step 2.
  *
  * Calls are sent together and answered in turn, so a tree costs about one round trip per
  * level, not per element.
@@ -68,7 +68,8 @@ const maybe = <T>(work: Promise<T>): Promise<T | undefined> => work.catch(() => 
 const notImplemented = (error: unknown): boolean =>
   error instanceof BusCallError && /UnknownMethod|UnknownObject|UnknownInterface|NotSupported/.test(error.errorName);
 
-export const readAppTree = async (link: BusLink, bus: string): Promise<RawElement[]> => {
+/** The app's showing elements, and what only some of them have (by ref). */
+export const readAppTree = async (link: BusLink, bus: string): Promise<{ elements: RawElement[]; extras: Map<string, RawExtras> }> => {
   const rootRef = refOf([bus, ROOT_PATH]);
   const elements = new Map<string, RawElement>();
   const listed = new Map<string, number>(); // how many children the cache lists per parent
@@ -92,18 +93,23 @@ export const readAppTree = async (link: BusLink, bus: string): Promise<RawElemen
       role, name, description, states, screenBox: NOWHERE,
     });
   }
-  const boxes = await Promise.all(
-    [...elements.values()].map((e) => maybe(link.call(e.bus, e.path, 'org.a11y.atspi.Component', 'GetExtents', 'u', [SCREEN_COORDS]))),
-  );
-  [...elements.values()].forEach((e, i) => elements.set(e.ref, { ...e, screenBox: toBox(boxes[i]?.[0]) }));
-
-  // Where the cache stops short, the rest is read from the toolkit directly.
-  const gaps = [...elements.values()].filter((e) => (counts.get(e.ref) ?? 0) > (listed.get(e.ref) ?? 0)).map((e) => e.ref);
+  // Boxes, what only some elements have, and what the cache left out are independent of each
+  // other: asked all at once, the app answers one long stream of calls, not three in turn.
+  const fromCache = [...elements.values()];
+  const gaps = fromCache.filter((e) => (counts.get(e.ref) ?? 0) > (listed.get(e.ref) ?? 0)).map((e) => e.ref);
   if ((listed.get(rootRef) ?? 0) === 0) gaps.push(rootRef);
-  for (const found of await Promise.all(gaps.map((gap) => readBelow(link, gap, rootRef)))) {
-    for (const e of found) if (!elements.has(e.ref)) elements.set(e.ref, e);
-  }
-  return connected([...elements.values()]);
+  const [boxes, extras, below] = await Promise.all([
+    Promise.all(fromCache.map((e) => maybe(link.call(e.bus, e.path, 'org.a11y.atspi.Component', 'GetExtents', 'u', [SCREEN_COORDS])))),
+    readExtras(link, fromCache),
+    Promise.all(gaps.map((gap) => readBelow(link, gap, rootRef))).then(async (found) => {
+      const fresh = found.flat().filter((e) => !elements.has(e.ref));
+      return { fresh, extras: await readExtras(link, fresh) };
+    }),
+  ]);
+  fromCache.forEach((e, i) => elements.set(e.ref, { ...e, screenBox: toBox(boxes[i]?.[0]) }));
+  for (const e of below.fresh) if (!elements.has(e.ref)) elements.set(e.ref, e);
+  for (const [ref, extra] of below.extras) extras.set(ref, extra);
+  return { elements: connected([...elements.values()]), extras };
 };
 
 /** The showing elements below `gap`: one Collection query, or a walk where there is none. */

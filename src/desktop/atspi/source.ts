@@ -35,8 +35,9 @@ export class AtspiElementSource implements ElementSource {
   async read(app: AppSession, options: ElementReadOptions = {}): Promise<readonly Element[]> {
     const [{ link }, window] = await Promise.all([this.connect(), this.windowOf(app, options)]);
     const buses = await this.appBuses(link, app);
-    const raws = (await Promise.all(buses.map((bus) => readAppTree(link, bus).catch(() => [])))).flat();
-    const extras = await readExtras(link, raws);
+    const trees = await Promise.all(buses.map((bus) => readAppTree(link, bus).catch(() => undefined)));
+    const raws = trees.flatMap((tree) => tree?.elements ?? []);
+    const extras = new Map(trees.flatMap((tree) => [...(tree?.extras ?? [])]));
     return withLayoutLabels(inTreeOrder(raws).map(({ raw, index, depth }) => toElement(raw, extras.get(raw.ref), window, index, depth)));
   }
 
