@@ -43,6 +43,8 @@ const WAITS = [
 const ROWS = [...REGRESSIONS, variant('slow', 'accent=green', 'load'), ...WAITS];
 
 const retries = (goal: Goal): number => goal.actions.reduce((n, a) => n + a.retries, 0);
+/** How long the first action waited before it acted: a cover at start shows here. */
+const waited = (goal: Goal): number | undefined => (goal.actions[0] ? Math.round(goal.actions[0].waitMs + goal.actions[0].resolveMs) : undefined);
 
 const name = (v: Variant): string => `${v.app} ${v.query || Object.entries(v.env ?? {}).map(([k, x]) => `${k}=${x}`).join(' ')}`;
 
@@ -70,7 +72,7 @@ describe.runIf(FULL)('expectations that prove something (issue 17)', () => {
     await project.cli(['run', 'specs/relearn', '--relearn', '--strict', '--update-baselines', 'none', '--workers', '2'], {}, 400_000);
     for (const goal of project.summary().goals) relearned.set(relearnIds.get(goal.spec) as Variant, goal);
     const rows = (run: string, from: Map<Variant, Goal>) =>
-      [...from].map(([v, g]) => ({ run, variant: name(v), expected: v.kind === 'benign' ? 'passed' : 'failed', got: g.status, retries: retries(g), why: g.message?.split('\n')[0] }));
+      [...from].map(([v, g]) => ({ run, variant: name(v), expected: v.kind === 'benign' ? 'passed' : 'failed', got: g.status, retries: retries(g), firstActionWaitMs: waited(g), why: g.message?.split('\n')[0] }));
     mkdirSync(join(REPO, 'reports'), { recursive: true });
     writeFileSync(join(REPO, 'reports', 'expectations.json'), `${JSON.stringify([...rows('replay', results), ...rows('--relearn', relearned)], null, 2)}\n`);
   }, 900_000);
