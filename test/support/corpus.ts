@@ -13,6 +13,8 @@ type Expect = { text?: string; absent?: string; screenshot?: string; region?: nu
 
 interface AppEntry {
   readonly title: string;
+  /** A fixture that is not a page (the terminal): its own command, the query as its last argument. */
+  readonly launch?: string;
   readonly goals: readonly { readonly id: string; readonly goal: string; readonly expect: readonly Expect[] }[];
 }
 
@@ -40,7 +42,7 @@ function specText(app: string, query: string, goals: readonly string[], preserve
   return stringify({
     name: `${app}${query ? ` (${query})` : ''}`,
     app: {
-      launch: `\${env.FIXTURES}/open ${app}${query ? ` '${query}'` : ''}`,
+      launch: `${entry.launch ?? `\${env.FIXTURES}/open ${app}`}${query ? ` '${query}'` : ''}`,
       window: entry.title,
       ...(env ? { env } : {}),
     },
@@ -65,21 +67,21 @@ export function writeBaseSpecs(project: Project, apps: readonly string[], only: 
 }
 
 /**
- * Writes `specs/variants/<n>-<slug>.yaml` for each variant, with the learned paths and baselines
+ * Writes `specs/<folder>/<n>-<slug>.yaml` for each variant, with the learned paths and baselines
  * of its base app copied to the variant's spec id. Returns the spec id of each variant.
  */
-export function writeVariantSpecs(project: Project, variants: readonly Variant[]): Map<string, Variant> {
+export function writeVariantSpecs(project: Project, variants: readonly Variant[], folder = 'variants'): Map<string, Variant> {
   const ids = new Map<string, Variant>();
   variants.forEach((variant, i) => {
     const name = `${String(i).padStart(3, '0')}-${slug(variant)}`;
-    project.write(`specs/variants/${name}.yaml`, specText(variant.app, variant.query, variant.goals, variant.kind === 'benign' ? variant.preserves : undefined, variant.env));
+    project.write(`specs/${folder}/${name}.yaml`, specText(variant.app, variant.query, variant.goals, variant.kind === 'benign' ? variant.preserves : undefined, variant.env));
     const copy = (from: string, to: string): void => {
       const source = join(project.root, from);
       if (existsSync(source)) cpSync(source, join(project.root, to), { recursive: true });
     };
-    copy(`paths/specs/base/${variant.app}`, `paths/specs/variants/${name}`);
-    copy(`fixtures/baselines/specs/base/${variant.app}`, `fixtures/baselines/specs/variants/${name}`);
-    ids.set(`specs/variants/${name}.yaml`, variant);
+    copy(`paths/specs/base/${variant.app}`, `paths/specs/${folder}/${name}`);
+    copy(`fixtures/baselines/specs/base/${variant.app}`, `fixtures/baselines/specs/${folder}/${name}`);
+    ids.set(`specs/${folder}/${name}.yaml`, variant);
   });
   return ids;
 }
