@@ -129,8 +129,6 @@ describe.runIf(FULL)('expectations that prove something (issue 17)', () => {
     expect(goal.status, goal.message).toBe('passed');
   });
 
-  test.todo('terminal prompt=1500 passes: replay waits for the recorded prompt before it types');
-
   test('terminal prompt=1500: whatever its verdict, nothing was typed twice', () => {
     expect(retries(verdict(LATE_PROMPT))).toBe(0);
   });
