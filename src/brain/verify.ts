@@ -10,17 +10,18 @@
  * Only the recorded pixels at the recorded place are a clean pass; anything else heals the path.
  */
 import type { Effect, EffectKind, Frame, Point, RecordedAction, Region } from '../domain.ts';
-import { crop, clampRegion, inflateRegion, offsetRegion, regionsIntersect } from '../vision/frame.ts';
+import { crop, clampRegion, inflateRegion, offsetRegion, regionsIntersect, unionRegions } from '../vision/frame.ts';
 import { readAll } from '../vision/ocr/find-text.ts';
 import type { TextBox, TextReader } from '../vision/types.ts';
 import { compareFrames } from '../vision/compare.ts';
 import { changedRegions } from '../vision/changes.ts';
 import { findTemplate } from '../vision/template.ts';
 import { isCaretLike } from '../vision/settle.ts';
+import { withoutCarets, withoutCaretsIn } from '../vision/caret.ts';
 import { structureSimilarity } from '../vision/structure.ts';
 import { colourRole } from '../vision/colour-role.ts';
 import { EFFECT_THRESHOLDS } from './thresholds.ts';
-import { findSaid, readingOrder, sameText } from './effect-text.ts';
+import { findLines, findSaid, readingOrder, sameText } from './effect-text.ts';
 import { readRegion } from './observe.ts';
 import { onScreen } from './exit.ts';
 
@@ -137,18 +138,19 @@ export function checkEffect(effect: Effect, image: Frame | undefined, before: Fr
   return failed;
 }
 
-/** The words OCR reads in the regions this action changed, in reading order. */
+/** The words OCR reads in the regions this action changed, in reading order, carets not read. */
 async function changedWords(input: VerifyInput): Promise<TextBox[]> {
   const changed = changedRegions(input.before, input.after, { ignore: input.ignore }).filter((c) => !isCaretLike(c));
   if (changed.length === 0) return [];
-  const all = await readAll(input.reader, input.after);
+  const all = await readAll(input.reader, withoutCaretsIn(input.after, changed));
   return readingOrder(all.words.filter((w) => changed.some((c) => regionsIntersect(c, w.box))));
 }
 
 /**
  * A text whose pixels differ (another theme, another font size, another place): read where it
  * was recorded (and where the target moved it) and compared exactly; else looked for among the
- * words of what this action changed, in order. Either way in the same colour role.
+ * words of what this action changed, in order — or, when the target moved and the text has
+ * several lines, each line as a row of its own in any order. Always in the same colour role.
  */
 async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck, words: Promise<TextBox[]>): Promise<EffectCheck> {
   const { reader, before, after } = input;
@@ -164,12 +166,17 @@ async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck
     if (now === role) return { effect, verified: true, moved: true, region, diffPixels: 0 };
     return { ...failed, region, detail: `"${oneLine(recorded)}" restyled from ${role} to ${now}` };
   }
-  const box = findSaid(recorded, await words);
-  if (box) {
-    const region = clampRegion(inflateRegion(box, EFFECT_THRESHOLDS.padding), after.width, after.height);
-    const now = colourRole(crop(after, region));
-    if (now === role) return { effect, verified: true, moved: true, region, diffPixels: 0 };
-    return { ...failed, region, detail: `"${oneLine(recorded)}" restyled from ${role} to ${now}` };
+  // Items of one effect (a menu's) that a moved layout put in another order are found one by
+  // one; only when the target moved too: in place, another order is another text.
+  const moved = input.offset.x !== 0 || input.offset.y !== 0;
+  const found = findSaid(recorded, await words);
+  const boxes = found ? [found] : moved ? findLines(recorded, await words) : undefined;
+  if (boxes) {
+    const regions = boxes.map((box) => clampRegion(inflateRegion(box, EFFECT_THRESHOLDS.padding), after.width, after.height));
+    const region = regions.slice(1).reduce(unionRegions, regions[0]!);
+    const restyled = regions.map((r) => colourRole(crop(after, r))).find((now) => now !== role);
+    if (restyled === undefined) return { effect, verified: true, moved: true, region, diffPixels: 0 };
+    return { ...failed, region, detail: `"${oneLine(recorded)}" restyled from ${role} to ${restyled}` };
   }
   return { ...failed, detail: read === undefined ? `"${oneLine(recorded)}" is not shown` : `reads "${oneLine(read)}", recorded "${oneLine(recorded)}"` };
 }
@@ -188,18 +195,22 @@ function flatColour(frame: Frame): readonly [number, number, number] | undefined
   return [r, g, b];
 }
 
-const isFlat = (frame: Frame): boolean => flatColour(frame) !== undefined;
+/** Flat but for a caret: a cleared field keeps its caret. */
+const isFlat = (frame: Frame): boolean => flatColour(withoutCarets(frame)) !== undefined;
 
 /**
  * An effect that blanked a region (a field cleared after saving) cannot be searched for: blank
  * areas are everywhere. It verifies when some region this action changed, at least as large, is
- * now flat — the content went away, wherever the layout put it, whatever the theme's colour.
+ * now flat but for a caret — the content went away, wherever the layout put it, whatever the
+ * theme's colour.
  */
 function checkBlank(effect: Effect, image: Frame, before: Frame, after: Frame, failed: EffectCheck): EffectCheck {
   for (const changed of changedRegions(before, after, {})) {
     if (changed.width < image.width - blankSlackPx || changed.height < image.height - blankSlackPx) continue;
-    if (isFlat(crop(after, clampRegion(changed, after.width, after.height)))) {
-      return { effect, verified: true, moved: true, region: changed, diffPixels: 0 };
+    // Also padded as recorded effects are: a caret left in the field spans the change's height.
+    for (const by of [0, EFFECT_THRESHOLDS.padding]) {
+      const region = clampRegion(inflateRegion(changed, by), after.width, after.height);
+      if (isFlat(crop(after, region))) return { effect, verified: true, moved: true, region, diffPixels: 0 };
     }
   }
   return { ...failed, detail: 'the region was not cleared' };

@@ -45,3 +45,30 @@ describe('checkEffect', () => {
     expect(check).toMatchObject({ verified: true, moved: true, region: { x: 117, y: 27 } });
   });
 });
+
+describe('checkEffect on a field cleared but for its caret', () => {
+  const INK = [20, 20, 20, 255] as const;
+  /** A white field at `x` showing a "text" (blocks) or nothing, with a caret after it or at its start. */
+  const field = (x: number, text: boolean): Frame => {
+    const frame = createFrame(200, 100, [240, 240, 240, 255]);
+    fillRegion(frame, { x, y: 20, width: 100, height: 40 }, [255, 255, 255, 255]);
+    if (text) for (let i = 0; i < 5; i++) fillRegion(frame, { x: x + 6 + 10 * i, y: 32, width: 6, height: 14 }, INK);
+    fillRegion(frame, { x: text ? x + 58 : x + 4, y: 28, width: 1, height: 24 }, INK);
+    return frame;
+  };
+  // Recorded: the field at 10 went from a text to blank with its caret.
+  const region = { x: 11, y: 25, width: 60, height: 30 };
+  const recorded: Effect = { region, image: 'e.png', kind: 'text' };
+  const image = crop(field(10, false), region);
+
+  test('verifies where the layout put the field, though not where the target moved', () => {
+    const check = checkEffect(recorded, image, field(80, true), field(80, false), { x: 30, y: 0 });
+    expect(check).toMatchObject({ verified: true, moved: true });
+  });
+
+  test('fails when the text stayed', () => {
+    const before = field(80, true);
+    const check = checkEffect(recorded, image, before, cloneFrame(before), { x: 30, y: 0 });
+    expect(check.verified).toBe(false);
+  });
+});
