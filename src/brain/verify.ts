@@ -10,7 +10,7 @@
  * Only the recorded pixels at the recorded place are a clean pass; anything else heals the path.
  */
 import type { Effect, EffectKind, Frame, Point, RecordedAction, Region } from '../domain.ts';
-import { crop, clampRegion, inflateRegion, offsetRegion, regionsIntersect, unionRegions } from '../vision/frame.ts';
+import { containsPoint, crop, clampRegion, inflateRegion, offsetRegion, regionCenter, regionsIntersect, unionRegions } from '../vision/frame.ts';
 import { readAll } from '../vision/ocr/find-text.ts';
 import type { TextBox, TextReader } from '../vision/types.ts';
 import { compareFrames } from '../vision/compare.ts';
@@ -34,6 +34,8 @@ export interface EffectCheck {
   readonly skipped?: boolean;
   /** Where the effect was found or looked for, window-relative. */
   readonly region: Region;
+  /** What else the action changed around a text found elsewhere (its box, its button): its effect too. */
+  readonly covers?: readonly Region[];
   readonly diffPixels: number;
   /** Why it did not verify, in a few words ("reads "16"", "restyled as alert"). */
   readonly detail?: string;
@@ -60,7 +62,7 @@ export const kindOf = (effect: Effect): EffectKind => effect.kind ?? (effect.tex
 /** Checks every recorded effect of an action on the window after its replay. */
 export async function verifyEffects(input: VerifyInput): Promise<EffectCheck[]> {
   const checks: EffectCheck[] = [];
-  let words: Promise<TextBox[]> | undefined;
+  let changes: Promise<ChangedWords> | undefined;
   // The app's end is verified by the app ending (replay-step.ts), never by pixels.
   for (const effect of onScreen(input.recorded.effects)) {
     const image = effect.image ? input.image(effect.image) : undefined;
@@ -70,10 +72,27 @@ export async function verifyEffects(input: VerifyInput): Promise<EffectCheck[]> 
       continue;
     }
     // A text is read where it is now, and then looked for by what it says.
-    words ??= changedWords(input);
-    checks.push(await checkText(input, effect, check, words));
+    changes ??= changedWords(input);
+    checks.push(await checkText(input, effect, check, changes.then((c) => c.words)));
   }
-  return checks;
+  return changes ? withSurroundings(checks, await changes) : checks;
+}
+
+/**
+ * A text found elsewhere was found by its words; the change around them — its button or box
+ * repainted, what the new screen replaced there — is its effect too, as the recorded region was.
+ * A region this action changed that holds a found text accounts for it, as long as every word
+ * it shows belongs to some verified effect: an error beside a right result is not accounted for.
+ */
+function withSurroundings(checks: EffectCheck[], { changed, words }: ChangedWords): EffectCheck[] {
+  const found = checks.filter((c) => c.verified && !c.skipped);
+  const ours = (w: TextBox): boolean => found.some((c) => containsPoint(c.region, regionCenter(w.box)));
+  const covered = changed.filter((c) => words.every((w) => !regionsIntersect(c, w.box) || ours(w)));
+  return checks.map((check) => {
+    if (!check.verified || !check.moved || kindOf(check.effect) !== 'text') return check;
+    const around = covered.filter((c) => regionsIntersect(c, check.region));
+    return around.length > 0 ? { ...check, covers: around } : check;
+  });
 }
 
 /** Where an effect may be now: at its recorded place, and moved with the target. */
@@ -138,12 +157,18 @@ export function checkEffect(effect: Effect, image: Frame | undefined, before: Fr
   return failed;
 }
 
-/** The words OCR reads in the regions this action changed, in reading order, carets not read. */
-async function changedWords(input: VerifyInput): Promise<TextBox[]> {
+interface ChangedWords {
+  /** The regions this action changed. */
+  readonly changed: readonly Region[];
+  /** The words OCR reads in them, in reading order, carets not read. */
+  readonly words: readonly TextBox[];
+}
+
+async function changedWords(input: VerifyInput): Promise<ChangedWords> {
   const changed = changedRegions(input.before, input.after, { ignore: input.ignore }).filter((c) => !isCaretLike(c));
-  if (changed.length === 0) return [];
+  if (changed.length === 0) return { changed, words: [] };
   const all = await readAll(input.reader, withoutCaretsIn(input.after, changed));
-  return readingOrder(all.words.filter((w) => changed.some((c) => regionsIntersect(c, w.box))));
+  return { changed, words: readingOrder(all.words.filter((w) => changed.some((c) => regionsIntersect(c, w.box)))) };
 }
 
 /**
@@ -152,7 +177,7 @@ async function changedWords(input: VerifyInput): Promise<TextBox[]> {
  * words of what this action changed, in order — or, when the target moved and the text has
  * several lines, each line as a row of its own in any order. Always in the same colour role.
  */
-async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck, words: Promise<TextBox[]>): Promise<EffectCheck> {
+async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck, words: Promise<readonly TextBox[]>): Promise<EffectCheck> {
   const { reader, before, after } = input;
   const recorded = effect.text ?? '';
   const role = effect.role ?? 'plain';
