@@ -84,7 +84,7 @@ export async function verifyEffects(input: VerifyInput): Promise<EffectCheck[]> 
  * A region this action changed that holds a found text accounts for it, as long as every word
  * it shows belongs to some verified effect: an error beside a right result is not accounted for.
  */
-function withSurroundings(checks: EffectCheck[], { changed, words }: ChangedWords): EffectCheck[] {
+export function withSurroundings(checks: EffectCheck[], { changed, words }: ChangedWords): EffectCheck[] {
   const found = checks.filter((c) => c.verified && !c.skipped);
   const ours = (w: TextBox): boolean => found.some((c) => containsPoint(c.region, regionCenter(w.box)));
   const covered = changed.filter((c) => words.every((w) => !regionsIntersect(c, w.box) || ours(w)));
@@ -157,7 +157,7 @@ export function checkEffect(effect: Effect, image: Frame | undefined, before: Fr
   return failed;
 }
 
-interface ChangedWords {
+export interface ChangedWords {
   /** The regions this action changed. */
   readonly changed: readonly Region[];
   /** The words OCR reads in them, in reading order, carets not read. */

@@ -1,7 +1,7 @@
 /** Effect verification on in-memory frames. */
 import { describe, expect, test } from 'vitest';
 import type { Effect, Frame, Region } from '../../src/domain.ts';
-import { checkEffect } from '../../src/brain/verify.ts';
+import { checkEffect, withSurroundings, type EffectCheck } from '../../src/brain/verify.ts';
 import { cloneFrame, createFrame, crop, fillRegion } from '../../src/vision/frame.ts';
 
 const BLUE = [30, 60, 160, 255] as const;
@@ -70,5 +70,24 @@ describe('checkEffect on a field cleared but for its caret', () => {
     const before = field(80, true);
     const check = checkEffect(recorded, image, before, cloneFrame(before), { x: 30, y: 0 });
     expect(check.verified).toBe(false);
+  });
+});
+
+describe('withSurroundings', () => {
+  const word = (text: string, x: number, y: number) => ({ text, box: { x, y, width: 40, height: 14 }, confidence: 90 });
+  // "Welcome" found elsewhere, in a message box the layout made wider than recorded.
+  const found: EffectCheck = { effect: { region: { x: 15, y: 280, width: 120, height: 30 }, kind: 'text', text: 'Welcome' }, verified: true, moved: true, region: { x: 27, y: 227, width: 46, height: 20 }, diffPixels: 0 };
+  const box = { x: 15, y: 219, width: 426, height: 47 };
+
+  test('a changed region around a found text, showing only its words, is its effect too', () => {
+    const [check] = withSurroundings([found], { changed: [box], words: [word('Welcome', 30, 230)] });
+    expect(check?.covers).toEqual([box]);
+  });
+
+  test('not when the region shows another word, nor for an effect found in place', () => {
+    const [other] = withSurroundings([found], { changed: [box], words: [word('Welcome', 30, 230), word('Error', 300, 230)] });
+    expect(other?.covers).toBeUndefined();
+    const [inPlace] = withSurroundings([{ ...found, moved: false }], { changed: [box], words: [word('Welcome', 30, 230)] });
+    expect(inPlace?.covers).toBeUndefined();
   });
 });
