@@ -89,9 +89,10 @@ export function findSaid(recorded: string, words: readonly TextBox[]): Region | 
 /**
  * Where each line of a text of several lines (a menu's items) is said among `words`, each
  * exactly, each as a whole row of its own, in any order: a layout that reorders items keeps
- * every item's text. Undefined unless every line is found.
+ * every item's text. Undefined unless every line is found, and one at least where `changed`
+ * (the action changed something: what was there before is not its effect).
  */
-export function findLines(recorded: string, words: readonly TextBox[]): Region[] | undefined {
+export function findLines(recorded: string, words: readonly TextBox[], changed: (box: Region) => boolean): Region[] | undefined {
   const lines = recorded.split('\n').map(wordsOf).filter((l) => l.length > 0);
   if (lines.length < 2) return undefined;
   const read = wordList(words);
@@ -103,5 +104,5 @@ export function findLines(recorded: string, words: readonly TextBox[]): Region[]
     for (let k = i; k < i + line.length; k++) used.add(k);
     boxes.push(boxOf(read.slice(i, i + line.length)));
   }
-  return boxes;
+  return boxes.some(changed) ? boxes : undefined;
 }

@@ -73,7 +73,7 @@ export async function verifyEffects(input: VerifyInput): Promise<EffectCheck[]> 
     }
     // A text is read where it is now, and then looked for by what it says.
     changes ??= changedWords(input);
-    checks.push(await checkText(input, effect, check, changes.then((c) => c.words)));
+    checks.push(await checkText(input, effect, check, changes));
   }
   return changes ? withSurroundings(checks, await changes) : checks;
 }
@@ -84,7 +84,7 @@ export async function verifyEffects(input: VerifyInput): Promise<EffectCheck[]> 
  * A region this action changed that holds a found text accounts for it, as long as every word
  * it shows belongs to some verified effect: an error beside a right result is not accounted for.
  */
-export function withSurroundings(checks: EffectCheck[], { changed, words }: ChangedWords): EffectCheck[] {
+export function withSurroundings(checks: EffectCheck[], { changed, words }: Pick<ChangedWords, 'changed' | 'words'>): EffectCheck[] {
   const found = checks.filter((c) => c.verified && !c.skipped);
   const ours = (w: TextBox): boolean => found.some((c) => containsPoint(c.region, regionCenter(w.box)));
   const covered = changed.filter((c) => words.every((w) => !regionsIntersect(c, w.box) || ours(w)));
@@ -162,13 +162,15 @@ export interface ChangedWords {
   readonly changed: readonly Region[];
   /** The words OCR reads in them, in reading order, carets not read. */
   readonly words: readonly TextBox[];
+  /** Every word of the window after the action, in reading order. */
+  readonly all: readonly TextBox[];
 }
 
 async function changedWords(input: VerifyInput): Promise<ChangedWords> {
   const changed = changedRegions(input.before, input.after, { ignore: input.ignore }).filter((c) => !isCaretLike(c));
-  if (changed.length === 0) return { changed, words: [] };
-  const all = await readAll(input.reader, withoutCaretsIn(input.after, changed));
-  return { changed, words: readingOrder(all.words.filter((w) => changed.some((c) => regionsIntersect(c, w.box)))) };
+  if (changed.length === 0) return { changed, words: [], all: [] };
+  const all = readingOrder((await readAll(input.reader, withoutCaretsIn(input.after, changed))).words);
+  return { changed, words: all.filter((w) => changed.some((c) => regionsIntersect(c, w.box))), all };
 }
 
 /**
@@ -177,7 +179,7 @@ async function changedWords(input: VerifyInput): Promise<ChangedWords> {
  * words of what this action changed, in order — or, when the target moved and the text has
  * several lines, each line as a row of its own in any order. Always in the same colour role.
  */
-async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck, words: Promise<readonly TextBox[]>): Promise<EffectCheck> {
+async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck, changes: Promise<ChangedWords>): Promise<EffectCheck> {
   const { reader, before, after } = input;
   const recorded = effect.text ?? '';
   const role = effect.role ?? 'plain';
@@ -192,10 +194,12 @@ async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck
     return { ...failed, region, detail: `"${oneLine(recorded)}" restyled from ${role} to ${now}` };
   }
   // Items of one effect (a menu's) that a moved layout put in another order are found one by
-  // one; only when the target moved too: in place, another order is another text.
+  // one; only when the target moved too: in place, another order is another text. An item the
+  // new layout happens to keep where the old screen had it (a Back button) did not change.
   const moved = input.offset.x !== 0 || input.offset.y !== 0;
-  const found = findSaid(recorded, await words);
-  const boxes = found ? [found] : moved ? findLines(recorded, await words) : undefined;
+  const { changed, words, all } = await changes;
+  const found = findSaid(recorded, words);
+  const boxes = found ? [found] : moved ? findLines(recorded, all, (w) => changed.some((c) => regionsIntersect(c, w))) : undefined;
   if (boxes) {
     const regions = boxes.map((box) => clampRegion(inflateRegion(box, EFFECT_THRESHOLDS.padding), after.width, after.height));
     const region = regions.slice(1).reduce(unionRegions, regions[0]!);
