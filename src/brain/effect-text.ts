@@ -39,19 +39,40 @@ export function sameText(recorded: string, read: string): boolean {
   return a.length === b.length && a.every((w, i) => sameWord(w, b[i]!));
 }
 
+/** Two word boxes on one row: overlapping by half the height of the smaller. */
+const sameRow = (a: Region, b: Region): boolean => Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) >= 0.5 * Math.min(a.height, b.height);
+
 /** Words in reading order: rows (words overlapping by half their height) top to bottom, each left to right. */
 export function readingOrder(words: readonly TextBox[]): TextBox[] {
   const rows: TextBox[][] = [];
   const byMiddle = [...words].sort((a, b) => a.box.y + a.box.height / 2 - (b.box.y + b.box.height / 2));
   for (const word of byMiddle) {
-    const row = rows.find((r) =>
-      r.some((o) => Math.min(o.box.y + o.box.height, word.box.y + word.box.height) - Math.max(o.box.y, word.box.y) >= 0.5 * Math.min(o.box.height, word.box.height)),
-    );
+    const row = rows.find((r) => r.some((o) => sameRow(o.box, word.box)));
     if (row) row.push(word);
     else rows.push([word]);
   }
   return rows.flatMap((row) => row.sort((a, b) => a.box.x - b.box.x));
 }
+
+type Word = { readonly text: string; readonly box: Region };
+
+const wordList = (words: readonly TextBox[]): Word[] => words.flatMap((w) => wordsOf(w.text).map((text) => ({ text, box: w.box })));
+
+/**
+ * The index of the first run of `read` (none of it `used`) that says `wanted`, or -1. With
+ * `whole`, the run must be all its row says: "Sound" is not found in "Sound settings".
+ */
+function runOf(wanted: readonly string[], read: readonly Word[], used: ReadonlySet<number> = new Set(), whole = false): number {
+  const alone = (i: number, end: number): boolean =>
+    (i === 0 || !sameRow(read[i - 1]!.box, read[i]!.box)) && (end === read.length || !sameRow(read[end]!.box, read[end - 1]!.box));
+  for (let i = 0; i + wanted.length <= read.length; i++) {
+    if (!wanted.every((w, k) => !used.has(i + k) && sameWord(w, read[i + k]!.text))) continue;
+    if (!whole || alone(i, i + wanted.length)) return i;
+  }
+  return -1;
+}
+
+const boxOf = (run: readonly Word[]): Region => run.slice(1).reduce((box, w) => unionRegions(box, w.box), run[0]!.box);
 
 /**
  * Where `recorded` is said among `words` (in reading order): the box of the first run of
@@ -60,10 +81,28 @@ export function readingOrder(words: readonly TextBox[]): TextBox[] {
 export function findSaid(recorded: string, words: readonly TextBox[]): Region | undefined {
   const wanted = wordsOf(recorded);
   if (wanted.length === 0) return undefined;
-  const read = words.map((w) => ({ box: w.box, words: wordsOf(w.text) })).flatMap((w) => w.words.map((text) => ({ text, box: w.box })));
-  for (let i = 0; i + wanted.length <= read.length; i++) {
-    const run = read.slice(i, i + wanted.length);
-    if (run.every((w, k) => sameWord(wanted[k]!, w.text))) return run.slice(1).reduce((box, w) => unionRegions(box, w.box), run[0]!.box);
+  const read = wordList(words);
+  const i = runOf(wanted, read);
+  return i < 0 ? undefined : boxOf(read.slice(i, i + wanted.length));
+}
+
+/**
+ * Where each line of a text of several lines (a menu's items) is said among `words`, each
+ * exactly, each as a whole row of its own, in any order: a layout that reorders items keeps
+ * every item's text. Undefined unless every line is found, and one at least where `changed`
+ * (the action changed something: what was there before is not its effect).
+ */
+export function findLines(recorded: string, words: readonly TextBox[], changed: (box: Region) => boolean): Region[] | undefined {
+  const lines = recorded.split('\n').map(wordsOf).filter((l) => l.length > 0);
+  if (lines.length < 2) return undefined;
+  const read = wordList(words);
+  const used = new Set<number>();
+  const boxes: Region[] = [];
+  for (const line of lines) {
+    const i = runOf(line, read, used, true);
+    if (i < 0) return undefined;
+    for (let k = i; k < i + line.length; k++) used.add(k);
+    boxes.push(boxOf(read.slice(i, i + line.length)));
   }
-  return undefined;
+  return boxes.some(changed) ? boxes : undefined;
 }

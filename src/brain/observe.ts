@@ -8,6 +8,7 @@ import { fingerprint } from '../vision/fingerprint.ts';
 import { crop, encodePng, clampRegion, containsPoint, inflateRegion, intersectRegions, regionArea } from '../vision/frame.ts';
 import { changedRegions } from '../vision/changes.ts';
 import { isCaretLike } from '../vision/settle.ts';
+import { withoutCaretsIn } from '../vision/caret.ts';
 import { readText } from '../vision/ocr/find-text.ts';
 import type { TextReader } from '../vision/types.ts';
 import { segmentControls } from '../vision/segment.ts';
@@ -67,9 +68,12 @@ export interface ObserveInput {
   readonly target?: Region;
 }
 
-/** The text OCR reads in a region, one line per line, whitespace folded. */
+/**
+ * The text OCR reads in a region, one line per line, whitespace folded. A caret in it is not
+ * read: it would be a letter ("alice]") of a text that no longer ends there once typing moves on.
+ */
 export async function readRegion(reader: TextReader, frame: Frame, region: Region): Promise<string> {
-  return (await readText(reader, frame, region))
+  return (await readText(reader, withoutCaretsIn(frame, [region]), region))
     .split('\n')
     .map((line) => line.replace(/\s+/g, ' ').trim())
     .filter((line) => line.length > 0)

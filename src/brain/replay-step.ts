@@ -172,7 +172,7 @@ export class ReplayStep {
       if (attempt > 0 && this.options.strict) {
         return fail('effect-not-verified', `${description}: its effect appeared only when it was done again (${attempt} ${attempt === 1 ? 'retry' : 'retries'}): the app ignored it the first time (--strict)`, true);
       }
-      const accounted = [...checks.map((c) => c.region), ...targetBoxes(step, resolved)];
+      const accounted = [...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]), ...targetBoxes(step, resolved)];
       const unexpected = await this.unexpected(index, before.frame, after, accounted, ignore(), secret);
       lap('verifyMs');
       if (unexpected.length > 0 && this.options.unexpectedChanges !== 'warn') {

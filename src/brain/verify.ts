@@ -10,17 +10,18 @@
  * Only the recorded pixels at the recorded place are a clean pass; anything else heals the path.
  */
 import type { Effect, EffectKind, Frame, Point, RecordedAction, Region } from '../domain.ts';
-import { crop, clampRegion, inflateRegion, offsetRegion, regionsIntersect } from '../vision/frame.ts';
+import { containsPoint, crop, clampRegion, inflateRegion, offsetRegion, regionCenter, regionsIntersect, unionRegions } from '../vision/frame.ts';
 import { readAll } from '../vision/ocr/find-text.ts';
 import type { TextBox, TextReader } from '../vision/types.ts';
 import { compareFrames } from '../vision/compare.ts';
 import { changedRegions } from '../vision/changes.ts';
 import { findTemplate } from '../vision/template.ts';
 import { isCaretLike } from '../vision/settle.ts';
+import { withoutCarets, withoutCaretsIn } from '../vision/caret.ts';
 import { structureSimilarity } from '../vision/structure.ts';
 import { colourRole } from '../vision/colour-role.ts';
 import { EFFECT_THRESHOLDS } from './thresholds.ts';
-import { findSaid, readingOrder, sameText } from './effect-text.ts';
+import { findLines, findSaid, readingOrder, sameText } from './effect-text.ts';
 import { readRegion } from './observe.ts';
 import { onScreen } from './exit.ts';
 
@@ -33,6 +34,8 @@ export interface EffectCheck {
   readonly skipped?: boolean;
   /** Where the effect was found or looked for, window-relative. */
   readonly region: Region;
+  /** What else the action changed around a text found elsewhere (its box, its button): its effect too. */
+  readonly covers?: readonly Region[];
   readonly diffPixels: number;
   /** Why it did not verify, in a few words ("reads "16"", "restyled as alert"). */
   readonly detail?: string;
@@ -59,7 +62,7 @@ export const kindOf = (effect: Effect): EffectKind => effect.kind ?? (effect.tex
 /** Checks every recorded effect of an action on the window after its replay. */
 export async function verifyEffects(input: VerifyInput): Promise<EffectCheck[]> {
   const checks: EffectCheck[] = [];
-  let words: Promise<TextBox[]> | undefined;
+  let changes: Promise<ChangedWords> | undefined;
   // The app's end is verified by the app ending (replay-step.ts), never by pixels.
   for (const effect of onScreen(input.recorded.effects)) {
     const image = effect.image ? input.image(effect.image) : undefined;
@@ -69,10 +72,27 @@ export async function verifyEffects(input: VerifyInput): Promise<EffectCheck[]> 
       continue;
     }
     // A text is read where it is now, and then looked for by what it says.
-    words ??= changedWords(input);
-    checks.push(await checkText(input, effect, check, words));
+    changes ??= changedWords(input);
+    checks.push(await checkText(input, effect, check, changes));
   }
-  return checks;
+  return changes ? withSurroundings(checks, await changes) : checks;
+}
+
+/**
+ * A text found elsewhere was found by its words; the change around them — its button or box
+ * repainted, what the new screen replaced there — is its effect too, as the recorded region was.
+ * A region this action changed that holds a found text accounts for it, as long as every word
+ * it shows belongs to some verified effect: an error beside a right result is not accounted for.
+ */
+export function withSurroundings(checks: EffectCheck[], { changed, words }: Pick<ChangedWords, 'changed' | 'words'>): EffectCheck[] {
+  const found = checks.filter((c) => c.verified && !c.skipped);
+  const ours = (w: TextBox): boolean => found.some((c) => containsPoint(c.region, regionCenter(w.box)));
+  const covered = changed.filter((c) => words.every((w) => !regionsIntersect(c, w.box) || ours(w)));
+  return checks.map((check) => {
+    if (!check.verified || !check.moved || kindOf(check.effect) !== 'text') return check;
+    const around = covered.filter((c) => regionsIntersect(c, check.region));
+    return around.length > 0 ? { ...check, covers: around } : check;
+  });
 }
 
 /**
@@ -149,20 +169,29 @@ export function checkEffect(effect: Effect, image: Frame | undefined, before: Fr
   return failed;
 }
 
-/** The words OCR reads in the regions this action changed, in reading order. */
-async function changedWords(input: VerifyInput): Promise<TextBox[]> {
+export interface ChangedWords {
+  /** The regions this action changed. */
+  readonly changed: readonly Region[];
+  /** The words OCR reads in them, in reading order, carets not read. */
+  readonly words: readonly TextBox[];
+  /** Every word of the window after the action, in reading order. */
+  readonly all: readonly TextBox[];
+}
+
+async function changedWords(input: VerifyInput): Promise<ChangedWords> {
   const changed = changedRegions(input.before, input.after, { ignore: input.ignore }).filter((c) => !isCaretLike(c));
-  if (changed.length === 0) return [];
-  const all = await readAll(input.reader, input.after);
-  return readingOrder(all.words.filter((w) => changed.some((c) => regionsIntersect(c, w.box))));
+  if (changed.length === 0) return { changed, words: [], all: [] };
+  const all = readingOrder((await readAll(input.reader, withoutCaretsIn(input.after, changed))).words);
+  return { changed, words: all.filter((w) => changed.some((c) => regionsIntersect(c, w.box))), all };
 }
 
 /**
  * A text whose pixels differ (another theme, another font size, another place): read where it
  * was recorded (and where the target moved it) and compared exactly; else looked for among the
- * words of what this action changed, in order. Either way in the same colour role.
+ * words of what this action changed, in order — or, when the target moved and the text has
+ * several lines, each line as a row of its own in any order. Always in the same colour role.
  */
-async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck, words: Promise<TextBox[]>): Promise<EffectCheck> {
+async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck, changes: Promise<ChangedWords>): Promise<EffectCheck> {
   const { reader, before, after } = input;
   const recorded = effect.text ?? '';
   const role = effect.role ?? 'plain';
@@ -176,12 +205,19 @@ async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck
     if (now === role) return { effect, verified: true, moved: true, region, diffPixels: 0 };
     return { ...failed, region, detail: `"${oneLine(recorded)}" restyled from ${role} to ${now}` };
   }
-  const box = findSaid(recorded, await words);
-  if (box) {
-    const region = clampRegion(inflateRegion(box, EFFECT_THRESHOLDS.padding), after.width, after.height);
-    const now = colourRole(crop(after, region));
-    if (now === role) return { effect, verified: true, moved: true, region, diffPixels: 0 };
-    return { ...failed, region, detail: `"${oneLine(recorded)}" restyled from ${role} to ${now}` };
+  // Items of one effect (a menu's) that a moved layout put in another order are found one by
+  // one; only when the target moved too: in place, another order is another text. An item the
+  // new layout happens to keep where the old screen had it (a Back button) did not change.
+  const moved = input.offset.x !== 0 || input.offset.y !== 0;
+  const { changed, words, all } = await changes;
+  const found = findSaid(recorded, words);
+  const boxes = found ? [found] : moved ? findLines(recorded, all, (w) => changed.some((c) => regionsIntersect(c, w))) : undefined;
+  if (boxes) {
+    const regions = boxes.map((box) => clampRegion(inflateRegion(box, EFFECT_THRESHOLDS.padding), after.width, after.height));
+    const region = regions.slice(1).reduce(unionRegions, regions[0]!);
+    const restyled = regions.map((r) => colourRole(crop(after, r))).find((now) => now !== role);
+    if (restyled === undefined) return { effect, verified: true, moved: true, region, diffPixels: 0 };
+    return { ...failed, region, detail: `"${oneLine(recorded)}" restyled from ${role} to ${restyled}` };
   }
   return { ...failed, detail: read === undefined ? `"${oneLine(recorded)}" is not shown` : `reads "${oneLine(read)}", recorded "${oneLine(recorded)}"` };
 }
@@ -200,18 +236,22 @@ function flatColour(frame: Frame): readonly [number, number, number] | undefined
   return [r, g, b];
 }
 
-const isFlat = (frame: Frame): boolean => flatColour(frame) !== undefined;
+/** Flat but for a caret: a cleared field keeps its caret. */
+const isFlat = (frame: Frame): boolean => flatColour(withoutCarets(frame)) !== undefined;
 
 /**
  * An effect that blanked a region (a field cleared after saving) cannot be searched for: blank
  * areas are everywhere. It verifies when some region this action changed, at least as large, is
- * now flat — the content went away, wherever the layout put it, whatever the theme's colour.
+ * now flat but for a caret — the content went away, wherever the layout put it, whatever the
+ * theme's colour.
  */
 function checkBlank(effect: Effect, image: Frame, before: Frame, after: Frame, failed: EffectCheck): EffectCheck {
   for (const changed of changedRegions(before, after, {})) {
     if (changed.width < image.width - blankSlackPx || changed.height < image.height - blankSlackPx) continue;
-    if (isFlat(crop(after, clampRegion(changed, after.width, after.height)))) {
-      return { effect, verified: true, moved: true, region: changed, diffPixels: 0 };
+    // Also padded as recorded effects are: a caret left in the field spans the change's height.
+    for (const by of [0, EFFECT_THRESHOLDS.padding]) {
+      const region = clampRegion(inflateRegion(changed, by), after.width, after.height);
+      if (isFlat(crop(after, region))) return { effect, verified: true, moved: true, region, diffPixels: 0 };
     }
   }
   return { ...failed, detail: 'the region was not cleared' };

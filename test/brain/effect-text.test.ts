@@ -1,6 +1,6 @@
 /** Comparing an effect's text by what it means. */
 import { describe, expect, test } from 'vitest';
-import { findSaid, readingOrder, sameText } from '../../src/brain/effect-text.ts';
+import { findLines, findSaid, readingOrder, sameText } from '../../src/brain/effect-text.ts';
 
 const word = (text: string, x: number, y: number) => ({ text, box: { x, y, width: 10 * text.length, height: 16 }, confidence: 90 });
 
@@ -34,5 +34,36 @@ describe('findSaid', () => {
   test('does not find them in another order or case', () => {
     expect(findSaid('milk Buy', words)).toBeUndefined();
     expect(findSaid('buy milk', words)).toBeUndefined();
+  });
+});
+
+describe('findLines', () => {
+  // A menu whose items a moved layout reversed: Back, Sound, Display.
+  const menu = readingOrder([word('Back', 200, 60), word('Sound', 200, 110), word('Display', 200, 160)]);
+  const any = (): boolean => true;
+
+  test('finds each line of a text as a row of its own, in any order', () => {
+    expect(findLines('Display\nSound', menu, any)).toEqual([
+      { x: 200, y: 160, width: 70, height: 16 },
+      { x: 200, y: 110, width: 50, height: 16 },
+    ]);
+  });
+
+  test('every line must be there, exactly, and a line is not part of a longer row', () => {
+    expect(findLines('Display\nVolume', menu, any)).toBeUndefined();
+    expect(findLines('display\nSound', menu, any)).toBeUndefined();
+    const longer = readingOrder([word('Sound', 200, 110), word('settings', 260, 110), word('Display', 200, 160)]);
+    expect(findLines('Display\nSound', longer, any)).toBeUndefined();
+  });
+
+  test('one line at least must be where the action changed something', () => {
+    const below = (y: number) => (box: { y: number }) => box.y >= y;
+    expect(findLines('Display\nBack', menu, below(150))).toHaveLength(2);
+    expect(findLines('Sound\nBack', menu, below(150))).toBeUndefined();
+  });
+
+  test('two equal lines need two rows saying it; one line is no set of lines', () => {
+    expect(findLines('Sound\nSound', menu, any)).toBeUndefined();
+    expect(findLines('Sound', menu, any)).toBeUndefined();
   });
 });

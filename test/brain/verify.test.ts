@@ -1,7 +1,7 @@
 /** Effect verification on in-memory frames. */
 import { describe, expect, test } from 'vitest';
 import type { Effect, Frame, RecordedAction, Region } from '../../src/domain.ts';
-import { checkEffect, presentAsRecorded } from '../../src/brain/verify.ts';
+import { checkEffect, presentAsRecorded, withSurroundings, type EffectCheck } from '../../src/brain/verify.ts';
 import { cloneFrame, createFrame, crop, fillRegion } from '../../src/vision/frame.ts';
 
 const BLUE = [30, 60, 160, 255] as const;
@@ -63,5 +63,51 @@ describe('presentAsRecorded (the end of the wait after a replayed action)', () =
   test('cannot tell without an image that decides (a secret, only feedback): the wait keeps its quiet window', () => {
     expect(presentAsRecorded(action([{ region }]), images, { x: 0, y: 0 })).toBeUndefined();
     expect(presentAsRecorded(action([{ ...effect, kind: 'feedback' }]), images, { x: 0, y: 0 })).toBeUndefined();
+  });
+});
+
+describe('checkEffect on a field cleared but for its caret', () => {
+  const INK = [20, 20, 20, 255] as const;
+  /** A white field at `x` showing a "text" (blocks) or nothing, with a caret after it or at its start. */
+  const field = (x: number, text: boolean): Frame => {
+    const frame = createFrame(200, 100, [240, 240, 240, 255]);
+    fillRegion(frame, { x, y: 20, width: 100, height: 40 }, [255, 255, 255, 255]);
+    if (text) for (let i = 0; i < 5; i++) fillRegion(frame, { x: x + 6 + 10 * i, y: 32, width: 6, height: 14 }, INK);
+    fillRegion(frame, { x: text ? x + 58 : x + 4, y: 28, width: 1, height: 24 }, INK);
+    return frame;
+  };
+  // Recorded: the field at 10 went from a text to blank with its caret.
+  const region = { x: 11, y: 25, width: 60, height: 30 };
+  const recorded: Effect = { region, image: 'e.png', kind: 'text' };
+  const image = crop(field(10, false), region);
+
+  test('verifies where the layout put the field, though not where the target moved', () => {
+    const check = checkEffect(recorded, image, field(80, true), field(80, false), { x: 30, y: 0 });
+    expect(check).toMatchObject({ verified: true, moved: true });
+  });
+
+  test('fails when the text stayed', () => {
+    const before = field(80, true);
+    const check = checkEffect(recorded, image, before, cloneFrame(before), { x: 30, y: 0 });
+    expect(check.verified).toBe(false);
+  });
+});
+
+describe('withSurroundings', () => {
+  const word = (text: string, x: number, y: number) => ({ text, box: { x, y, width: 40, height: 14 }, confidence: 90 });
+  // "Welcome" found elsewhere, in a message box the layout made wider than recorded.
+  const found: EffectCheck = { effect: { region: { x: 15, y: 280, width: 120, height: 30 }, kind: 'text', text: 'Welcome' }, verified: true, moved: true, region: { x: 27, y: 227, width: 46, height: 20 }, diffPixels: 0 };
+  const box = { x: 15, y: 219, width: 426, height: 47 };
+
+  test('a changed region around a found text, showing only its words, is its effect too', () => {
+    const [check] = withSurroundings([found], { changed: [box], words: [word('Welcome', 30, 230)] });
+    expect(check?.covers).toEqual([box]);
+  });
+
+  test('not when the region shows another word, nor for an effect found in place', () => {
+    const [other] = withSurroundings([found], { changed: [box], words: [word('Welcome', 30, 230), word('Error', 300, 230)] });
+    expect(other?.covers).toBeUndefined();
+    const [inPlace] = withSurroundings([{ ...found, moved: false }], { changed: [box], words: [word('Welcome', 30, 230)] });
+    expect(inPlace?.covers).toBeUndefined();
   });
 });

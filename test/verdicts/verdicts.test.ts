@@ -84,9 +84,10 @@ describe('verdict corpus', () => {
     mkdirSync(join(REPO, 'reports'), { recursive: true });
     writeFileSync(join(REPO, 'reports', 'verdicts.json'), `${JSON.stringify(report, null, 2)}\n`);
     expect(silent).toEqual([]);
-    // Over-halt is driven down, not yet to its goal of at most one run: on the CI sample it is
-    // 5 of 21 (every one a `layout=moved`: reordered menus read in another order, a typed text
-    // recorded with its caret), with --strict.
+    // Over-halt is driven down, not yet to its goal of at most one run. Measured with --strict
+    // on the full corpus: 23 of 131 benign runs (dark themes reading a success colour as plain,
+    // larger fonts, the dynamic app's refresh-twice, settings layout=moved since fixed); the CI
+    // sample's `layout=moved` runs all pass.
     expect(report.overHaltRate, JSON.stringify(report.halted, null, 2)).toBeLessThanOrEqual(0.25);
     if (FULL) expect(report.benign).toBeGreaterThanOrEqual(30);
   });
