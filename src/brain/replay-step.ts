@@ -336,12 +336,16 @@ export class ReplayStep {
    * verified on is as settled as it was then, its elements as read then: waiting for quiet again
    * would only cost time. A change that comes later still shows, in the next action's comparison.
    * The look is one capture where the window was: a window that moved since shows other pixels
-   * there, and is waited on from where it is now.
+   * there, and is waited on from where it is now. Only an action whose effects showed is known
+   * to be done: after one with nothing to show (a click that only focuses a field) the app may
+   * still be painting, so the window is waited on as usual.
    */
   private async sinceVerified(previous: Previous, ignore: readonly Region[]): Promise<Settled> {
-    const frame = await this.stage.grabber(previous.window)();
-    if (framesEqual(previous.after, frame, ignore)) {
-      return { frame, window: previous.window, settleMs: 0, stable: true, ...(previous.elements && { elements: previous.elements }) };
+    if (previous.effects.length > 0) {
+      const frame = await this.stage.grabber(previous.window)();
+      if (framesEqual(previous.after, frame, ignore)) {
+        return { frame, window: previous.window, settleMs: 0, stable: true, ...(previous.elements && { elements: previous.elements }) };
+      }
     }
     return settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore });
   }
