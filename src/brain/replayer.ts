@@ -51,9 +51,10 @@ export async function replay(input: ReplayInput): Promise<Replay> {
     return look?.failure;
   };
   for (const [index, recorded] of path.actions.entries()) {
+    // The action's clock starts with the look at the last one: its wait before it.
+    input.onAction?.(index, path.actions.length, describeAction(recorded.action));
     const late = await held(false);
     if (late) return { reports, healed, observed, failure: late };
-    input.onAction?.(index, path.actions.length, describeAction(recorded.action));
     const outcome = await input.cycle.run({ kind: 'replay', recorded, index, image, assets: observed.assets });
     reports.push(outcome.report);
     if (outcome.failure || !outcome.observed) {
