@@ -19,6 +19,8 @@ const goal = (id: string) => {
   if (!found) throw new Error(`no verdict for ${id}`);
   return found;
 };
+// Each run launches the app for every goal: on a loaded 2-core machine a test takes over a minute.
+const RUN_MS = 180_000;
 const pathFile = join(project.root, 'paths/specs/calc/add.path.json');
 
 describe('learn, replay, heal, catch', () => {
@@ -58,7 +60,7 @@ describe('learn, replay, heal, catch', () => {
       }
     }
     expect(readFileSync(pathFile, 'utf8')).toBe(learnedText);
-  });
+  }, RUN_MS);
 
   test.each([
     ['bug=wrong-result', 'multiply', 'effect-not-verified', /action 5 \(click "="\)/],
@@ -70,7 +72,7 @@ describe('learn, replay, heal, catch', () => {
     expect(result.stderr).toMatch(/--keep-open: the app is still running on display :\d+/);
     expect(goal(id)).toMatchObject({ status: 'failed', category });
     expect(goal(id).message).toMatch(action);
-  });
+  }, RUN_MS);
 
   test('a moved layout passes as healed with 0 model calls, and the healed path is only proposed', async () => {
     const result = await run('layout=moved', '--learn', 'off', '--goal', 'add');
@@ -87,7 +89,7 @@ describe('learn, replay, heal, catch', () => {
     const again = await run('layout=moved', '--learn', 'off', '--goal', 'add');
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(goal('add')).toMatchObject({ status: 'passed', mode: 'replayed' });
-  });
+  }, RUN_MS);
 
   test('an edited goal is stale: --learn off fails it, --learn auto relearns it and says so', async () => {
     project.write('specs/calc.yaml', CALC_SPEC.replace('click "7", click "+", click "8"', 'click "7", click "+", click "9"').replace('"15"', '"16"'));
@@ -99,5 +101,5 @@ describe('learn, replay, heal, catch', () => {
     expect(auto.code, auto.stdout + auto.stderr).toBe(0);
     expect(goal('add')).toMatchObject({ status: 'passed', mode: 'learned' });
     expect(auto.stderr).toMatch(/changed: learning it again/);
-  });
+  }, RUN_MS);
 });
