@@ -1,5 +1,6 @@
 /**
- * Top-level windows of an X display, through xdotool and xwininfo.
+ * Top-level windows of an X display, through xdotool and xwininfo, and — for what is asked on
+ * every action (a window's place, title and pid) — the display's own protocol.
  *
  * Works without a window manager (retrace's own Xvfb runs none): focus is given with
  * XSetInputFocus (`xdotool windowfocus`), not `windowactivate`, which needs a WM. With a WM
@@ -10,7 +11,7 @@ import { InfrastructureError } from '../errors.ts';
 import { runTool, type ToolResult } from './exec-tool.ts';
 import { pollUntil } from './poll.ts';
 import type { Display, WindowInfo, WindowSystem } from './types.ts';
-import { XConnection } from './x11/connection.ts';
+import { XConnection, XProtocolError } from './x11/connection.ts';
 
 export interface XWindowOptions {
   /** How long focus() waits for the window to hold focus. @default 2000 */
@@ -98,6 +99,33 @@ export class XWindowSystem implements WindowSystem {
   async get(id: number): Promise<WindowInfo | undefined> {
     // `xwininfo -id 0` would wait for a click on a window to pick.
     if (!Number.isSafeInteger(id) || id <= 0) return undefined;
+    this.display.assertAlive();
+    const x = await this.connection().catch(() => undefined);
+    return x === undefined ? this.getByTools(id) : this.getByProtocol(x, id);
+  }
+
+  private async getByProtocol(x: XConnection, id: number): Promise<WindowInfo | undefined> {
+    try {
+      const [viewable, region, title, pid] = await Promise.all([x.viewable(id), x.rootArea(id), this.title(x, id), x.property(id, '_NET_WM_PID', 4)]);
+      if (!viewable) return undefined;
+      // As xdotool's getwindowpid: a window without _NET_WM_PID has no pid.
+      return pid.format === 32 && pid.value.length >= 4 ? { id, title, region, pid: pid.value.readUInt32LE(0) } : { id, title, region };
+    } catch (error) {
+      // BadWindow: the window is gone (closed, or its app exited).
+      if (error instanceof XProtocolError && error.xCode !== undefined) return undefined;
+      this.display.assertAlive();
+      throw error;
+    }
+  }
+
+  /** As xdotool's getwindowname: _NET_WM_NAME, else WM_NAME, as UTF-8. */
+  private async title(x: XConnection, id: number): Promise<string> {
+    const ewmh = await x.property(id, '_NET_WM_NAME');
+    const name = ewmh.value.length > 0 ? ewmh : await x.property(id, 'WM_NAME');
+    return name.format === 8 ? name.value.toString('utf8') : '';
+  }
+
+  private async getByTools(id: number): Promise<WindowInfo | undefined> {
     const [geometry, namePid] = await Promise.all([
       this.tool('xwininfo', ['-id', String(id), '-int']),
       this.tool('xdotool', ['getwindowname', String(id), 'getwindowpid', String(id)]),

@@ -1,13 +1,15 @@
 /**
- * A minimal X11 client over the display's local socket: just the requests the command-line
- * tools cannot make — ask a window to close (WM_DELETE_WINDOW, as a window manager does) and
- * read a selection owner's property (the XSETTINGS manager's). Little-endian, no extensions,
- * no events selected.
+ * A minimal X11 client over the display's local socket: the requests the command-line tools
+ * cannot make — ask a window to close (WM_DELETE_WINDOW, as a window manager does), read a
+ * selection owner's property (the XSETTINGS manager's) — and the ones asked on every action,
+ * where starting a tool process (~20 ms each) would dominate: a window's place and state.
+ * Little-endian, no extensions, no events selected.
  */
 import { connect, type Socket } from 'node:net';
 import { cookieFor, type XAuth } from './auth.ts';
 
-const OPCODE = { internAtom: 16, getProperty: 20, getSelectionOwner: 23, sendEvent: 25, getInputFocus: 43 } as const;
+const OPCODE = { getWindowAttributes: 3, getGeometry: 14, internAtom: 16, getProperty: 20, getSelectionOwner: 23, sendEvent: 25, translateCoordinates: 40, getInputFocus: 43 } as const;
+const MAP_STATE_VIEWABLE = 2;
 const CLIENT_MESSAGE = 33;
 const REQUEST_TIMEOUT_MS = 5_000;
 
@@ -152,6 +154,24 @@ export class XConnection {
     const format = reply.readUInt8(1);
     const items = reply.readUInt32LE(16);
     return { type: reply.readUInt32LE(8), format, value: Buffer.from(reply.subarray(32, 32 + items * (format / 8))) };
+  }
+
+  /** Whether the window is viewable: mapped, and all its ancestors too. */
+  async viewable(window: number): Promise<boolean> {
+    const request = this.header(OPCODE.getWindowAttributes, 0, 2);
+    request.writeUInt32LE(window, 4);
+    return (await this.send(request)).readUInt8(26) === MAP_STATE_VIEWABLE;
+  }
+
+  /** The window's inside (its border excluded) in root coordinates. */
+  async rootArea(window: number): Promise<{ x: number; y: number; width: number; height: number }> {
+    const geometry = this.header(OPCODE.getGeometry, 0, 2);
+    geometry.writeUInt32LE(window, 4);
+    const translate = this.header(OPCODE.translateCoordinates, 0, 4);
+    translate.writeUInt32LE(window, 4);
+    translate.writeUInt32LE(this.root, 8);
+    const [size, origin] = await Promise.all([this.send(geometry), this.send(translate)]);
+    return { x: origin.readInt16LE(12), y: origin.readInt16LE(14), width: size.readUInt16LE(16), height: size.readUInt16LE(18) };
   }
 
   /** The window owning selection `name`, or 0 when nobody does. */
