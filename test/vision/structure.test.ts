@@ -31,6 +31,12 @@ describe('structureSimilarity', () => {
   });
 
 
+  test("a selected list item in a dark theme has the selection's structure, the item unselected not", () => {
+    const selected = loadImage('list-cherry-selected');
+    expect(structureSimilarity(selected, loadImage('list-cherry-selected-dark'))).toBeGreaterThanOrEqual(EFFECT_THRESHOLDS.structureMin);
+    expect(structureSimilarity(selected, loadImage('list-cherry-unselected'))).toBeLessThan(0.8);
+  });
+
   test('another value in the display does not', () => {
     expect(structureSimilarity(crop(calc84, display), crop(calc8, display))).toBeLessThan(0.8);
   });
