@@ -62,9 +62,10 @@ export const EFFECT_THRESHOLDS = Object.freeze({
   /**
    * How alike the structure (edges, not colours: vision/structure.ts) of a look must be to its
    * recorded image when its pixels differ — a theme repainted it. Measured on the calculator
-   * fixture: its display repainted light-on-dark scores 0.99, another value in it 0.62; the most
-   * alike two different keys ("6" and "0", sharing their frame) 0.91; the display shifted by
-   * one pixel 0.92 (a look is compared where it was found, so no shift is forgiven).
+   * fixture: its display repainted light-on-dark scores 0.99, another value in it 0.71; the most
+   * alike two different keys ("6" and "0", sharing their frame) 0.93; the display shifted by
+   * one pixel 0.94 (a look is compared where it was found, so no shift is forgiven). The list
+   * fixture's selected item in its dark theme scores 0.99, the item unselected 0.72.
    */
   structureMin: 0.95,
   /** A change reaching at most this far outside the target's box can be the target's own feedback. */

@@ -4,7 +4,8 @@
  * - feedback (the target's own pressed or focus look) never decides;
  * - a text is read where it is now and must say exactly what it said (effect-text.ts), in a text
  *   role of the same colour meaning (an error-red restyling is not the same effect);
- * - a look must show its recorded pixels, or — repainted by a theme — its recorded structure.
+ * - a look must show its recorded pixels, or — repainted by a theme — its recorded structure; a
+ *   masked entry (a password's dots) as many dots, of any size.
  * Where it is now: at its recorded place, moved with the target (the layout moved), or — a text
  * re-found by what it says, a look by template search — anywhere this action changed the window.
  * Only the recorded pixels at the recorded place are a clean pass; anything else heals the path.
@@ -20,6 +21,7 @@ import { isCaretLike } from '../vision/settle.ts';
 import { withoutCarets, withoutCaretsIn } from '../vision/caret.ts';
 import { structureSimilarity } from '../vision/structure.ts';
 import { colourRole } from '../vision/colour-role.ts';
+import { maskedGlyphs } from '../vision/masked.ts';
 import { EFFECT_THRESHOLDS } from './thresholds.ts';
 import { findLines, findSaid, readingOrder, sameText } from './effect-text.ts';
 import { readRegion } from './observe.ts';
@@ -156,6 +158,13 @@ export function checkEffect(effect: Effect, image: Frame | undefined, before: Fr
   for (const region of places) {
     // Repainted (a theme): the same edges where the action changed the window.
     if (inside(after, region) && changedAt(before, after, region) && structureSimilarity(image, crop(after, region)) >= structureMin) {
+      return { effect, verified: true, moved: true, region, diffPixels: 0 };
+    }
+  }
+  // A masked entry says how many characters it holds: a larger font draws other dots.
+  const masked = maskedGlyphs(image);
+  for (const region of masked === undefined ? [] : places) {
+    if (inside(after, region) && changedAt(before, after, region) && maskedGlyphs(crop(after, region)) === masked) {
       return { effect, verified: true, moved: true, region, diffPixels: 0 };
     }
   }

@@ -28,7 +28,7 @@ export const CARET_SHAPE = Object.freeze({
 });
 
 /** The most common colour of a frame, packed as 0xRRGGBB. */
-function background(frame: Frame): number {
+export function background(frame: Frame): number {
   const counts = new Map<number, number>();
   let best = 0;
   let bestCount = 0;

@@ -1,14 +1,14 @@
 /**
- * The structure of an image, apart from its colours: where its edges are and how strong they are
- * relative to each other. Two renderings of the same content in another colour theme (dark text
- * on light turned light on dark, a blue accent turned green) have the same structure; a different
- * glyph, a check mark that appeared or a highlight that moved do not.
+ * The structure of an image, apart from its colours: where its edges are and how strong the
+ * faint ones are. Two renderings of the same content in another colour theme (dark text on light
+ * turned light on dark, a blue accent turned green) have the same structure; a different glyph,
+ * a check mark that appeared or a highlight that moved do not.
  *
- * The map is the gradient magnitude of the luma (|dx| + |dy|), box-blurred and halved, so a one
- * pixel shift of anti-aliased text barely moves it. Two maps are compared by their zero-mean
- * normalised cross-correlation, which ignores how strong the edges are overall (the contrast of
- * the theme) and keeps where they are and their proportions. The gradient magnitude does not
- * change sign when a theme inverts light and dark, so neither does the score.
+ * The map is the gradient magnitude of the luma (|dx| + |dy|, capped), box-blurred and halved,
+ * so a one pixel shift of anti-aliased text barely moves it. Two maps are compared by their
+ * zero-mean normalised cross-correlation, which ignores how strong the edges are overall (the
+ * contrast of the theme) and keeps where they are. The gradient magnitude does not change sign
+ * when a theme inverts light and dark, so neither does the score.
  */
 import type { Frame } from '../domain.ts';
 import { toGray } from './frame.ts';
@@ -16,6 +16,12 @@ import type { GrayImage } from './types.ts';
 
 /** Edge strength below this (in luma levels per pixel, summed over x and y) is noise. */
 const EDGE_FLOOR = 6;
+/**
+ * Edge strength above this counts as this: a theme changes how strongly each edge stands off
+ * (a dark theme's selection border by 40 levels and its text by 180, where the light theme had
+ * both near 150), not where the edges are.
+ */
+const EDGE_CAP = 48;
 
 /** The structure map of a frame: gradient magnitude, blurred and at half size. */
 export function structureMap(frame: Frame): GrayImage {
@@ -29,7 +35,7 @@ export function structureMap(frame: Frame): GrayImage {
       const dx = x + 1 < w ? Math.abs(data[i + 1]! - v) : 0;
       const dy = y + 1 < h ? Math.abs(data[i + w]! - v) : 0;
       const g = dx + dy;
-      grad[i] = g < EDGE_FLOOR ? 0 : g;
+      grad[i] = g < EDGE_FLOOR ? 0 : Math.min(g, EDGE_CAP);
     }
   }
   // 3×3 box blur, then every other pixel.

@@ -31,6 +31,12 @@ describe('structureSimilarity', () => {
   });
 
 
+  test("a selected list item in a dark theme has the selection's structure, the item unselected not", () => {
+    const selected = loadImage('list-cherry-selected');
+    expect(structureSimilarity(selected, loadImage('list-cherry-selected-dark'))).toBeGreaterThanOrEqual(EFFECT_THRESHOLDS.structureMin);
+    expect(structureSimilarity(selected, loadImage('list-cherry-unselected'))).toBeLessThan(0.8);
+  });
+
   test('another value in the display does not', () => {
     expect(structureSimilarity(crop(calc84, display), crop(calc8, display))).toBeLessThan(0.8);
   });
@@ -67,6 +73,23 @@ describe('colourRole', () => {
     expect(colourRole(text([247, 218, 218], [92, 13, 13]))).toBe('alert');
     expect(colourRole(text([242, 201, 201], [17, 17, 17]))).toBe('alert');
     expect(colourRole(text([216, 239, 216], [15, 61, 15]))).toBe('success');
+  });
+
+  /** A box of `box` colour with the text inside, on a page of `page` colour around it (3 px). */
+  const boxed = (page: [number, number, number], box: [number, number, number], ink: [number, number, number]): Frame =>
+    drawn(66, 26, [...page, 255], [
+      [{ x: 3, y: 3, width: 60, height: 20 }, [...box, 255]],
+      [{ x: 9, y: 7, width: 3, height: 12 }, [...ink, 255]],
+      [{ x: 17, y: 7, width: 8, height: 3 }, [...ink, 255]],
+    ]);
+
+  test('a dark theme keeps the role: a dark green on a dark page, a message box on a dark page', () => {
+    expect(colourRole(text([32, 33, 36], [29, 90, 29]))).toBe('success');
+    expect(colourRole(boxed([32, 33, 36], [216, 239, 216], [15, 61, 15]))).toBe('success');
+    expect(colourRole(boxed([32, 33, 36], [247, 218, 218], [92, 13, 13]))).toBe('alert');
+    expect(colourRole(boxed([32, 33, 36], [43, 45, 49], [232, 232, 232]))).toBe('plain');
+    // Nothing stands off the ground: no ink, whatever its faint hue.
+    expect(colourRole(text([32, 33, 36], [40, 52, 40]))).toBe('plain');
   });
 
   test('a pale green or yellow box alone is a plain tint', () => {
