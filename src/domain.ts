@@ -206,6 +206,12 @@ export interface RecordedAction {
   readonly settleMs: number;
   /** True when the action typed a secret: its images and OCR text are masked. */
   readonly secret?: boolean;
+  /**
+   * The first action of a path, when it has no target (typing, a key): the line its first effect
+   * appears on, across the window, as it looked before the action (a terminal's prompt). Replay
+   * waits for it before acting. Absent in older paths.
+   */
+  readonly beforeLine?: { readonly region: Region; readonly image: string };
 }
 
 /** Where a path came from: the goal text, or the hand-written steps. */

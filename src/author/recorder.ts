@@ -10,7 +10,7 @@ import { containsPoint, inflateRegion, regionCenter } from '../vision/frame.ts';
 import { findText, readAll } from '../vision/ocr/find-text.ts';
 import { segmentControls } from '../vision/segment.ts';
 import type { TextReader } from '../vision/types.ts';
-import { observeAction, type AssetSink } from '../brain/observe.ts';
+import { observeAction, withBeforeLine, type AssetSink } from '../brain/observe.ts';
 import { foldDemonstration, type DemoStep, type NotedEvent } from './demonstration.ts';
 import type { ScreenState } from './screen-watch.ts';
 
@@ -86,22 +86,21 @@ export async function recordDemonstration(input: RecordInput): Promise<Recorded>
     const secret = secretAction !== action;
     const point = firstPoint(action);
     const target = point && !secret ? await labels.target(before.frame, point) : undefined;
-    actions.push(
-      await observeAction({
-        action: target?.text !== undefined && target.exact ? retarget(secretAction, { text: target.text }) : secretAction,
-        before: before.frame,
-        // A window that changed size is observed against itself: its effects are not comparable.
-        after: sameSize(before.frame, after.frame) ? after.frame : before.frame,
-        ...(point ? { point } : {}),
-        ...(target?.text !== undefined ? { text: target.text } : {}),
-        dynamic: input.dynamic,
-        secret,
-        // From the input to the first capture of the state the next input found.
-        settleMs: Math.max(0, after.since - step.at),
-        assets: input.assets,
-        reader: input.reader,
-      }),
-    );
+    const observed = await observeAction({
+      action: target?.text !== undefined && target.exact ? retarget(secretAction, { text: target.text }) : secretAction,
+      before: before.frame,
+      // A window that changed size is observed against itself: its effects are not comparable.
+      after: sameSize(before.frame, after.frame) ? after.frame : before.frame,
+      ...(point ? { point } : {}),
+      ...(target?.text !== undefined ? { text: target.text } : {}),
+      dynamic: input.dynamic,
+      secret,
+      // From the input to the first capture of the state the next input found.
+      settleMs: Math.max(0, after.since - step.at),
+      assets: input.assets,
+      reader: input.reader,
+    });
+    actions.push(i === 0 ? withBeforeLine(observed, before.frame, input.assets) : observed);
   }
   return { actions, skipped };
 }

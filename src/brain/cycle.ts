@@ -24,7 +24,7 @@ import { act } from './element-act.ts';
 import { locateElement, elementAnchorAt } from './element-target.ts';
 import { elementChanges, readElements } from './element-effects.ts';
 import { describeAction, targetsOf } from './describe.ts';
-import { makeAnchor, makeEffects, type AssetSink } from './observe.ts';
+import { makeAnchor, makeEffects, withBeforeLine, type AssetSink } from './observe.ts';
 import { resolveTarget, type ModelLocator } from './ladder.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
 import type { ActionFailure, ActionOutcome, Held, ProblemSink } from './outcome.ts';
@@ -182,7 +182,8 @@ export class ActionCycle {
       const observed = endedAction(action, before, dynamic, after.ended, phases.settleMs, anchor);
       return { report: report({ verified: true, resolvedBy: 'recorded', retries: 0 }), observed, changed: true, healed: false };
     }
-    const observed = await this.observe(action, before, after, resolved, dynamic, secret, step.assets, undefined, elementsBefore);
+    const seen = await this.observe(action, before, after, resolved, dynamic, secret, step.assets, undefined, elementsBefore);
+    const observed = step.index === 0 ? withBeforeLine(seen, before.frame, step.assets) : seen;
     lap('verifyMs');
     if (!secret) this.options.onEvidence?.(step.index, before.frame, after.frame);
     return {
@@ -306,6 +307,8 @@ export class ActionCycle {
       dynamic,
       settleMs: Math.round(after.settleMs),
       ...(secret ? { secret: true } : {}),
+      // A healed proposal keeps what the path waits for before its first action.
+      ...(recorded?.beforeLine && { beforeLine: recorded.beforeLine }),
     };
   }
 

@@ -123,6 +123,21 @@ function isFeedback(before: Frame, after: Frame, region: Region, target: Region)
   return structureSimilarity(crop(before, core), crop(after, core)) >= feedbackStructure;
 }
 
+/**
+ * A path's first action, when it has no target (typing, a key), keeps the line its first effect
+ * appears on, across the window, as it was before the action: a window can open before it is
+ * ready for typing (a shell's prompt still to come), and a target the ladder would wait for
+ * there is none. Not for a secret: the line may show what was typed.
+ */
+export function withBeforeLine(recorded: RecordedAction, before: Frame, sink: AssetSink): RecordedAction {
+  const { action } = recorded;
+  if (recorded.anchor || recorded.secret || (action.kind !== 'type' && action.kind !== 'key')) return recorded;
+  const effect = recorded.effects.find((e) => e.image !== undefined && e.kind !== 'feedback');
+  if (!effect) return recorded;
+  const region = clampRegion({ x: 0, y: effect.region.y, width: before.width, height: effect.region.height }, before.width, before.height);
+  return { ...recorded, beforeLine: { region, image: store(sink, crop(before, region)) } };
+}
+
 export interface ActionObserveInput {
   readonly action: Action;
   readonly before: Frame;

@@ -1,8 +1,9 @@
 /**
  * One replayed action, and what replay remembers from one action to the next.
  *
- *   wait until stable → resolve by the ladder → act → wait for the reaction → verify the effects
- *   → look for changes nobody recorded
+ *   wait until stable (a path's first action with no target: until its recorded line before it
+ *   shows) → resolve by the ladder → act → wait for the reaction → verify the effects → look for
+ *   changes nobody recorded
  *
  * Done twice, never while it may still take effect. An action whose effects did not appear is
  * done again only when the window still shows exactly the state before it (dynamic regions
@@ -25,7 +26,7 @@ import { containsSecret } from '../spec-file/interpolate.ts';
 import { settle, type Settled } from './settle.ts';
 import type { Snapshot } from './elements.ts';
 import { describeAction } from './describe.ts';
-import { verifyEffects, kindOf, presentAsRecorded, type EffectCheck } from './verify.ts';
+import { verifyEffects, kindOf, matches, presentAsRecorded, type EffectCheck } from './verify.ts';
 import { verifyElementEffects } from './element-effects.ts';
 import { describeChanges, describeUnexpected, extendsChanging, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
@@ -107,8 +108,9 @@ export class ReplayStep {
         phases[phase] += now - mark;
         mark = now;
       };
-      const first = attempt === 0 && this.pending ? this.pending : await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() });
+      const settled = attempt === 0 && this.pending ? this.pending : await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() });
       this.forget();
+      const first = attempt === 0 ? await this.awaitBeforeLine(step, settled, ignore) : settled;
       lap('waitMs');
       const { before, resolved } = await this.awaitTarget(step, first, ignore);
       lap('resolveMs');
@@ -202,6 +204,25 @@ export class ReplayStep {
       };
       return { report: done, observed, changed, healed };
     }
+  }
+
+  /**
+   * The window a path's first action with no target acts on: once its recorded line before it
+   * shows (a shell's prompt that comes late — typed before it, the text lands around it), waited
+   * for while the window changes, up to the action's time limit. A line that never shows as
+   * recorded (another theme, a moved layout) costs that wait once; the action then goes ahead,
+   * and its effects decide. Already there, it costs one comparison.
+   */
+  private async awaitBeforeLine(step: ReplayStepInput, first: Settled, ignore: () => Region[]): Promise<Settled> {
+    const line = step.recorded.beforeLine;
+    if (!line) return first;
+    const image = step.image(line.image);
+    const giveUp = Date.now() + this.options.actionTimeoutMs;
+    let now = first;
+    while (!matches(now.frame, line.region, image).ok && Date.now() < giveUp) {
+      now = await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() }, { changeFrom: now.frame, reactMs: giveUp - Date.now() });
+    }
+    return now;
   }
 
   /**

@@ -40,12 +40,14 @@ export async function runGoal(input: GoalRunInput): Promise<GoalOutcome> {
   if (!failure || !options.relearn) return replayed.outcome;
   input.hooks?.warn?.(`replay failed (${failure.message}); learning "${goal.id}" again (--relearn)`);
   const relearned = await learnGoal(input, store, 'relearned', await input.stage(true));
-  if (relearned.mismatch) return relearned;
-  // The recorded path failed: that is the verdict. A path learned again on this app may have
-  // learned its regression (a weak expectation lets it through), so it is only proposed.
+  // The recorded path failed: that is the verdict, whatever the relearn did. A relearn that
+  // failed too says why beside it; one that passed may have learned the regression (a weak
+  // expectation lets it through), so its path is only proposed.
   const { spec } = input;
-  const message =
-    `${failure.message}\nlearned again (--relearn): the new path reaches the goal and is proposed beside the recorded one, not used; ` +
-    `review it (retrace paths show ${spec.id}#${goal.id}), then retrace paths accept or reject ${spec.id}#${goal.id}`;
-  return { ...replayed.outcome, mode: 'relearned', modelCalls: replayed.outcome.modelCalls + relearned.modelCalls, mismatch: { category: failure.category, message, failedAction: failure.index } };
+  const after = relearned.mismatch
+    ? `learned again (--relearn), and that failed too: ${relearned.mismatch.message}`
+    : 'learned again (--relearn): the new path reaches the goal and is proposed beside the recorded one, not used; ' +
+      `review it (retrace paths show ${spec.id}#${goal.id}), then retrace paths accept or reject ${spec.id}#${goal.id}`;
+  const mismatch = { category: failure.category, message: `${failure.message}\n${after}`, failedAction: failure.index };
+  return { ...replayed.outcome, mode: 'relearned', modelCalls: replayed.outcome.modelCalls + relearned.modelCalls, mismatch };
 }

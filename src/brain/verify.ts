@@ -121,7 +121,8 @@ const changedAt = (before: Frame, after: Frame, region: Region): boolean => {
   return changedRegions(crop(before, r), crop(after, r), {}).some((c) => !isCaretLike(c));
 };
 
-function matches(after: Frame, region: Region, expected: Frame): { ok: boolean; diffPixels: number } {
+/** Whether `after` shows `expected` at `region`: its pixels, within tolerance, a caret aside. */
+export function matches(after: Frame, region: Region, expected: Frame): { ok: boolean; diffPixels: number } {
   if (!inside(after, region)) return { ok: false, diffPixels: region.width * region.height };
   const actual = crop(after, region);
   const result = compareFrames(expected, actual, null, { threshold: pixelThreshold });

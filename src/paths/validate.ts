@@ -199,6 +199,11 @@ class Checker {
         this.elementPath(element.path, [...where, 'anchor', 'element', 'path']);
       }
     }
+    if (e.beforeLine !== undefined) {
+      const line = this.object(e.beforeLine, [...where, 'beforeLine'], '{ region, image }');
+      this.region(line.region, [...where, 'beforeLine', 'region']);
+      this.image(line.image, [...where, 'beforeLine', 'image']);
+    }
     if (e.elements !== undefined) {
       if (!Array.isArray(e.elements)) this.fail([...where, 'elements'], 'must be a list of element effects');
       e.elements.forEach((effect: unknown, i: number) => this.elementEffect(effect, [...where, 'elements', i]));
@@ -278,5 +283,6 @@ export function pathImages(path: Path): { readonly name: string; readonly where:
   return path.actions.flatMap((recorded, i) => [
     ...(recorded.anchor ? [{ name: recorded.anchor.image, where: ['actions', i, 'anchor', 'image'] }] : []),
     ...recorded.effects.flatMap((effect, j) => (effect.image ? [{ name: effect.image, where: ['actions', i, 'effects', j, 'image'] }] : [])),
+    ...(recorded.beforeLine ? [{ name: recorded.beforeLine.image, where: ['actions', i, 'beforeLine', 'image'] }] : []),
   ]);
 }

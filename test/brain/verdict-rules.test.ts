@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { kindOf } from '../../src/brain/verify.ts';
-import { ADD } from '../support/fake-desktop.ts';
+import { ADD, WINDOW } from '../support/fake-desktop.ts';
 import { glyphReader } from '../support/glyphs.ts';
 import { clickAdd, learnPath, replayOn } from '../support/fake-replay.ts';
 
@@ -156,6 +156,27 @@ describe('the ladder', () => {
     const result = await done;
     expect(result.failure).toMatchObject({ category: 'target-not-found', index: 0 });
     expect(clicks(desktop)).toBe(0);
+  });
+
+  test('a first typing waits for its recorded line before it (a prompt that comes late), then types once', async () => {
+    const typeAb = { kind: 'type', text: 'ab' } as const;
+    const learned = await learnPath([typeAb], { promptMs: 0 });
+    const line = learned.path.actions[0]?.beforeLine;
+    expect(line?.region).toMatchObject({ x: 0, width: WINDOW.width });
+    expect(line && learned.assets.has(line.image)).toBe(true);
+    const { done, desktop } = replayOn({ promptMs: 600 }, learned, { options: { actionTimeoutMs: 2000 } });
+    const result = await done;
+    expect(result.failure).toBeUndefined();
+    expect(desktop.events.filter((e) => e.kind === 'type')).toHaveLength(1);
+    expect(result.reports[0]?.waitMs).toBeGreaterThanOrEqual(400);
+  });
+
+  test('a line before that never shows costs the time limit once, and the typing\'s effects decide', async () => {
+    const learned = await learnPath([{ kind: 'type', text: 'ab' }], { promptMs: 0 });
+    const { done } = replayOn({ promptMs: 60_000 }, learned, { options: { actionTimeoutMs: 500 } });
+    const result = await done;
+    expect(result.failure).toMatchObject({ category: 'effect-not-verified', index: 0 });
+    expect(result.reports[0]?.waitMs).toBeGreaterThanOrEqual(450);
   });
 
   test('a template hit that does not beat a look-alike by the margin falls through, and the failure shows both places', async () => {

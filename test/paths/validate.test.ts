@@ -1,8 +1,8 @@
-/** Path files of both format versions load; a malformed effect is invalid input. */
+/** Path files of both format versions load, with or without a line before; a malformed effect or line is invalid input. */
 import { describe, expect, test } from 'vitest';
-import { PATH_FORMAT_VERSION, parsePathFile } from '../../src/paths/validate.ts';
+import { PATH_FORMAT_VERSION, parsePathFile, pathImages } from '../../src/paths/validate.ts';
 
-const file = (version: number, effect: Record<string, unknown>): string =>
+const file = (version: number, effect: Record<string, unknown>, extra: Record<string, unknown> = {}): string =>
   JSON.stringify({
     version,
     spec: 'specs/a.yaml',
@@ -10,7 +10,7 @@ const file = (version: number, effect: Record<string, unknown>): string =>
     planner: 'rules',
     source: { kind: 'goal', hash: 'x', text: 'click "1"' },
     window: { width: 100, height: 100 },
-    actions: [{ action: { kind: 'click', target: { text: '1' } }, before: 'fp', after: 'fp', effects: [effect], dynamic: [], settleMs: 0 }],
+    actions: [{ action: { kind: 'click', target: { text: '1' } }, before: 'fp', after: 'fp', effects: [effect], dynamic: [], settleMs: 0, ...extra }],
   });
 
 const region = { x: 1, y: 2, width: 3, height: 4 };
@@ -29,5 +29,15 @@ describe('parsePathFile', () => {
 
   test('an effect of an unknown kind names the file and the place', () => {
     expect(() => parsePathFile('g.path.json', file(2, { region, kind: 'sparkle' }))).toThrow(/g\.path\.json.*actions\[0\]\.effects\[0\]\.kind/);
+  });
+
+  test('a first action\'s line before it loads, and its image is one of the path\'s images', () => {
+    const path = parsePathFile('g.path.json', file(2, { region, kind: 'text', image: 'a.png', text: '7' }, { beforeLine: { region, image: 'b.png' } }));
+    expect(path.actions[0]?.beforeLine).toEqual({ region, image: 'b.png' });
+    expect(pathImages(path).map((i) => i.name)).toEqual(['a.png', 'b.png']);
+  });
+
+  test('a line before whose image leaves the assets folder names the file and the place', () => {
+    expect(() => parsePathFile('g.path.json', file(2, { region, kind: 'look' }, { beforeLine: { region, image: '../x.png' } }))).toThrow(/g\.path\.json.*actions\[0\]\.beforeLine\.image/);
   });
 });

@@ -60,6 +60,11 @@ export interface CounterOptions {
   readonly quitCode?: number;
   /** …this long after the click, rather than at once. */
   readonly quitMs?: number;
+  /**
+   * A typing line, whose prompt shows this long after the app started (a shell that starts
+   * late): what is typed before it lands before it, as a terminal echoes it.
+   */
+  readonly promptMs?: number;
 }
 
 export interface InputEvent {
@@ -78,6 +83,8 @@ export const WORDS = { x: 20, y: 114 };
 export const ERROR_AT = { x: 150, y: 114 };
 const TICKER: Region = { x: 180, y: 20, width: 40, height: 28 };
 const TWIN: Region = { x: 20, y: 62, width: 60, height: 28 };
+/** The typing line (`promptMs`): its prompt, then one block a character typed. */
+export const PROMPT_LINE = { x: 20, y: 138, prompt: 4, char: 6, gap: 2, height: 10 };
 
 const shift = <T extends Point>(r: T, by: Point): T => ({ ...r, x: r.x + by.x, y: r.y + by.y });
 
@@ -91,6 +98,9 @@ export class CounterApp {
   private clicks = 0;
   private focused: Region | undefined;
   private readonly started = performance.now();
+  private typed = '';
+  /** The first text came before the prompt. */
+  private typedEarly = false;
   private quit: (exit: AppExit) => void = () => undefined;
   private exit: AppExit | undefined;
   /** Resolves when the app quits (only with `quitCode`). */
@@ -152,6 +162,16 @@ export class CounterApp {
     });
   }
 
+  private get prompted(): boolean {
+    return this.options.promptMs !== undefined && performance.now() - this.started >= this.options.promptMs;
+  }
+
+  type(text: string): void {
+    if (this.options.promptMs === undefined || this.options.dead) return;
+    if (this.typed === '' && !this.prompted) this.typedEarly = true;
+    this.typed += text;
+  }
+
   private react(change: () => void): void {
     const ms = this.options.reactMs ?? 0;
     const lag = this.options.wordsLagMs;
@@ -188,7 +208,17 @@ export class CounterApp {
     const alert = o.alertAt !== undefined && this.count >= o.alertAt;
     drawText(frame, `COUNT ${o.wordsLagMs === undefined ? this.count : this.said}`, shift(WORDS, this.offset), alert ? ([200, 20, 20, 255] as Rgba) : c.text);
     if (o.errorAt !== undefined && this.count >= o.errorAt) drawText(frame, 'ERROR', shift(ERROR_AT, this.offset), c.text);
+    if (o.promptMs !== undefined) this.drawLine(frame, c);
     return frame;
+  }
+
+  private drawLine(frame: Frame, c: typeof LIGHT | typeof DARK): void {
+    const { x, y, prompt, char, gap, height } = PROMPT_LINE;
+    const chars = this.typed.length * (char + gap);
+    const promptAt = this.typedEarly ? x + chars : x;
+    if (this.prompted) fillRegion(frame, { x: promptAt, y, width: prompt, height }, c.text);
+    const from = this.typedEarly ? x : x + prompt + gap;
+    for (let i = 0; i < this.typed.length; i++) fillRegion(frame, { x: from + i * (char + gap), y, width: char, height }, c.ink);
   }
 }
 
@@ -245,7 +275,10 @@ export class FakeDesktop implements Desktop {
     drag: async (from) => void this.log('drag', from),
     scroll: async (at) => void this.log('scroll', at),
     key: async () => void this.log('key'),
-    type: async () => void this.log('type'),
+    type: async (text) => {
+      this.log('type');
+      this.app.type(text);
+    },
   };
   readonly windows = {
     list: async (): Promise<WindowInfo[]> => [this.window],

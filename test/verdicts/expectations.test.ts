@@ -5,7 +5,8 @@
  * wrong. Regressions: a result that reverts after 300 ms or 1 s, "Loaded 420" for "Loaded 42",
  * "loaded 42" and "42 Loaded", the right text restyled as an error, a wrong answer beside the key
  * "5" — each also replayed again under `--relearn`, where a path learned again is only a proposal.
- * Benign: a loading screen, another program's window on top at start, a prompt that comes late.
+ * Benign: a loading screen, another program's window on top at start, a prompt that comes late:
+ * each passes, its first action having waited.
  * Every verdict (variant, expected, got) is written to reports/expectations.json.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -34,19 +35,18 @@ const REGRESSIONS = [
   variant('slow', 'bug=error-style', 'load'),
   variant('calculator', 'bug=wrong-result', 'subtract'),
 ];
-/** Benign changes a replay must wait through, never act through nor act on twice. */
-const WAITS = [
-  variant('calculator', 'splash=1500', 'add'),
+/**
+ * Benign changes a replay must wait through, never act through nor act on twice: a cover at
+ * start (4 s from the app's start, still there when the replay begins), and a prompt that comes
+ * late (typed before it, the text lands around it: "sho $((6$ *7))").
+ */
+const COVERS = [
+  variant('calculator', 'splash=4000', 'add'),
   variant('calculator', '', 'add', 'RETRACE_FOREIGN_WINDOW'),
 ];
-/**
- * A known over-halt, replayed and reported (reports/expectations.json) but not yet asserted: the
- * replay types as soon as the window is stable, before a late prompt; the tty echoes the text and
- * the prompt lands in it ("sho $((6$ *7))"), so the typing's effect does not verify. Whether it
- * happens depends on how long the terminal took to start (1 of 2 runs).
- */
 const LATE_PROMPT = variant('terminal', 'prompt=1500', 'compute');
-const ROWS = [...REGRESSIONS, variant('slow', 'accent=green', 'load'), ...WAITS, LATE_PROMPT];
+const WAITS = [...COVERS, LATE_PROMPT];
+const ROWS = [...REGRESSIONS, variant('slow', 'accent=green', 'load'), ...WAITS];
 
 const retries = (goal: Goal): number => goal.actions.reduce((n, a) => n + a.retries, 0);
 /** How long the first action waited before it acted: a cover at start shows here. */
@@ -129,15 +129,18 @@ describe.runIf(FULL)('expectations that prove something (issue 17)', () => {
     expect(goal.status, goal.message).toBe('passed');
   });
 
-  test('terminal prompt=1500: whatever its verdict, nothing was typed twice', () => {
-    expect(retries(verdict(LATE_PROMPT))).toBe(0);
-  });
-
   test.each(WAITS.map((v) => [name(v), v] as const))('%s passes (no over-halt), no action done twice', (_, v) => {
     const goal = verdict(v);
     expect(goal.status, goal.message).toBe('passed');
     expect(retries(goal)).toBe(0);
     const base = learned.goals.find((g) => g.goal === v.goals[0]);
     expect(goal.actions.map((a) => a.kind)).toEqual(base?.actions.map((a) => a.kind));
+  });
+
+  test.each(COVERS.map((v) => [name(v), v] as const))('%s: the first action waited for the cover', (_, v) => {
+    // 4 s from the app's start: its start-up and the replay's own (the look at the expectations
+    // before the goal) take 2–3 s of it on a loaded machine; the first action waited 1.1–1.8 s
+    // (a 1.5 s cover left it 165–544 ms, too little to show a wait).
+    expect(waited(verdict(v))).toBeGreaterThanOrEqual(1000);
   });
 });
