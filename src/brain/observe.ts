@@ -113,17 +113,20 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
  * Whether `candidate` continues, on the same line, a region seen changing on its own: the tens
  * digit of a ticking clock changes only every ten seconds, too seldom to be caught changing while
  * watched, but it sits right beside the seconds digit that was. Same line: its top and bottom
- * within `slackPx` of the changing region's, and no further than `slackPx` from it sideways.
+ * within `slackPx` of the changing region's, and no further from it sideways than one character
+ * of that line (its height; the colon between a clock's minutes and seconds), nor than `slackPx`.
  */
 export function extendsChanging(candidate: Region, changing: readonly Region[]): boolean {
   const slack = UNEXPECTED_LIMITS.slackPx;
-  return changing.some(
-    (r) =>
+  return changing.some((r) => {
+    const reach = Math.max(slack, r.height);
+    return (
       Math.abs(candidate.y - r.y) <= slack &&
       Math.abs(candidate.y + candidate.height - (r.y + r.height)) <= slack &&
-      candidate.x <= r.x + r.width + slack &&
-      r.x <= candidate.x + candidate.width + slack,
-  );
+      candidate.x <= r.x + r.width + reach &&
+      r.x <= candidate.x + candidate.width + reach
+    );
+  });
 }
 
 /**
