@@ -115,16 +115,19 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
  * watched, but it sits right beside the seconds digit that was. Same line: its top and bottom
  * within `slackPx` of the changing region's, and no further from it sideways than one character
  * of that line (its height; the colon between a clock's minutes and seconds), nor than `slackPx`.
+ * Or its fringe: within `slackPx` all round (a taller letter of a headline in a larger font).
  */
 export function extendsChanging(candidate: Region, changing: readonly Region[]): boolean {
   const slack = UNEXPECTED_LIMITS.slackPx;
   return changing.some((r) => {
     const reach = Math.max(slack, r.height);
+    const fringe = intersectRegions(candidate, inflateRegion(r, slack));
     return (
-      Math.abs(candidate.y - r.y) <= slack &&
-      Math.abs(candidate.y + candidate.height - (r.y + r.height)) <= slack &&
-      candidate.x <= r.x + r.width + reach &&
-      r.x <= candidate.x + candidate.width + reach
+      (fringe !== null && regionArea(fringe) === regionArea(candidate)) ||
+      (Math.abs(candidate.y - r.y) <= slack &&
+        Math.abs(candidate.y + candidate.height - (r.y + r.height)) <= slack &&
+        candidate.x <= r.x + r.width + reach &&
+        r.x <= candidate.x + candidate.width + reach)
     );
   });
 }

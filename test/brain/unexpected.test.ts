@@ -30,6 +30,8 @@ describe('continuingChanging', () => {
   test('the end of a longer headline beside the part seen rotating is the banner', () => {
     const seenRotating = { x: 29, y: 380, width: 294, height: 18 };
     expect(continuingChanging([{ x: 323, y: 381, width: 44, height: 15 }], [seenRotating])).toHaveLength(1);
+    // The tops of taller letters (a larger font) are its fringe.
+    expect(continuingChanging([{ x: 73, y: 376, width: 19, height: 7 }], [seenRotating])).toHaveLength(1);
     // An error box over the banner is taller: not more of the headline.
     expect(continuingChanging([{ x: 8, y: 377, width: 544, height: 35 }], [seenRotating])).toEqual([]);
   });
