@@ -16,7 +16,7 @@ import { structureSimilarity } from '../vision/structure.ts';
 import { colourRole } from '../vision/colour-role.ts';
 import { sameText } from './effect-text.ts';
 import { assetName } from '../paths/store.ts';
-import { EFFECT_THRESHOLDS } from './thresholds.ts';
+import { EFFECT_THRESHOLDS, UNEXPECTED_LIMITS } from './thresholds.ts';
 
 /** Images collected while observing, keyed by asset name. */
 export type AssetSink = Map<string, Uint8Array>;
@@ -88,9 +88,11 @@ export async function readRegion(reader: TextReader, frame: Frame, region: Regio
 export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
   const { before, after, sink, reader } = input;
   const changes = changedRegions(before, after, { ignore: input.dynamic, minPixels: MIN_EFFECT_PIXELS });
-  // A caret is in either blink phase on any frame: its appearing is no effect to verify.
+  // A caret is in either blink phase on any frame: its appearing is no effect to verify. Nor is
+  // more of what changes on its own (a longer headline than any seen rotating).
+  const own = continuingChanging(changes, input.dynamic);
   const effects: Effect[] = [];
-  for (const changed of changes.filter((c) => !isCaretLike(c))) {
+  for (const changed of changes.filter((c) => !isCaretLike(c) && !own.includes(c))) {
     const region = clampRegion(inflateRegion(changed, EFFECT_PADDING), after.width, after.height);
     if (input.secret) {
       effects.push({ region, kind: 'look' });
@@ -105,6 +107,43 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
     effects.push({ region, kind, image, ...(text ? { text } : {}), ...(role !== 'plain' ? { role } : {}) });
   }
   return effects;
+}
+
+/**
+ * Whether `candidate` continues, on the same line, a region seen changing on its own: the tens
+ * digit of a ticking clock changes only every ten seconds, too seldom to be caught changing while
+ * watched, but it sits right beside the seconds digit that was. Same line: its top and bottom
+ * within `slackPx` of the changing region's, and no further from it sideways than one character
+ * of that line (its height; the colon between a clock's minutes and seconds), nor than `slackPx`.
+ * Or its fringe: within `slackPx` all round (a taller letter of a headline in a larger font).
+ */
+export function extendsChanging(candidate: Region, changing: readonly Region[]): boolean {
+  const slack = UNEXPECTED_LIMITS.slackPx;
+  return changing.some((r) => {
+    const reach = Math.max(slack, r.height);
+    const fringe = intersectRegions(candidate, inflateRegion(r, slack));
+    return (
+      (fringe !== null && regionArea(fringe) === regionArea(candidate)) ||
+      (Math.abs(candidate.y - r.y) <= slack &&
+        Math.abs(candidate.y + candidate.height - (r.y + r.height)) <= slack &&
+        candidate.x <= r.x + r.width + reach &&
+        r.x <= candidate.x + candidate.width + reach)
+    );
+  });
+}
+
+/**
+ * The candidates that continue a region changing on its own, directly or through one another:
+ * a clock's minutes beside its tens of seconds beside its ticking seconds; the end of a headline
+ * longer than any seen rotating, beside the part of the banner that was.
+ */
+export function continuingChanging<R extends Region>(candidates: readonly R[], changing: readonly Region[]): R[] {
+  const joined: R[] = [];
+  for (;;) {
+    const next = candidates.filter((c) => !joined.includes(c) && extendsChanging(c, [...changing, ...joined]));
+    if (next.length === 0) return joined;
+    joined.push(...next);
+  }
 }
 
 /**

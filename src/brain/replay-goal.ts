@@ -3,7 +3,8 @@
  * action through the cycle, check the expectations, and propose a healed path beside the
  * original (never over it).
  */
-import type { Path } from '../domain.ts';
+import type { Path, RecordedAction, Region } from '../domain.ts';
+import { clampRegion, isEmptyRegion } from '../vision/frame.ts';
 import type { PathStore } from '../paths/store.ts';
 import { fingerprint, sameState } from '../vision/fingerprint.ts';
 import type { Stage } from './stage.ts';
@@ -40,7 +41,9 @@ export async function replayGoal(input: GoalRunInput, store: PathStore, stage: S
   const { assertions, mismatch, warnings } = await checkGoal(input, stage, path.actions, before);
   if (!mismatch && done.healed) {
     input.hooks?.phase?.('saving', 'proposing the healed path');
-    await store.propose({ ...path, actions: done.observed.actions }, done.observed.assets);
+    // A goal that ends the app keeps the size its window had.
+    const window = stage.app.exitInfo() ? path.window : (await stage.window()).region;
+    await store.propose(inWindow(path, done.observed.actions, window), done.observed.assets);
   }
   return { replay: done, outcome: { mode, actions: done.reports, assertions, modelCalls, ...(mismatch ? { mismatch } : {}), ...(warnings.length > 0 ? { warnings } : {}) } };
 }
@@ -71,4 +74,27 @@ async function navigateToStart(input: GoalRunInput, store: PathStore, stage: Sta
     // A walk that went wrong leaves the screen elsewhere; the goal's own replay then says where.
     if (walked.failure) return;
   }
+}
+
+/**
+ * The healed path in the window it was replayed in: what was found again in a window of another
+ * size lies where that window put it, maybe past the recorded one. What replayed in place keeps
+ * its recorded evidence, clipped to a smaller window (a region left wholly outside it is dropped).
+ */
+export function inWindow(path: Path, actions: readonly RecordedAction[], window: { readonly width: number; readonly height: number }): Path {
+  const size = { width: window.width, height: window.height };
+  const inside = (r: Region): Region | undefined => {
+    const clipped = clampRegion(r, size);
+    return isEmptyRegion(clipped) ? undefined : clipped;
+  };
+  const fitted = actions.map((a) => ({
+    ...a,
+    ...(a.anchor && { anchor: { ...a.anchor, box: inside(a.anchor.box) ?? a.anchor.box } }),
+    effects: a.effects.flatMap((e) => {
+      const region = inside(e.region);
+      return region ? [{ ...e, region }] : [];
+    }),
+    dynamic: a.dynamic.flatMap((r) => inside(r) ?? []),
+  }));
+  return { ...path, window: size, actions: fitted };
 }

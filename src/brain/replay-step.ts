@@ -28,7 +28,8 @@ import type { Snapshot } from './elements.ts';
 import { describeAction } from './describe.ts';
 import { verifyEffects, kindOf, matches, presentAsRecorded, type EffectCheck } from './verify.ts';
 import { verifyElementEffects } from './element-effects.ts';
-import { describeChanges, describeUnexpected, extendsChanging, unexplainedChanges, watchCandidates } from './unexpected.ts';
+import { describeChanges, describeUnexpected, unexplainedChanges, watchCandidates } from './unexpected.ts';
+import { continuingChanging } from './observe.ts';
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
 import type { ActionFailure, ActionOutcome, Held } from './outcome.ts';
 import type { ActionCycle, CycleStep, Resolved, Unresolved } from './cycle.ts';
@@ -297,8 +298,10 @@ export class ReplayStep {
     if (candidates.length === 0) return [];
     const watched = await watchCandidates(this.stage, after.window, after.frame, candidates);
     this.seen.push(...watched.dynamic);
-    const still = watched.still.filter((c) => !extendsChanging(c, this.seen));
-    this.seen.push(...watched.still.filter((c) => !still.includes(c)));
+    // Beside what was recorded or seen changing on its own, on its line, it is more of the same.
+    const own = continuingChanging(watched.still, [...ignore, ...this.seen]);
+    this.seen.push(...own);
+    const still = watched.still.filter((c) => !own.includes(c));
     if (still.length === 0) return [];
     if (!secret) this.options.onProblem?.(index, { kind: 'unexpected-change', before, after: after.frame, regions: still });
     return describeChanges(this.stage, after.frame, still);

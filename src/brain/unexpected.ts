@@ -63,23 +63,6 @@ export async function watchCandidates(
   };
 }
 
-/**
- * Whether `candidate` continues, on the same line, a region seen changing on its own: the tens
- * digit of a ticking clock changes only every ten seconds, too seldom to be caught changing while
- * watched, but it sits right beside the seconds digit that was. Same line: its top and bottom
- * within `slackPx` of the changing region's, and no further than `slackPx` from it sideways.
- */
-export function extendsChanging(candidate: Region, changing: readonly Region[]): boolean {
-  const slack = UNEXPECTED_LIMITS.slackPx;
-  return changing.some(
-    (r) =>
-      Math.abs(candidate.y - r.y) <= slack &&
-      Math.abs(candidate.y + candidate.height - (r.y + r.height)) <= slack &&
-      candidate.x <= r.x + r.width + slack &&
-      r.x <= candidate.x + candidate.width + slack,
-  );
-}
-
 /** The unexpected changes with the text OCR reads in each. */
 export async function describeChanges(stage: Stage, after: Frame, regions: readonly Region[]): Promise<UnexpectedChange[]> {
   const out: UnexpectedChange[] = [];

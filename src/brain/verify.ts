@@ -6,8 +6,8 @@
  *   role of the same colour meaning (an error-red restyling is not the same effect);
  * - a look must show its recorded pixels, or — repainted by a theme — its recorded structure; a
  *   masked entry (a password's dots) as many dots, of any size.
- * Where it is now: at its recorded place, moved with the target (the layout moved), or — a text
- * re-found by what it says, a look by template search — anywhere this action changed the window.
+ * Where it is now: at its recorded place, moved with the target (the layout moved), or — by
+ * template search, and a text also by what it says — anywhere this action changed the window.
  * Only the recorded pixels at the recorded place are a clean pass; anything else heals the path.
  */
 import type { Effect, EffectKind, Frame, Point, RecordedAction, Region } from '../domain.ts';
@@ -132,9 +132,9 @@ export function matches(after: Frame, region: Region, expected: Frame): { ok: bo
 }
 
 /**
- * The pixel checks of an effect: its recorded image at its places, then — for a look — its
- * structure there, a flat region anywhere it changed, or the image found elsewhere by template.
- * A text effect whose pixels differ is left to `checkText` (it needs OCR).
+ * The pixel checks of an effect: its recorded image at its places, then a flat region anywhere
+ * it changed, its structure at its places (a look only), or the image found elsewhere by
+ * template. A text effect whose pixels are nowhere is left to `checkText` (it needs OCR).
  * @param image the recorded post image, or undefined for a secret action, where only "the region
  *   changed" can be checked.
  */
@@ -155,8 +155,7 @@ export function checkEffect(effect: Effect, image: Frame | undefined, before: Fr
   }
   const failed: EffectCheck = { effect, verified: false, moved: false, region: effect.region, diffPixels: best };
   if (isFlat(image)) return checkBlank(effect, image, before, after, failed);
-  if (kindOf(effect) === 'text') return failed;
-  for (const region of places) {
+  for (const region of kindOf(effect) === 'text' ? [] : places) {
     // Repainted (a theme): the same edges where the action changed the window.
     if (inside(after, region) && changedAt(before, after, region) && structureSimilarity(image, crop(after, region)) >= structureMin) {
       return { effect, verified: true, moved: true, region, diffPixels: 0 };
@@ -169,6 +168,8 @@ export function checkEffect(effect: Effect, image: Frame | undefined, before: Fr
       return { effect, verified: true, moved: true, region, diffPixels: 0 };
     }
   }
+  // A text's own pixels found elsewhere are the text, however OCR reads it: a text misread when
+  // it was learned ("12+* 7 7 =") is never read the same again. Its other looks need OCR.
   const found = findTemplate(after, image, { minScore: relocateMinScore });
   if (found.found) {
     const region = { ...effect.region, x: found.point.x, y: found.point.y };

@@ -44,6 +44,16 @@ describe('checkEffect', () => {
     const check = checkEffect(effect, image, withBlocks([]), withBlocks([120]), { x: 0, y: 0 });
     expect(check).toMatchObject({ verified: true, moved: true, region: { x: 117, y: 27 } });
   });
+
+  test('finds a text by its own pixels elsewhere, however it was read when learned', () => {
+    // Learned misread: what it says is never read the same again, its pixels are the text.
+    const text: Effect = { ...effect, kind: 'text', text: '12+* 7 7 =' };
+    expect(checkEffect(text, image, withBlocks([]), withBlocks([120]), { x: 0, y: 0 })).toMatchObject({ verified: true, moved: true, region: { x: 117, y: 27 } });
+    // Other pixels (another value) are left to OCR.
+    const other = withBlocks([120]);
+    fillRegion(other, { x: 124, y: 44, width: 8, height: 4 }, [250, 200, 0, 255]);
+    expect(checkEffect(text, image, withBlocks([]), other, { x: 0, y: 0 }).verified).toBe(false);
+  });
 });
 
 describe('presentAsRecorded (the end of the wait after a replayed action)', () => {

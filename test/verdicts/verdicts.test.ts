@@ -5,6 +5,8 @@
  * a silent incorrect success (must be 0); a benign change that fails is an over-halt (measured,
  * driven down).
  * CI runs a fixed sample of the corpus; RETRACE_VERDICTS=full runs all of it (the benchmark does).
+ * RETRACE_VERDICTS_APPS=dynamic,calculator keeps only those apps (of the sample or the full corpus),
+ * to iterate on one app's verdicts.
  * The figures, and every outcome (variant, expected, got), are written to reports/verdicts.json.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -17,10 +19,11 @@ import type { Summary } from '../../src/report/summary.ts';
 const FULL = process.env.RETRACE_VERDICTS === 'full';
 /** The CI sample: per app, the first few benign and regression variants of variants.json. */
 const PER_APP = { benign: 3, regression: 3 };
-const APPS = FULL ? CORPUS_APPS : ['calculator', 'notes', 'settings', 'login'];
+const ONLY = process.env.RETRACE_VERDICTS_APPS?.split(',').filter(Boolean);
+const APPS = (FULL ? CORPUS_APPS : ['calculator', 'notes', 'settings', 'login']).filter((app) => !ONLY || ONLY.includes(app));
 
 function sample(): Variant[] {
-  if (FULL) return VARIANTS;
+  if (FULL) return VARIANTS.filter((v) => APPS.includes(v.app));
   return APPS.flatMap((app) =>
     (['benign', 'regression'] as const).flatMap((kind) => VARIANTS.filter((v) => v.app === app && v.kind === kind).slice(0, PER_APP[kind])),
   );
@@ -52,8 +55,10 @@ describe('verdict corpus', () => {
   }, 3_000_000);
 
   test('the corpus has at least 10 regression and 10 benign variants', () => {
-    expect(variants.filter((v) => v.kind === 'regression').length).toBeGreaterThanOrEqual(10);
-    expect(variants.filter((v) => v.kind === 'benign').length).toBeGreaterThanOrEqual(10);
+    if (!ONLY) {
+      expect(variants.filter((v) => v.kind === 'regression').length).toBeGreaterThanOrEqual(10);
+      expect(variants.filter((v) => v.kind === 'benign').length).toBeGreaterThanOrEqual(10);
+    }
     const expected = variants.reduce((n, v) => n + v.goals.length, 0);
     expect(outcomes.length).toBe(expected);
   });
@@ -87,8 +92,10 @@ describe('verdict corpus', () => {
     // Over-halt is driven down, not yet to its goal of at most one run. Measured with --strict
     // on the full corpus: 23 of 131 benign runs (dark themes reading a success colour as plain,
     // larger fonts, the dynamic app's refresh-twice, settings layout=moved since fixed); the CI
-    // sample's `layout=moved` runs all pass.
+    // sample's `layout=moved` runs all pass. The dynamic and calculator apps alone: 14 of 58, then
+    // 5 once content changing on its own was told apart from effects, a text found by its pixels
+    // and a proposal made in the window it was healed in.
     expect(report.overHaltRate, JSON.stringify(report.halted, null, 2)).toBeLessThanOrEqual(0.25);
-    if (FULL) expect(report.benign).toBeGreaterThanOrEqual(30);
+    if (FULL && !ONLY) expect(report.benign).toBeGreaterThanOrEqual(30);
   });
 });
