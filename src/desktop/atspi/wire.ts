@@ -75,12 +75,12 @@ function completeTypes(signature: string): string[] {
 }
 
 class Writer {
-  buffer = Buffer.alloc(256);
+  buffer = Buffer.allocUnsafe(256);
   pos = 0;
 
   private room(n: number): void {
     if (this.pos + n <= this.buffer.length) return;
-    const bigger = Buffer.alloc(Math.max(this.buffer.length * 2, this.pos + n));
+    const bigger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.pos + n));
     this.buffer.copy(bigger, 0, 0, this.pos);
     this.buffer = bigger;
   }
@@ -168,28 +168,33 @@ class Writer {
 
 /** The bytes of a method call (little-endian, as every host retrace runs on). */
 export function encodeCall(call: MethodCall): Buffer {
-  const body = new Writer();
-  completeTypes(call.signature).forEach((type, i) => body.value(type, call.body[i]));
   const w = new Writer();
   w.u8(0x6c); // 'l'
   w.u8(MESSAGE_TYPE.call);
   w.u8(0);
   w.u8(1);
-  w.u32(body.pos);
+  w.u32(0); // the body's length, known once it is written
   w.u32(call.serial);
-  const fields: Array<[number, string, string]> = [
-    [FIELD.path, 'o', call.path],
-    [FIELD.interface, 's', call.iface],
-    [FIELD.member, 's', call.member],
-    [FIELD.destination, 's', call.destination],
-    ...(call.signature === '' ? [] : [[FIELD.signature, 'g', call.signature] as [number, string, string]]),
-  ];
-  w.value('a(yv)', fields.map(([code, signature, value]) => [code, new Variant(signature, value)]));
+  // The header fields, a(yv), written as the general writer would, without a variant each.
+  w.u32(0);
+  const fieldsStart = w.pos;
+  const field = (code: number, type: 'o' | 's' | 'g', value: string): void => {
+    w.align(8);
+    w.u8(code);
+    w.string(type, 1);
+    w.string(value, type === 'g' ? 1 : 4);
+  };
+  field(FIELD.path, 'o', call.path);
+  field(FIELD.interface, 's', call.iface);
+  field(FIELD.member, 's', call.member);
+  field(FIELD.destination, 's', call.destination);
+  if (call.signature !== '') field(FIELD.signature, 'g', call.signature);
+  w.buffer.writeUInt32LE(w.pos - fieldsStart, fieldsStart - 4);
   w.align(8);
-  const out = Buffer.allocUnsafe(w.pos + body.pos);
-  w.buffer.copy(out, 0, 0, w.pos);
-  body.buffer.copy(out, w.pos, 0, body.pos);
-  return out;
+  const bodyStart = w.pos;
+  completeTypes(call.signature).forEach((type, i) => w.value(type, call.body[i]));
+  w.buffer.writeUInt32LE(w.pos - bodyStart, 4);
+  return w.buffer.subarray(0, w.pos);
 }
 
 class Reader {
