@@ -110,7 +110,7 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
     const text = await readRegion(reader, after, region);
     const said = await readRegion(reader, before, region);
     const image = store(sink, crop(after, region));
-    const own = [on, input.target].some((box) => box !== undefined && isFeedback(before, after, region, box));
+    const own = (on !== undefined && isFocusRing(before, after, region, on)) || (input.target !== undefined && isFeedback(before, after, region, input.target));
     const kind: EffectKind = own && sameText(said, text) ? 'feedback' : sameText(said, text) ? 'look' : 'text';
     const role = kind === 'text' && text ? colourRole(crop(after, region)) : 'plain';
     effects.push({ region, kind, image, ...(text ? { text } : {}), ...(role !== 'plain' ? { role } : {}) });
@@ -141,6 +141,13 @@ export function isFeedback(before: Frame, after: Frame, region: Region, target: 
   if (core.width < 4 || core.height < 4) return true;
   return structureSimilarity(crop(before, core), crop(after, core)) >= feedbackStructure;
 }
+
+/**
+ * The focus ring of an element that gained or lost the focus: its feedback, the caret it shows
+ * only while focused aside.
+ */
+export const isFocusRing = (before: Frame, after: Frame, region: Region, box: Region): boolean =>
+  isFeedback(withoutCaretsIn(before, [box]), withoutCaretsIn(after, [box]), region, box);
 
 export interface ActionObserveInput {
   readonly action: Action;

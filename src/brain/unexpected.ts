@@ -17,7 +17,7 @@ import { changedRegions } from '../vision/changes.ts';
 import { clampRegion, crop, inflateRegion, regionsIntersect } from '../vision/frame.ts';
 import { isCaretLike } from '../vision/settle.ts';
 import type { Stage } from './stage.ts';
-import { isFeedback, readRegion } from './observe.ts';
+import { isFocusRing, readRegion } from './observe.ts';
 import type { FocusMoves } from './element-effects.ts';
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS, UNEXPECTED_LIMITS } from './thresholds.ts';
 
@@ -39,7 +39,7 @@ export function unexplainedChanges(before: Frame, after: Frame, accounted: reado
  */
 export function isFocusFeedback(change: Region, moves: FocusMoves, before: Frame, after: Frame): boolean {
   if (moves.changed.some((box) => regionsIntersect(box, change))) return false;
-  return moves.focusOnly.some((box) => isFeedback(before, after, change, box));
+  return moves.focusOnly.some((box) => isFocusRing(before, after, change, box));
 }
 
 const changedSince = (from: Frame, now: Frame, region: Region): boolean => {

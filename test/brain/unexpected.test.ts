@@ -23,7 +23,7 @@ describe('extendsChanging', () => {
 });
 
 describe('the focus moving between two fields drawn close together', () => {
-  // Two entries 6 px apart: the focus ring leaves the first as text is typed into the second.
+  // Two entries 6 px apart: the focus ring (and the caret) leaves the first as text is typed into the second.
   const first = { x: 20, y: 20, width: 160, height: 26 };
   const second = { x: 20, y: 52, width: 160, height: 26 };
   const field = (frame: Frame, box: Region, focused: boolean): void => {
@@ -35,6 +35,8 @@ describe('the focus moving between two fields drawn close together', () => {
   field(before, first, true);
   field(before, second, false);
   text(before, first, 40);
+  // The caret the first field shows only while focused.
+  fillRegion(before, { x: first.x + 52, y: first.y + 6, width: 1, height: 14 }, [30, 30, 30, 255]);
   const after = createFrame(200, 100, [240, 240, 240, 255]);
   field(after, first, false);
   field(after, second, true);
