@@ -146,8 +146,11 @@ export function isFeedback(before: Frame, after: Frame, region: Region, target: 
  * The focus ring of an element that gained or lost the focus: its feedback, the caret it shows
  * only while focused aside.
  */
-export const isFocusRing = (before: Frame, after: Frame, region: Region, box: Region): boolean =>
-  isFeedback(withoutCaretsIn(before, [box]), withoutCaretsIn(after, [box]), region, box);
+export const isFocusRing = (before: Frame, after: Frame, region: Region, box: Region): boolean => {
+  // Inside its frame, where the caret stands on the field's own background.
+  const inside = [inflateRegion(box, -EFFECT_PADDING)];
+  return isFeedback(withoutCaretsIn(before, inside), withoutCaretsIn(after, inside), region, box);
+};
 
 export interface ActionObserveInput {
   readonly action: Action;
