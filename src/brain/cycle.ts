@@ -22,7 +22,7 @@ import { settle, type Settled } from './settle.ts';
 import { locateText, centre } from './locate.ts';
 import { act } from './element-act.ts';
 import { locateElement, elementAnchorAt } from './element-target.ts';
-import { elementChanges, readElements } from './element-effects.ts';
+import { elementChanges, focusMoves, readElements } from './element-effects.ts';
 import { describeAction, targetsOf } from './describe.ts';
 import { makeAnchor, makeEffects, withBeforeLine, type AssetSink } from './observe.ts';
 import { resolveTarget, type ModelLocator } from './ladder.ts';
@@ -292,10 +292,15 @@ export class ActionCycle {
     const elementsNow = elementsBefore ?? (recorded && point ? await readElements(this.stage, after.window) : undefined);
     const element = point && elementsNow ? elementAnchorAt(elementsNow, point) : undefined;
     const anchor = pixelAnchor && element ? { ...pixelAnchor, element } : pixelAnchor;
-    const effects = await this.stage.guard(
-      makeEffects({ before: before.frame, after: after.frame, dynamic, secret, sink: assets, reader: this.stage.reader, ...(anchor ? { target: anchor.box } : {}) }),
-    );
     const elementsAfter = elementsBefore ? await readElements(this.stage, after.window) : undefined;
+    const focusOnly = elementsBefore && elementsAfter ? focusMoves(elementsBefore, elementsAfter).focusOnly : undefined;
+    const effects = await this.stage.guard(
+      makeEffects({
+        before: before.frame, after: after.frame, dynamic, secret, sink: assets, reader: this.stage.reader,
+        ...(anchor ? { target: anchor.box } : {}),
+        ...(focusOnly?.length ? { focusOnly } : {}),
+      }),
+    );
     const elements = recorded ? recorded.elements : elementsBefore && elementsAfter ? elementChanges(elementsBefore, elementsAfter, { dynamic, secret, ...(element && { target: element }) }) : undefined;
     return {
       action,

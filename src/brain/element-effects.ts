@@ -45,41 +45,91 @@ export interface ChangeOptions {
   readonly secret: boolean;
 }
 
+/** An element read before and after an action, paired by its place. */
+interface Pair {
+  readonly then: Element;
+  readonly now: Element;
+  readonly path: ElementStep[];
+  readonly key: string;
+}
+
 /**
- * What changed between two readings of the app's elements. Elements are paired by their place
- * (a toolkit may replace a text's object when the text changes); containers, elements in
- * dynamic regions, and texts holding a secret are left out.
+ * Elements paired by their place (a toolkit may replace a text's object when the text changes),
+ * containers left out; `appeared` and `left` are the ones with no partner.
  */
-export function elementChanges(before: readonly Element[], after: readonly Element[], options: ChangeOptions): ElementEffect[] {
+function pairElements(before: readonly Element[], after: readonly Element[]): { pairs: Pair[]; appeared: Element[]; left: Element[] } {
   const place = (elements: readonly Element[]): Map<string, { element: Element; path: ElementStep[] }> => {
     const byRef = indexByRef(elements);
-    return new Map(elements.map((e) => {
+    return new Map(elements.filter((e) => !CONTAINERS.has(e.role)).map((e) => {
       const path = pathOf(e, byRef);
       return [pathKey(path), { element: e, path }];
     }));
   };
   const was = place(before);
+  const is = place(after);
+  const pairs: Pair[] = [];
+  const appeared: Element[] = [];
+  for (const [key, now] of is) {
+    const then = was.get(key);
+    if (then === undefined || then.element.role !== now.element.role) appeared.push(now.element);
+    else pairs.push({ then: then.element, now: now.element, path: now.path, key });
+  }
+  const left = [...was].filter(([key, then]) => is.get(key)?.element.role !== then.element.role).map(([, then]) => then.element);
+  return { pairs, appeared, left };
+}
+
+/** The properties that differ between two readings of an element. */
+const differences = (then: Element, now: Element): Property[] => {
+  const [a, b] = [properties(then), properties(now)];
+  return (Object.keys(b) as Property[]).filter((p) => a[p] !== b[p]);
+};
+
+/**
+ * What changed between two readings of the app's elements. Elements in dynamic regions and texts
+ * holding a secret are left out, and so is the target's own focus.
+ */
+export function elementChanges(before: readonly Element[], after: readonly Element[], options: ChangeOptions): ElementEffect[] {
   const targetKey = options.target ? pathKey(options.target.path) : undefined;
   const effects: ElementEffect[] = [];
-  for (const [key, now] of place(after)) {
-    const then = was.get(key);
-    if (then === undefined || CONTAINERS.has(now.element.role) || then.element.role !== now.element.role) continue;
-    if (options.dynamic.some((d) => regionsIntersect(d, now.element.box) || regionsIntersect(d, then.element.box))) continue;
-    const [a, b] = [properties(then.element), properties(now.element)];
+  for (const { then, now, path, key } of pairElements(before, after).pairs) {
+    if (options.dynamic.some((d) => regionsIntersect(d, now.box) || regionsIntersect(d, then.box))) continue;
+    const b = properties(now);
     const changed: Record<string, unknown> = {};
-    for (const property of Object.keys(b) as Property[]) {
-      if (a[property] === b[property]) continue;
+    for (const property of differences(then, now)) {
       if (property === 'focused' && key === targetKey) continue;
       if (property === 'text' && (options.secret || secretMasker.reveals(String(b.text)))) continue;
       if (property === 'name' && secretMasker.reveals(String(b.name))) continue;
       changed[property] = b[property];
     }
     if (Object.keys(changed).length > 0) {
-      effects.push({ role: now.element.role, name: a.name ?? '', path: now.path, after: changed as ElementProperties });
+      effects.push({ role: now.role, name: accessibleName(then), path, after: changed as ElementProperties });
     }
   }
   return effects;
 }
+
+/** Where the focus moved, and where anything else about an element changed, by the boxes of the elements (before and after). */
+export interface FocusMoves {
+  /** Elements whose focus is all that changed: what changed on them is a focus ring coming or going. */
+  readonly focusOnly: readonly Region[];
+  /** Elements that changed otherwise (text, name, value, another state), appeared or left. */
+  readonly changed: readonly Region[];
+}
+
+export function focusMoves(before: readonly Element[], after: readonly Element[]): FocusMoves {
+  const { pairs, appeared, left } = pairElements(before, after);
+  const focusOnly: Region[] = [];
+  const changed: Region[] = [...appeared, ...left].map((e) => e.box);
+  for (const { then, now } of pairs) {
+    const differ = differences(then, now);
+    if (differ.length === 0) continue;
+    const boxes = sameBox(then.box, now.box) ? [now.box] : [then.box, now.box];
+    (differ.length === 1 && differ[0] === 'focused' ? focusOnly : changed).push(...boxes);
+  }
+  return { focusOnly, changed };
+}
+
+const sameBox = (a: Region, b: Region): boolean => a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 
 /** The element an effect is about: by role and name (the new name, then the old), else by its place. */
 function lookup(effect: ElementEffect, elements: readonly Element[]): Element | undefined {

@@ -5,7 +5,7 @@
  */
 import type { Action, Anchor, Effect, EffectKind, Frame, Point, RecordedAction, Region } from '../domain.ts';
 import { fingerprint } from '../vision/fingerprint.ts';
-import { crop, encodePng, clampRegion, containsPoint, inflateRegion, intersectRegions, regionArea } from '../vision/frame.ts';
+import { crop, encodePng, clampRegion, containsPoint, inflateRegion, intersectRegions, offsetRegion, regionArea } from '../vision/frame.ts';
 import { changedRegions } from '../vision/changes.ts';
 import { isCaretLike } from '../vision/settle.ts';
 import { withoutCaretsIn } from '../vision/caret.ts';
@@ -66,6 +66,8 @@ export interface ObserveInput {
   readonly reader: TextReader;
   /** The box of the control the action pointed at, if any: its own feedback is told apart. */
   readonly target?: Region;
+  /** The boxes of elements whose focus alone the action changed (the field it left): their feedback too. */
+  readonly focusOnly?: readonly Region[];
 }
 
 /**
@@ -87,12 +89,21 @@ export async function readRegion(reader: TextReader, frame: Frame, region: Regio
  */
 export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
   const { before, after, sink, reader } = input;
-  const changes = changedRegions(before, after, { ignore: input.dynamic, minPixels: MIN_EFFECT_PIXELS });
+  // Each element whose focus alone moved is looked at on its own: its focus ring going is not
+  // part of the text typed into the field beside it, however close the two are drawn. A ring
+  // lies on its element's box or just around it; a wider margin would reach the next field.
+  const rings = (input.focusOnly ?? [])
+    .map((box) => ({ box, area: clampRegion(inflateRegion(box, EFFECT_PADDING), after.width, after.height) }))
+    .filter(({ area }) => area.width > 0 && area.height > 0);
+  const changes: Array<{ readonly changed: Region; readonly on?: Region }> = [
+    ...changedRegions(before, after, { ignore: [...input.dynamic, ...rings.map((r) => r.area)], minPixels: MIN_EFFECT_PIXELS }).map((changed) => ({ changed })),
+    ...rings.flatMap(({ box, area }, i) => changedIn(before, after, area, [...input.dynamic, ...rings.slice(0, i).map((r) => r.area)]).map((changed) => ({ changed, on: box }))),
+  ].sort((a, b) => a.changed.y - b.changed.y || a.changed.x - b.changed.x);
   // A caret is in either blink phase on any frame: its appearing is no effect to verify. Nor is
   // more of what changes on its own (a longer headline than any seen rotating).
-  const own = continuingChanging(changes, input.dynamic);
+  const own = continuingChanging(changes.map((c) => c.changed), input.dynamic);
   const effects: Effect[] = [];
-  for (const changed of changes.filter((c) => !isCaretLike(c) && !own.includes(c))) {
+  for (const { changed, on } of changes.filter((c) => !isCaretLike(c.changed) && !own.includes(c.changed))) {
     const region = clampRegion(inflateRegion(changed, EFFECT_PADDING), after.width, after.height);
     if (input.secret) {
       effects.push({ region, kind: 'look' });
@@ -101,12 +112,20 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
     const text = await readRegion(reader, after, region);
     const said = await readRegion(reader, before, region);
     const image = store(sink, crop(after, region));
-    const kind: EffectKind =
-      input.target && isFeedback(before, after, region, input.target) && sameText(said, text) ? 'feedback' : sameText(said, text) ? 'look' : 'text';
+    const own = (on !== undefined && isFocusRing(before, after, region, on)) || (input.target !== undefined && isFeedback(before, after, region, input.target));
+    const kind: EffectKind = own && sameText(said, text) ? 'feedback' : sameText(said, text) ? 'look' : 'text';
     const role = kind === 'text' && text ? colourRole(crop(after, region)) : 'plain';
     effects.push({ region, kind, image, ...(text ? { text } : {}), ...(role !== 'plain' ? { role } : {}) });
   }
   return effects;
+}
+
+/** The changes inside `area` alone, window-relative. */
+function changedIn(before: Frame, after: Frame, area: Region, ignore: readonly Region[]): Region[] {
+  const inArea = ignore.map((r) => offsetRegion(r, -area.x, -area.y));
+  return changedRegions(crop(before, area), crop(after, area), { ignore: inArea, minPixels: MIN_EFFECT_PIXELS }).map((c) => ({
+    x: c.x + area.x, y: c.y + area.y, width: c.width, height: c.height,
+  }));
 }
 
 /**
@@ -147,11 +166,11 @@ export function continuingChanging<R extends Region>(candidates: readonly R[], c
 }
 
 /**
- * A change is the target's own feedback (pressed, focus ring, hover) when it lies on the target
- * and leaves the target's inside as it was — its label and its marks; only the look around them
- * changed. A check mark or a toggle's knob that appeared changes the inside: that is content.
+ * A change is an element's own feedback (pressed, focus ring, hover) when it lies on the element
+ * and leaves the element's inside as it was — its label and its marks; only the look around
+ * them changed. A check mark or a toggle's knob that appeared changes the inside: that is content.
  */
-function isFeedback(before: Frame, after: Frame, region: Region, target: Region): boolean {
+export function isFeedback(before: Frame, after: Frame, region: Region, target: Region): boolean {
   const { feedbackReachPx, feedbackInsideShare, feedbackStructure } = EFFECT_THRESHOLDS;
   const around = inflateRegion(target, feedbackReachPx);
   const inside = intersectRegions(region, around);
@@ -176,6 +195,16 @@ export function withBeforeLine(recorded: RecordedAction, before: Frame, sink: As
   const region = clampRegion({ x: 0, y: effect.region.y, width: before.width, height: effect.region.height }, before.width, before.height);
   return { ...recorded, beforeLine: { region, image: store(sink, crop(before, region)) } };
 }
+
+/**
+ * The focus ring of an element that gained or lost the focus: its feedback, the caret it shows
+ * only while focused aside.
+ */
+export const isFocusRing = (before: Frame, after: Frame, region: Region, box: Region): boolean => {
+  // Inside its frame, where the caret stands on the field's own background.
+  const inside = [inflateRegion(box, -EFFECT_PADDING)];
+  return isFeedback(withoutCaretsIn(before, inside), withoutCaretsIn(after, inside), region, box);
+};
 
 export interface ActionObserveInput {
   readonly action: Action;

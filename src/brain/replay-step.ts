@@ -24,11 +24,11 @@ import { framesEqual } from '../vision/changes.ts';
 import { crop, clampRegion, inflateRegion, offsetRegion, regionsIntersect } from '../vision/frame.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
 import { settle, type Settled } from './settle.ts';
-import type { Snapshot } from './elements.ts';
+import { snapshot, type Snapshot } from './elements.ts';
 import { describeAction } from './describe.ts';
 import { verifyEffects, kindOf, matches, presentAsRecorded, type EffectCheck } from './verify.ts';
-import { verifyElementEffects } from './element-effects.ts';
-import { describeChanges, describeUnexpected, unexplainedChanges, watchCandidates } from './unexpected.ts';
+import { focusMoves, verifyElementEffects, type FocusMoves } from './element-effects.ts';
+import { describeChanges, describeUnexpected, isFocusFeedback, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { continuingChanging } from './observe.ts';
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
 import type { ActionFailure, ActionOutcome, Held } from './outcome.ts';
@@ -176,7 +176,8 @@ export class ReplayStep {
         return fail('effect-not-verified', `${description}: its effect appeared only when it was done again (${attempt} ${attempt === 1 ? 'retry' : 'retries'}): the app ignored it the first time (--strict)`, true);
       }
       const accounted = [...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]), ...targetBoxes(step, resolved)];
-      const unexpected = await this.unexpected(index, before.frame, after, accounted, ignore(), secret);
+      const moves = (): Promise<FocusMoves | undefined> => this.focusMoves(before, elementCheck?.read, after.window);
+      const unexpected = await this.unexpected(index, before.frame, after, accounted, ignore(), secret, moves);
       lap('verifyMs');
       if (unexpected.length > 0 && this.options.unexpectedChanges !== 'warn') {
         return { ...fail('unexpected-change', `${description}: it also changed what its path did not record: ${describeUnexpected(unexpected)}`, true), report: { ...report({ verified: true, resolvedBy: resolved.resolvedBy, retries: attempt }), unexpected } };
@@ -227,6 +228,16 @@ export class ReplayStep {
   }
 
   /**
+   * How the app's elements changed across the action, when it publishes them: read before it
+   * (with its target) and when its effects were verified, or now.
+   */
+  private async focusMoves(before: Settled, read: Snapshot | undefined, window: Region): Promise<FocusMoves | undefined> {
+    if (!before.elements?.ok) return undefined;
+    const after = read ?? (await snapshot(this.stage, window));
+    return after.ok ? focusMoves(before.elements.elements, after.elements) : undefined;
+  }
+
+  /**
    * Finds the target, waiting for it while it is not there yet (a loading screen, another window
    * on top, a prompt still to come): each time the window changes the ladder looks again — all
    * but the model rung — up to the action's time limit; the model, when allowed, is asked once at
@@ -234,12 +245,17 @@ export class ReplayStep {
    */
   private async awaitTarget(step: ReplayStepInput, first: Settled, ignore: () => Region[]): Promise<{ before: Settled; resolved: Resolved | Unresolved }> {
     const giveUp = Date.now() + this.options.actionTimeoutMs;
-    let before = first;
+    // An action on an app that publishes its elements has them read before it (the element rung
+    // reads them anyway): what changed in them tells the focus moving from news.
+    const { recorded } = step;
+    const published = recorded.anchor?.element !== undefined || (recorded.elements?.length ?? 0) > 0;
+    const withElements = async (shot: Settled): Promise<Settled> => (published && !shot.elements ? { ...shot, elements: await snapshot(this.stage, shot.window) } : shot);
+    let before = await withElements(first);
     let resolved = await this.cycle.ladder(step, before, false);
     while ('failure' in resolved && Date.now() < giveUp) {
       const later = await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() }, { changeFrom: before.frame, reactMs: giveUp - Date.now() });
       if (framesEqual(later.frame, before.frame, ignore())) continue;
-      before = later;
+      before = await withElements(later);
       resolved = await this.cycle.ladder(step, before, false);
     }
     if ('failure' in resolved && this.options.model) resolved = await this.cycle.ladder(step, before);
@@ -293,8 +309,20 @@ export class ReplayStep {
    * Changes from `before` to `after` that nothing accounts for and that do not change on their
    * own: described (text read), with their evidence sent.
    */
-  private async unexpected(index: number, before: Frame, after: Settled, accounted: readonly Region[], ignore: readonly Region[], secret: boolean): Promise<UnexpectedChange[]> {
-    const candidates = unexplainedChanges(before, after.frame, accounted, ignore);
+  private async unexpected(
+    index: number,
+    before: Frame,
+    after: Settled,
+    accounted: readonly Region[],
+    ignore: readonly Region[],
+    secret: boolean,
+    moves?: () => Promise<FocusMoves | undefined>,
+  ): Promise<UnexpectedChange[]> {
+    let candidates = unexplainedChanges(before, after.frame, accounted, ignore);
+    if (candidates.length === 0) return [];
+    // The field the focus left redraws its frame: that is the focus moving, not news.
+    const focus = moves && (await moves());
+    if (focus) candidates = candidates.filter((c) => !isFocusFeedback(c, focus, before, after.frame));
     if (candidates.length === 0) return [];
     const watched = await watchCandidates(this.stage, after.window, after.frame, candidates);
     this.seen.push(...watched.dynamic);

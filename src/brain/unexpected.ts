@@ -14,10 +14,11 @@
  */
 import type { Frame, Region, UnexpectedChange } from '../domain.ts';
 import { changedRegions } from '../vision/changes.ts';
-import { clampRegion, crop, inflateRegion } from '../vision/frame.ts';
+import { clampRegion, crop, inflateRegion, regionsIntersect } from '../vision/frame.ts';
 import { isCaretLike } from '../vision/settle.ts';
 import type { Stage } from './stage.ts';
-import { readRegion } from './observe.ts';
+import { isFocusRing, readRegion } from './observe.ts';
+import type { FocusMoves } from './element-effects.ts';
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS, UNEXPECTED_LIMITS } from './thresholds.ts';
 
 /**
@@ -29,6 +30,16 @@ export function unexplainedChanges(before: Frame, after: Frame, accounted: reado
   return changedRegions(before, after, { ignore: [...ignore, ...around], minPixels: EFFECT_THRESHOLDS.minEffectPixels })
     .filter((c) => !isCaretLike(c))
     .map(({ x, y, width, height }) => ({ x, y, width, height }));
+}
+
+/**
+ * Whether a change is only the focus moving: it lies on an element whose focus alone changed and
+ * leaves that element's inside as it was (its ring came or went), and on no element that changed
+ * otherwise. A field whose text changed is news, whether or not its focus moved too.
+ */
+export function isFocusFeedback(change: Region, moves: FocusMoves, before: Frame, after: Frame): boolean {
+  if (moves.changed.some((box) => regionsIntersect(box, change))) return false;
+  return moves.focusOnly.some((box) => isFocusRing(before, after, change, box));
 }
 
 const changedSince = (from: Frame, now: Frame, region: Region): boolean => {
