@@ -161,8 +161,9 @@ export function checkEffect(effect: Effect, image: Frame | undefined, before: Fr
       return { effect, verified: true, moved: true, region, diffPixels: 0 };
     }
   }
-  // A masked entry says how many characters it holds: a larger font draws other dots.
-  const masked = maskedGlyphs(image);
+  // A masked entry says how many characters it holds: a larger font draws other dots. Its dots
+  // are a look; a text's glyphs are read, never counted.
+  const masked = kindOf(effect) === 'text' ? undefined : maskedGlyphs(image);
   for (const region of masked === undefined ? [] : places) {
     if (inside(after, region) && changedAt(before, after, region) && maskedGlyphs(crop(after, region)) === masked) {
       return { effect, verified: true, moved: true, region, diffPixels: 0 };

@@ -16,6 +16,11 @@ const MIN_FILL = 0.55;
 const SIZE_TOLERANCE = 0.3;
 /** Smallest dot side, px: smaller specks are noise or punctuation of a text. */
 const MIN_SIDE = 3;
+/**
+ * A dot is solid: the middle half of its box (inside a disc, corners included) all ink. Bold
+ * digits are as round and as full ("84" on a calculator's display), but have holes or gaps there.
+ */
+const MIN_SOLID_CORE = 0.95;
 
 /**
  * How many masked characters `frame` (a crop of an entry) shows: a single row of alike round
@@ -31,7 +36,16 @@ export function maskedGlyphs(frame: Frame): number | undefined {
     const i = p * 4;
     if (Math.max(Math.abs(data[i]! - r), Math.abs(data[i + 1]! - g), Math.abs(data[i + 2]! - b)) > INK_LEVEL) mask[p] = 1;
   }
-  const dots = labelComponents(mask, w, h).boxes.map((b) => ({ w: b.x1 - b.x0 + 1, h: b.y1 - b.y0 + 1, n: b.n, cy: (b.y0 + b.y1) / 2, x0: b.x0, x1: b.x1 }));
+  const solidCore = (x0: number, y0: number, x1: number, y1: number): boolean => {
+    const [cx0, cx1] = [Math.round(x0 + (x1 - x0) / 4), Math.round(x1 - (x1 - x0) / 4)];
+    const [cy0, cy1] = [Math.round(y0 + (y1 - y0) / 4), Math.round(y1 - (y1 - y0) / 4)];
+    let ink = 0;
+    for (let y = cy0; y <= cy1; y++) for (let x = cx0; x <= cx1; x++) ink += mask[y * w + x]!;
+    return ink >= MIN_SOLID_CORE * (cx1 - cx0 + 1) * (cy1 - cy0 + 1);
+  };
+  const dots = labelComponents(mask, w, h).boxes.map((b) => ({
+    w: b.x1 - b.x0 + 1, h: b.y1 - b.y0 + 1, n: b.n, cy: (b.y0 + b.y1) / 2, x0: b.x0, x1: b.x1, solid: solidCore(b.x0, b.y0, b.x1, b.y1),
+  }));
   if (dots.length === 0) return undefined;
   const sides = dots.map((d) => Math.max(d.w, d.h)).sort((a, b) => a - b);
   const median = sides[sides.length >> 1]!;
@@ -41,6 +55,7 @@ export function maskedGlyphs(frame: Frame): number | undefined {
       Math.min(d.w, d.h) >= MIN_SIDE &&
       Math.max(d.w, d.h) <= MAX_ASPECT * Math.min(d.w, d.h) &&
       d.n >= MIN_FILL * d.w * d.h &&
+      d.solid &&
       Math.abs(Math.max(d.w, d.h) - median) <= SIZE_TOLERANCE * median &&
       Math.abs(d.cy - row) <= median / 2,
   );

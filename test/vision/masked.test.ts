@@ -26,6 +26,8 @@ describe('maskedGlyphs', () => {
 
   test('a text, a cut dot, dots of two sizes or nothing are not a masked entry', () => {
     expect(maskedGlyphs(loadImage('caret-alice'))).toBeUndefined();
+    // Bold digits as round and as full as dots, with holes and gaps: "84" on the calculator's display.
+    expect(maskedGlyphs(loadImage('display-84'))).toBeUndefined();
     expect(maskedGlyphs(loadImage('caret-cleared'))).toBeUndefined();
     expect(maskedGlyphs(field(0, 5, 4))).toBeUndefined();
     expect(maskedGlyphs(field(3, 5, 4, [[{ x: 60, y: 8, width: 3, height: 14 }, INK]]))).toBeUndefined();
