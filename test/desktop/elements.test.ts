@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { pollUntil } from '../../src/desktop/poll.ts';
 import type { Region } from '../../src/domain.ts';
 import type { AppSession, Desktop, Element, ElementSource } from '../../src/desktop/types.ts';
 import { getTestDesktop } from '../support/desktop.ts';
@@ -65,7 +66,11 @@ describe('GTK: a zenity forms dialog', () => {
       const city = (await elements.find(app, { role: 'entry', name: 'City' }))[0] as Element;
       await desktop.input.click(centre(city.box, window));
       await desktop.input.type('Paris');
-      const now = await elements.refresh(app, city);
+      // xdotool returns once the keys are sent; the entry may take a moment to have them all.
+      const now = (await pollUntil(async () => {
+        const read = await elements.refresh(app, city);
+        return read?.text === 'Paris' ? read : undefined;
+      }, { timeoutMs: 2_000, intervalMs: 10 })) ?? (await elements.refresh(app, city));
       expect(now).toMatchObject({ ref: city.ref, text: 'Paris', label: 'City', states: { focused: true, editable: true } });
     } finally {
       await app.close();
