@@ -140,9 +140,10 @@ export class ReplayStep {
         return { report: { ...made, verified: false }, changed: exit !== undefined, healed: false, failure };
       }
       let verifying = 0;
+      const [target] = targetBoxes(step, resolved);
       const verify = async (shot: Settled): Promise<EffectCheck[]> => {
         const start = performance.now();
-        const input = { reader: this.stage.reader, recorded, image: step.image, before: before.frame, after: shot.frame, offset: resolved.offset, ignore: ignore() };
+        const input = { reader: this.stage.reader, recorded, image: step.image, before: before.frame, after: shot.frame, offset: resolved.offset, ignore: ignore(), ...(target && { target }) };
         const checks = await this.stage.guard(verifyEffects(input));
         verifying += performance.now() - start;
         return checks;
@@ -424,7 +425,6 @@ const pick = (u: { readonly recorded?: Region; readonly candidate?: Region }): {
   ...(u.candidate ? { candidate: u.candidate } : {}),
 });
 
-/** Where the action's target is now: its own look (hover, focus, pressed) is never unexpected. */
 /** Why an action healed, in words: the rung below `recorded` that found its target, and each effect found other than as recorded. */
 export function healReason(resolved: Pick<Resolved, 'resolvedBy' | 'offset'>, checks: readonly EffectCheck[], secret: boolean): string {
   const { x, y } = resolved.offset;
@@ -448,6 +448,7 @@ function feedbackPlaces(step: ReplayStepInput, resolved: Resolved): Region[] {
   return [...effects, ...targetBoxes(step, resolved)].map((r) => inflateRegion(r, EFFECT_THRESHOLDS.feedbackReachPx));
 }
 
+/** Where the action's target is now: its own look (hover, focus, pressed) is never unexpected. */
 function targetBoxes(step: ReplayStepInput, resolved: Resolved): Region[] {
   const anchor = step.recorded.anchor;
   if (anchor) return [offsetRegion(anchor.box, resolved.offset.x, resolved.offset.y)];

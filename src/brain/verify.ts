@@ -54,6 +54,12 @@ export interface VerifyInput {
   readonly offset: Point;
   /** Regions changing on their own: never where an effect is looked for. */
   readonly ignore: readonly Region[];
+  /**
+   * Where the action's target is now (its box). Its own label repaints with its pressed look:
+   * found there, a text is the key that was pressed, not what pressing it changed — unless the
+   * effect was recorded on the target itself (a button whose label changes).
+   */
+  readonly target?: Region;
 }
 
 const { pixelThreshold, channelTolerance, relocateMinScore, blankSlackPx, structureMin } = EFFECT_THRESHOLDS;
@@ -68,7 +74,7 @@ export async function verifyEffects(input: VerifyInput): Promise<EffectCheck[]> 
   // The app's end is verified by the app ending (replay-step.ts), never by pixels.
   for (const effect of onScreen(input.recorded.effects)) {
     const image = effect.image ? input.image(effect.image) : undefined;
-    const check = checkEffect(effect, image, input.before, input.after, input.offset);
+    const check = checkEffect(effect, image, input.before, input.after, input.offset, elsewhere(input, effect));
     if (check.verified || kindOf(effect) !== 'text' || !image) {
       checks.push(check);
       continue;
@@ -109,6 +115,16 @@ export function presentAsRecorded(recorded: RecordedAction, image: (name: string
   return (frame) => expected.every(({ places, image: shown }) => places.some((r) => matches(frame, r, shown).ok));
 }
 
+/**
+ * Where an effect found elsewhere may not be: on its target, unless it was recorded there.
+ * `input.offset` is how far the target moved, so its recorded box is its box now, moved back.
+ */
+function elsewhere(input: Pick<VerifyInput, 'target' | 'offset'>, effect: Effect): (r: Region) => boolean {
+  const { target, offset } = input;
+  if (!target || regionsIntersect(effect.region, offsetRegion(target, -offset.x, -offset.y))) return () => true;
+  return (r) => !containsPoint(target, regionCenter(r));
+}
+
 /** Where an effect may be now: at its recorded place, and moved with the target. */
 const placesOf = (effect: Effect, offset: Point): Region[] =>
   offset.x === 0 && offset.y === 0 ? [effect.region] : [effect.region, offsetRegion(effect.region, offset.x, offset.y)];
@@ -137,8 +153,9 @@ export function matches(after: Frame, region: Region, expected: Frame): { ok: bo
  * template. A text effect whose pixels are nowhere is left to `checkText` (it needs OCR).
  * @param image the recorded post image, or undefined for a secret action, where only "the region
  *   changed" can be checked.
+ * @param allowed where the image found elsewhere may be (not on the target: `elsewhere`).
  */
-export function checkEffect(effect: Effect, image: Frame | undefined, before: Frame, after: Frame, offset: Point): EffectCheck {
+export function checkEffect(effect: Effect, image: Frame | undefined, before: Frame, after: Frame, offset: Point, allowed: (r: Region) => boolean = () => true): EffectCheck {
   const places = placesOf(effect, offset);
   if (kindOf(effect) === 'feedback') return { effect, verified: true, skipped: true, moved: false, region: places[places.length - 1]!, diffPixels: 0 };
   if (!image) {
@@ -176,7 +193,7 @@ export function checkEffect(effect: Effect, image: Frame | undefined, before: Fr
     const region = { ...effect.region, x: found.point.x, y: found.point.y };
     // What already looked like this before the action (the first of a row of equal items) is
     // not its effect: only a place the action changed counts.
-    if (changedAt(before, after, region) && matches(after, region, image).ok) return { effect, verified: true, moved: true, region, diffPixels: 0 };
+    if (allowed(region) && changedAt(before, after, region) && matches(after, region, image).ok) return { effect, verified: true, moved: true, region, diffPixels: 0 };
   }
   return failed;
 }
@@ -221,7 +238,9 @@ async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck
   // one; only when the target moved too: in place, another order is another text. An item the
   // new layout happens to keep where the old screen had it (a Back button) did not change.
   const moved = input.offset.x !== 0 || input.offset.y !== 0;
-  const { changed, words, all } = await changes;
+  const { changed, words: inChanged, all } = await changes;
+  const allowed = elsewhere(input, effect);
+  const words = inChanged.filter((w) => allowed(w.box));
   const found = findSaid(recorded, words);
   const boxes = found ? [found] : moved ? findLines(recorded, all, (w) => changed.some((c) => regionsIntersect(c, w))) : undefined;
   if (boxes) {

@@ -1,8 +1,9 @@
 /** Effect verification on in-memory frames. */
 import { describe, expect, test } from 'vitest';
 import type { Effect, Frame, RecordedAction, Region } from '../../src/domain.ts';
-import { checkEffect, presentAsRecorded, withSurroundings, type EffectCheck } from '../../src/brain/verify.ts';
-import { cloneFrame, createFrame, crop, fillRegion } from '../../src/vision/frame.ts';
+import { checkEffect, presentAsRecorded, verifyEffects, withSurroundings, type EffectCheck } from '../../src/brain/verify.ts';
+import { cloneFrame, createFrame, crop, fillRegion, inflateRegion } from '../../src/vision/frame.ts';
+import { drawText, glyphReader, textBox } from '../support/glyphs.ts';
 
 const BLUE = [30, 60, 160, 255] as const;
 const blank = (): Frame => createFrame(200, 100, [255, 255, 255, 255]);
@@ -119,5 +120,51 @@ describe('withSurroundings', () => {
     expect(other?.covers).toBeUndefined();
     const [inPlace] = withSurroundings([{ ...found, moved: false }], { changed: [box], words: [word('Welcome', 30, 230)] });
     expect(inPlace?.covers).toBeUndefined();
+  });
+});
+
+describe("a key's own label is not its effect (galculator: the display shows the 8 late)", () => {
+  const INK = [0, 0, 0, 255] as const;
+  const key = { x: 20, y: 50, width: 40, height: 30 };
+  const shown = { x: 160, y: 14 };
+  const calculator = (display: string, pressed: boolean): Frame => {
+    const frame = blank();
+    fillRegion(frame, key, pressed ? [170, 170, 170, 255] : [220, 220, 220, 255]);
+    drawText(frame, '8', { x: 35, y: 57 }, INK);
+    drawText(frame, display, shown, INK);
+    return frame;
+  };
+  const learnedAfter = calculator('8', false);
+  const region = inflateRegion(textBox('8', shown), 2);
+  const recorded: RecordedAction = {
+    action: { kind: 'click', target: { text: '8' } },
+    before: 'before.png',
+    after: 'after.png',
+    effects: [{ region, image: 'e.png', text: '8', kind: 'text' }],
+    dynamic: [],
+    settleMs: 40,
+  };
+  const input = (after: Frame, target?: Region) => ({
+    reader: glyphReader,
+    recorded,
+    image: () => crop(learnedAfter, region),
+    before: calculator('7', false),
+    after,
+    offset: { x: 0, y: 0 },
+    ignore: [],
+    ...(target && { target }),
+  });
+
+  test('the pressed key still showing "8" while the display shows "7" does not verify', async () => {
+    const [check] = await verifyEffects(input(calculator('7', true), key));
+    expect(check?.verified).toBe(false);
+    // Without knowing the target, its label would have passed as the effect, moved.
+    const [blind] = await verifyEffects(input(calculator('7', true)));
+    expect(blind).toMatchObject({ verified: true, moved: true });
+  });
+
+  test('the display showing "8" verifies, in place', async () => {
+    const [check] = await verifyEffects(input(calculator('8', true), key));
+    expect(check).toMatchObject({ verified: true, moved: false });
   });
 });

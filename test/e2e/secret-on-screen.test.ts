@@ -60,8 +60,8 @@ describe('a secret typed into a visible field', () => {
       console += result.stdout + result.stderr;
       expect(result.code, result.stdout + result.stderr).toBe(1);
       const [saved, quoted] = project.summary().goals;
-      expect(saved, result.stdout).toMatchObject({ goal: 'save-secret', status: 'passed' });
-      expect(quoted, result.stdout).toMatchObject({ goal: 'quote-the-screen', status: 'failed' });
+      expect(saved, result.stdout + result.stderr).toMatchObject({ goal: 'save-secret', status: 'passed' });
+      expect(quoted, result.stdout + result.stderr).toMatchObject({ goal: 'quote-the-screen', status: 'failed' });
       expect(quoted?.message).toMatch(/the screen shows/);
       if (mode === 'replayed') expect(saved?.mode).toBe('replayed');
     }
