@@ -28,6 +28,20 @@ export interface Frame {
 }
 
 /**
+ * What the display says about drawing in a watched window (X DAMAGE): when to look again. The
+ * frames decide what changed; a report only saves looking when nothing was drawn.
+ */
+export interface DrawReport {
+  /** Forget what was drawn so far: called right before each grab. */
+  mark(): void;
+  /**
+   * Resolves true once something was drawn since the last mark (at once when it already was),
+   * or false at `until` (performance.now() ms) with nothing drawn.
+   */
+  drawn(until: number): Promise<boolean>;
+}
+
+/**
  * A widget the toolkit publishes over the accessibility bus, by role (`button`, `entry`…) and
  * accessible name (its label, for a field without a name). A name written `/…/flags` is a
  * regular expression; otherwise it matches exactly. `nth` picks among equals, from 0.

@@ -31,7 +31,9 @@ export async function settle(
   expect?: { readonly changeFrom: Frame; readonly reactMs: number },
 ): Promise<Settled> {
   const window = (await stage.window()).region;
+  const drawing = await stage.drawing(window);
   const result = await waitForStable(stage.grabber(window), {
+    ...(drawing && { drawing }),
     timeoutMs: options.timeoutMs,
     ignore: options.ignore,
     ...(options.quietMs !== undefined ? { quietMs: options.quietMs } : {}),

@@ -4,7 +4,7 @@
  * (its deadline), so a crash ends the goal at once as broken instead of after a timeout, and an
  * aborted goal touches the app no more: its input refuses every call once the signal fired.
  */
-import type { Frame, Region } from '../domain.ts';
+import type { DrawReport, Frame, Region } from '../domain.ts';
 import type { AppSession, Desktop, InputDriver, WindowInfo } from '../desktop/types.ts';
 import type { TextReader } from '../vision/types.ts';
 import { InfrastructureError } from '../errors.ts';
@@ -90,6 +90,12 @@ export class Stage {
   /** A capture function of a fixed window region, for settle polling. */
   grabber(window: Region): () => Promise<Frame> {
     return () => this.guard(this.desktop.capture.grab(window).then((raw) => this.screen.scrub(raw)));
+  }
+
+  /** The display's reports of drawing in the window (when it makes them), raced like a grab. */
+  async drawing(window: Region): Promise<DrawReport | undefined> {
+    const report = await this.desktop.capture.drawing?.(window);
+    return report && { mark: () => report.mark(), drawn: (until) => this.guard(report.drawn(until)) };
   }
 
   /** Waits `ms`, ending early (with the abort's reason) when the goal is aborted. */

@@ -1,17 +1,28 @@
 /**
- * Screen capture through nut-js (libnut: XGetImage on the root window).
+ * Screen capture through nut-js (libnut: XGetImage on the root window), and the server's
+ * reports of drawing (x11/drawing.ts) that tell a wait when to grab.
  *
  * One process captures one display: see nut.ts. X servers do not scale, so a grab's pixel
  * density is always 1 and frame pixels are screen pixels.
  */
-import type { Frame, Region } from '../domain.ts';
+import type { DrawReport, Frame, Region } from '../domain.ts';
 import { InfrastructureError } from '../errors.ts';
 import { bgraToRgba } from './bgra.ts';
 import { nutFor } from './nut.ts';
 import type { Display, ScreenCapture } from './types.ts';
+import { DrawingWatch, drawingEnabled } from './x11/drawing.ts';
 
 export class NutScreenCapture implements ScreenCapture {
+  private watch: Promise<DrawingWatch | undefined> | undefined;
+
   constructor(private readonly display: Display) {}
+
+  async drawing(region: Region): Promise<DrawReport | undefined> {
+    if (!drawingEnabled()) return undefined;
+    this.watch ??= DrawingWatch.open(this.display.name);
+    const watch = await this.watch;
+    return watch?.alive ? watch.report(region) : undefined;
+  }
 
   async grab(region?: Region): Promise<Frame> {
     if (region !== undefined) this.checkRegion(region);

@@ -3,7 +3,7 @@
  * devices and application processes. Implementations live beside this file; nothing outside
  * `src/desktop` imports nut-js, spawns X tools or starts app processes.
  */
-import type { Frame, Point, Region, ScrollDirection } from '../domain.ts';
+import type { DrawReport, Frame, Point, Region, ScrollDirection } from '../domain.ts';
 
 /** An X display retrace can use: either `$DISPLAY`, or an Xvfb it started and owns. */
 export interface Display {
@@ -78,6 +78,11 @@ export interface SessionServices {
 export interface ScreenCapture {
   /** The whole screen, or a screen-absolute region of it. */
   grab(region?: Region): Promise<Frame>;
+  /**
+   * The display's reports of drawing in a screen-absolute region: when to grab again. Undefined
+   * where the display cannot report drawing (then waits poll).
+   */
+  drawing?(region: Region): Promise<DrawReport | undefined>;
 }
 
 export type MouseButton = 'left' | 'right' | 'middle';

@@ -24,9 +24,15 @@
  * passes `ready`: once the window stayed unchanged for `readyQuietMs` and `ready` holds for the
  * frame, the wait ends without sitting out the rest of `quietMs`.
  *
+ * Told when the app draws. A display that reports drawing (X DAMAGE: `drawing`) needs no
+ * polling: the wait grabs a frame when something was drawn in the window (not sooner than
+ * `drawGapMs` after the last grab), and once more when the quiet window would end, to confirm
+ * it. The frames decide, as without it; the report only says when to look, so the end of a
+ * change is seen as it is drawn and a still window costs one grab instead of one every 10 ms.
+ *
  * Time is injected (`clock`), so tests run fake frame sequences without real waiting.
  */
-import type { Frame, Region } from '../domain.ts';
+import type { DrawReport, Frame, Region } from '../domain.ts';
 import { changedRegions, framesEqual, mergeRegions } from './changes.ts';
 
 /** Time source and sleep; tests pass a fake one. */
@@ -89,6 +95,10 @@ export interface SettleOptions {
   readonly clock?: Clock;
   /** Stops the wait early; the result is then not stable. */
   readonly signal?: AbortSignal;
+  /** The display's reports of drawing in the window: grabs when it draws instead of polling. */
+  readonly drawing?: DrawReport;
+  /** With `drawing`, the least gap between two grabs, so an animation is not grabbed per frame. @default 5 */
+  readonly drawGapMs?: number;
 }
 
 export const SETTLE_DEFAULTS = Object.freeze({
@@ -100,6 +110,7 @@ export const SETTLE_DEFAULTS = Object.freeze({
   reactMs: 500,
   reactPollMs: 10,
   readyQuietMs: 20,
+  drawGapMs: 5,
 });
 
 export interface SettleResult {
@@ -146,6 +157,8 @@ export async function waitForStable(grab: () => Promise<Frame>, options: SettleO
   const intervals = options.intervalsMs?.length ? options.intervalsMs : SETTLE_DEFAULTS.intervalsMs;
   const quietMs = options.quietMs ?? SETTLE_DEFAULTS.quietMs;
   const readyQuietMs = Math.min(quietMs, options.readyQuietMs ?? SETTLE_DEFAULTS.readyQuietMs);
+  const drawing = options.drawing;
+  const drawGapMs = options.drawGapMs ?? SETTLE_DEFAULTS.drawGapMs;
   const start = clock.now();
   const deadline = start + timeoutMs;
   let frames = 0;
@@ -156,9 +169,18 @@ export async function waitForStable(grab: () => Promise<Frame>, options: SettleO
     const wait = at - clock.now();
     if (wait > 0) await clock.sleep(wait);
     const t = clock.now();
+    drawing?.mark();
     const frame = await grab();
     frames++;
     return { frame, t };
+  };
+  /**
+   * When to grab next: after `gap` when polling; told of drawing, at the first drawing (not
+   * sooner than `drawGapMs` after the last grab) or at `until`, whichever comes first.
+   */
+  const nextAt = async (last: number, gap: number, until: number): Promise<number> => {
+    if (!drawing) return last + gap;
+    return (await drawing.drawn(until)) ? Math.max(clock.now(), last + drawGapMs) : until;
   };
   const aborted = (): boolean => options.signal?.aborted === true;
   const done = (stable: boolean, frame: Frame, extra: Partial<SettleResult> = {}): SettleResult => ({
@@ -182,12 +204,13 @@ export async function waitForStable(grab: () => Promise<Frame>, options: SettleO
     const reactDeadline = Math.min(deadline, start + (options.reactMs ?? SETTLE_DEFAULTS.reactMs));
     const poll = options.reactPollMs ?? SETTLE_DEFAULTS.reactPollMs;
     while (!reacted && !aborted()) {
-      if (prev.t + poll > reactDeadline) {
-        // No visible reaction within reactMs: the screen has held the pre-action state all along.
-        return done(true, prev.frame, { reacted: false, changed: false });
-      }
-      prev = await grabAt(prev.t + poll);
+      const at = await nextAt(prev.t, poll, reactDeadline);
+      // No visible reaction within reactMs: the screen has held the pre-action state all along.
+      // Told of drawing, a last grab at the deadline confirms it.
+      if (at > reactDeadline && !drawing) return done(true, prev.frame, { reacted: false, changed: false });
+      prev = await grabAt(Math.min(at, reactDeadline));
       reacted = settleChanges(before, prev.frame, options).length > 0;
+      if (!reacted && at >= reactDeadline) return done(true, prev.frame, { reacted: false, changed: false });
     }
     lastChangeAt = prev.t;
     quietSince = prev.t;
@@ -196,21 +219,28 @@ export async function waitForStable(grab: () => Promise<Frame>, options: SettleO
   // Phase 2: wait for quiet.
   const extra = (frame: Frame): Partial<SettleResult> =>
     before ? { reacted, changed: settleChanges(before, frame, options).length > 0 } : {};
+  const isReady = (frame: Frame): boolean => options.ready?.(frame) === true;
+  let prevReady: boolean | undefined;
   let step = 1;
   while (!aborted()) {
     const gap = intervals[Math.min(step, intervals.length - 1)] ?? 0;
-    if (prev.t + gap > deadline) break;
-    const next = await grabAt(prev.t + gap);
+    prevReady ??= drawing ? isReady(prev.frame) : undefined;
+    const at = await nextAt(prev.t, gap, Math.min(deadline, quietSince + (prevReady ? readyQuietMs : quietMs)));
+    if (at > deadline) break;
+    const next = await grabAt(at);
     step++;
     const changes = settleChanges(prev.frame, next.frame, options);
     if (changes.length > 0) {
       lastChangeAt = next.t;
       quietSince = next.t;
       step = 1;
+      prevReady = undefined;
       recent.push(changes);
       if (recent.length > 5) recent.shift();
-    } else if (next.t - quietSince >= quietMs || (next.t - quietSince >= readyQuietMs && options.ready?.(next.frame))) {
+    } else if (next.t - quietSince >= quietMs || (next.t - quietSince >= readyQuietMs && (prevReady ?? isReady(next.frame)))) {
       return done(true, next.frame, extra(next.frame));
+    } else if (drawing && next.t >= deadline) {
+      break;
     }
     prev = next;
   }

@@ -1,6 +1,6 @@
 /** Shared helpers of the vision tests: image files, synthetic frames, a fake clock. */
 import { readFileSync } from 'node:fs';
-import type { Frame, Region } from '../../src/domain.ts';
+import type { DrawReport, Frame, Region } from '../../src/domain.ts';
 import { createFrame, decodePng, fillRegion } from '../../src/vision/frame.ts';
 import type { Clock } from '../../src/vision/settle.ts';
 import type { Rgba } from '../../src/vision/types.ts';
@@ -71,6 +71,30 @@ export function fakeScreen(clock: FakeClock, screen: (t: number) => Frame, grabM
     const frame = screen(clock.t);
     clock.tick(grabMs);
     return frame;
+  };
+}
+
+/**
+ * The display's reports of drawing over a fake clock: the app draws at `drawsAt` (ms). A wait
+ * for drawing moves the clock to the next one, or to its end.
+ */
+export function fakeDrawing(clock: FakeClock, drawsAt: readonly number[]): DrawReport & { marks: number } {
+  let markedAt = -1;
+  return {
+    marks: 0,
+    mark() {
+      markedAt = clock.t;
+      this.marks++;
+    },
+    async drawn(until: number): Promise<boolean> {
+      const next = drawsAt.find((t) => t > markedAt);
+      if (next === undefined || next > until) {
+        clock.t = Math.max(clock.t, until);
+        return false;
+      }
+      clock.t = Math.max(clock.t, next);
+      return true;
+    },
   };
 }
 

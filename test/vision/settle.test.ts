@@ -3,7 +3,7 @@ import type { Frame } from '../../src/domain.ts';
 import { cloneFrame, createFrame, fillRegion } from '../../src/vision/frame.ts';
 import { framesEqual } from '../../src/vision/changes.ts';
 import { detectDynamic, isCaretLike, realClock, waitForStable } from '../../src/vision/settle.ts';
-import { BLACK, FakeClock, WHITE, fakeScreen } from './helpers.ts';
+import { BLACK, FakeClock, WHITE, fakeDrawing, fakeScreen } from './helpers.ts';
 
 const base = createFrame(120, 80, WHITE);
 /** The screen with a counter-like change: a different box for every value of `n`. */
@@ -13,6 +13,69 @@ function variant(n: number, from: Frame = base): Frame {
   return f;
 }
 const after = variant(3);
+
+describe('waitForStable, told when the app draws', () => {
+  it('looks at a still window twice: at the start and when the quiet window ends', async () => {
+    const clock = new FakeClock();
+    const r = await waitForStable(fakeScreen(clock, () => base), { clock, drawing: fakeDrawing(clock, []) });
+    expect(r).toMatchObject({ stable: true, frames: 2, settleMs: 0 });
+    expect(r.elapsedMs).toBeGreaterThanOrEqual(30);
+    expect(r.elapsedMs).toBeLessThanOrEqual(35);
+  });
+
+  it('sees the reaction as it is drawn and ends 20 ms after the expected frame, with fewer grabs than polling', async () => {
+    // The key's pressed look at 23 ms, the display's answer at 41 ms.
+    const screen = (t: number): Frame => (t < 23 ? base : t < 41 ? variant(1) : after);
+    const ready = (frame: Frame): boolean => framesEqual(frame, after);
+    const clock = new FakeClock();
+    const r = await waitForStable(fakeScreen(clock, screen), { clock, expectChangeFrom: base, ready, drawing: fakeDrawing(clock, [23, 41]) });
+    expect(r).toMatchObject({ stable: true, reacted: true, changed: true, settleMs: 41 });
+    expect(r.frame).toEqual(after);
+    expect(r.elapsedMs).toBeLessThanOrEqual(41 + 20 + 4);
+    const polled = new FakeClock();
+    const polling = await waitForStable(fakeScreen(polled, screen), { clock: polled, expectChangeFrom: base, ready });
+    expect(polling.frame).toEqual(after);
+    expect(polling.elapsedMs).toBeGreaterThan(r.elapsedMs);
+    expect(polling.frames).toBeGreaterThan(r.frames);
+  });
+
+  it('a change the display did not report is still seen, by the grab that confirms the quiet', async () => {
+    const clock = new FakeClock();
+    const screen = (t: number): Frame => (t < 10 ? base : after);
+    const r = await waitForStable(fakeScreen(clock, screen), { clock, drawing: fakeDrawing(clock, []) });
+    expect(r.stable).toBe(true);
+    expect(r.frame).toEqual(after);
+    expect(r.settleMs).toBeGreaterThanOrEqual(30);
+  });
+
+  it('drawing that changes no pixel does not restart the quiet window', async () => {
+    const clock = new FakeClock();
+    const r = await waitForStable(fakeScreen(clock, () => base), { clock, drawing: fakeDrawing(clock, [5, 12, 18]) });
+    expect(r).toMatchObject({ stable: true, settleMs: 0 });
+    expect(r.elapsedMs).toBeLessThanOrEqual(35);
+  });
+
+  it('with nothing drawn, gives up on a reaction at reactMs, confirmed by one grab', async () => {
+    const clock = new FakeClock();
+    const drawing = fakeDrawing(clock, []);
+    const r = await waitForStable(fakeScreen(clock, () => base), { clock, expectChangeFrom: base, reactMs: 300, drawing });
+    expect(r).toMatchObject({ stable: true, reacted: false, changed: false, frames: 2 });
+    expect(r.elapsedMs).toBeGreaterThanOrEqual(300);
+    expect(r.elapsedMs).toBeLessThanOrEqual(305);
+    // A reaction the display did not report shows in that grab.
+    const late = new FakeClock();
+    const seen = await waitForStable(fakeScreen(late, (t) => (t < 100 ? base : after)), { clock: late, expectChangeFrom: base, reactMs: 300, drawing: fakeDrawing(late, []) });
+    expect(seen).toMatchObject({ stable: true, reacted: true, changed: true });
+  });
+
+  it('grabs an animation no faster than drawGapMs, and is never stable while it runs', async () => {
+    const clock = new FakeClock();
+    const drawsAt = Array.from({ length: 500 }, (_, i) => i * 2);
+    const r = await waitForStable(fakeScreen(clock, (t) => variant(Math.floor(t / 2)), 1), { clock, timeoutMs: 500, drawing: fakeDrawing(clock, drawsAt) });
+    expect(r.stable).toBe(false);
+    expect(r.frames).toBeLessThanOrEqual(500 / 5 + 2);
+  });
+});
 
 describe('waitForStable', () => {
   it('declares a still screen stable after the quiet window, with no fixed sleep', async () => {

@@ -3,12 +3,13 @@
  * cannot make — ask a window to close (WM_DELETE_WINDOW, as a window manager does), read a
  * selection owner's property (the XSETTINGS manager's) — and the ones asked on every action,
  * where starting a tool process (~20 ms each) would dominate: a window's place and state.
- * Little-endian, no extensions, no events selected.
+ * Little-endian. Extensions are found by name (`extension`) and asked by their own requests;
+ * their events reach `onEvent` (x11/drawing.ts watches drawing with DAMAGE this way).
  */
 import { connect, type Socket } from 'node:net';
 import { cookieFor, type XAuth } from './auth.ts';
 
-const OPCODE = { getWindowAttributes: 3, getGeometry: 14, internAtom: 16, getProperty: 20, getSelectionOwner: 23, sendEvent: 25, translateCoordinates: 40, getInputFocus: 43 } as const;
+const OPCODE = { getWindowAttributes: 3, getGeometry: 14, internAtom: 16, getProperty: 20, getSelectionOwner: 23, sendEvent: 25, translateCoordinates: 40, getInputFocus: 43, queryExtension: 98 } as const;
 const MAP_STATE_VIEWABLE = 2;
 const CLIENT_MESSAGE = 33;
 const REQUEST_TIMEOUT_MS = 5_000;
@@ -32,6 +33,12 @@ interface Pending {
   readonly timer: NodeJS.Timeout;
   /** A request without a reply: it succeeded once a later request is answered. */
   readonly noReply?: boolean;
+}
+
+/** An extension the server has: its request opcode and the code of its first event. */
+export interface XExtension {
+  readonly opcode: number;
+  readonly firstEvent: number;
 }
 
 export interface XProperty {
@@ -67,6 +74,9 @@ export class XConnection {
   private readonly pending = new Map<number, Pending>();
   private readonly atoms = new Map<string, number>();
   private failure: Error | undefined;
+  private nextId = 1;
+  /** Called with each event the server sends (32 bytes; its code without the sent-event bit). */
+  onEvent: ((code: number, event: Buffer) => void) | undefined;
   private markClosed: () => void = () => undefined;
   /** Resolves when the connection ends (closed, or the server went away). */
   readonly closed = new Promise<void>((resolve) => {
@@ -77,6 +87,7 @@ export class XConnection {
     private readonly socket: Socket,
     /** The root window of screen 0. */
     readonly root: number,
+    private readonly ids: { readonly base: number; readonly mask: number },
   ) {
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('error', (error) => this.fail(new XProtocolError(`X connection failed: ${error.message}`)));
@@ -116,7 +127,7 @@ export class XConnection {
         const vendorLength = setup.readUInt16LE(24);
         const formats = setup.readUInt8(29);
         const root = setup.readUInt32LE(40 + vendorLength + pad4(vendorLength) + 8 * formats);
-        const connection = new XConnection(socket, root);
+        const connection = new XConnection(socket, root, { base: setup.readUInt32LE(12), mask: setup.readUInt32LE(16) });
         if (setup.length > total) connection.receive(setup.subarray(total));
         finish(connection);
       };
@@ -128,6 +139,33 @@ export class XConnection {
 
   close(): void {
     this.socket.destroy();
+  }
+
+  /** A new resource id of this connection's own. */
+  newId(): number {
+    const { base, mask } = this.ids;
+    const step = mask & -mask;
+    return (base | ((this.nextId++ * step) & mask)) >>> 0;
+  }
+
+  /** The extension `name`, or undefined when the server does not have it. */
+  async extension(name: string): Promise<XExtension | undefined> {
+    const bytes = Buffer.from(name, 'latin1');
+    const request = this.header(OPCODE.queryExtension, 0, 2 + (bytes.length + pad4(bytes.length)) / 4);
+    request.writeUInt16LE(bytes.length, 4);
+    bytes.copy(request, 8);
+    const reply = await this.send(request);
+    return reply.readUInt8(8) === 1 ? { opcode: reply.readUInt8(9), firstEvent: reply.readUInt8(10) } : undefined;
+  }
+
+  /**
+   * Sends an extension's request: `body` after the 4-byte header, padded to 4 bytes. Resolves
+   * with the reply, or — for a request without one — once the server has handled it.
+   */
+  async request(extension: XExtension, minor: number, body: Buffer, replies: boolean): Promise<Buffer> {
+    const request = this.header(extension.opcode, minor, 1 + (body.length + pad4(body.length)) / 4);
+    body.copy(request, 4);
+    return replies ? this.send(request) : this.sendSynced(request);
   }
 
   async atom(name: string): Promise<number> {
@@ -191,8 +229,13 @@ export class XConnection {
     request.writeUInt32LE(window, 16);
     request.writeUInt32LE(await this.atom(type), 20);
     data.slice(0, 5).forEach((value, i) => request.writeUInt32LE(value >>> 0, 24 + 4 * i));
-    // SendEvent has no reply: a request that has one, answered in order, tells it was handled.
-    await Promise.all([this.send(request, true), this.send(this.header(OPCODE.getInputFocus, 0, 1))]);
+    await this.sendSynced(request);
+  }
+
+  /** Sends a request that has no reply; one that has, answered in order, tells it was handled. */
+  private async sendSynced(request: Buffer): Promise<Buffer> {
+    const [, sync] = await Promise.all([this.send(request, true), this.send(this.header(OPCODE.getInputFocus, 0, 1))]);
+    return sync;
   }
 
   private header(opcode: number, detail: number, length: number): Buffer {
@@ -235,7 +278,10 @@ export class XConnection {
       if (this.buffer.length < size) return;
       const packet = this.buffer.subarray(0, size);
       this.buffer = this.buffer.subarray(size);
-      if (kind > 1) continue; // An event: none is selected, but the server may send some.
+      if (kind > 1) {
+        this.onEvent?.(kind & 0x7f, packet);
+        continue;
+      }
       const sequence = packet.readUInt16LE(2);
       const pending = this.pending.get(sequence);
       if (pending === undefined) continue;
