@@ -19,7 +19,7 @@
  * No wait longer than the work: the wait after an action ends once its recorded effects show and
  * the window is quiet a moment (vision/settle.ts, `ready`), not after a whole quiet window.
  */
-import type { ActionReport, Frame, Region, UnexpectedChange } from '../domain.ts';
+import type { ActionReport, DrawReport, Frame, Region, UnexpectedChange } from '../domain.ts';
 import { framesEqual } from '../vision/changes.ts';
 import { crop, clampRegion, inflateRegion, offsetRegion, regionsIntersect } from '../vision/frame.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
@@ -61,6 +61,8 @@ interface Previous {
   readonly effects: readonly Region[];
   readonly dynamic: readonly Region[];
   readonly secret: boolean;
+  /** The display's reports of drawing in the window since `after` was grabbed. */
+  readonly drawing?: DrawReport;
 }
 
 /** Polling gap while the last action's effects are held. */
@@ -204,6 +206,7 @@ export class ReplayStep {
         effects: checks.filter((c) => c.verified && !c.skipped).map((c) => c.region),
         dynamic: recorded.dynamic,
         secret,
+        ...(after.drawing && { drawing: after.drawing }),
       };
       return { report: done, observed, changed, healed };
     }
@@ -388,17 +391,19 @@ export class ReplayStep {
    * The window before the next action. One that still shows exactly what the last action was
    * verified on is as settled as it was then, its elements as read then: waiting for quiet again
    * would only cost time. A change that comes later still shows, in the next action's comparison.
-   * The look is one capture where the window was: a window that moved since shows other pixels
-   * there, and is waited on from where it is now. Only an action whose effects showed is known
+   * The look is one capture where the window was (none when the display reports that nothing
+   * was drawn there since): a window that moved since shows other pixels there, and is waited on
+   * from where it is now. Only an action whose effects showed is known
    * to be done: after one with nothing to show (a click that only focuses a field) the app may
    * still be painting, so the window is waited on as usual.
    */
   private async sinceVerified(previous: Previous, ignore: readonly Region[]): Promise<Settled> {
     if (previous.effects.length > 0) {
+      const unchanged = (frame: Frame): Settled => ({ frame, window: previous.window, settleMs: 0, stable: true, ...(previous.elements && { elements: previous.elements }) });
+      // Told that nothing was drawn there since, the window shows that frame still.
+      if (previous.drawing && !(await previous.drawing.drawn(performance.now()))) return unchanged(previous.after);
       const frame = await this.stage.grabber(previous.window)();
-      if (framesEqual(previous.after, frame, ignore)) {
-        return { frame, window: previous.window, settleMs: 0, stable: true, ...(previous.elements && { elements: previous.elements }) };
-      }
+      if (framesEqual(previous.after, frame, ignore)) return unchanged(frame);
     }
     return settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore });
   }

@@ -1,5 +1,5 @@
 /** Settling the application's window, with the options every caller shares. */
-import type { Frame, Region } from '../domain.ts';
+import type { DrawReport, Frame, Region } from '../domain.ts';
 import { waitForStable } from '../vision/settle.ts';
 import type { Stage, Shot } from './stage.ts';
 
@@ -19,6 +19,8 @@ export interface Settled extends Shot {
   readonly stable: boolean;
   /** When not stable: the regions that kept changing at the end. */
   readonly changing?: readonly Region[];
+  /** The display's reports of drawing in the window since `frame` was grabbed, when it makes them. */
+  readonly drawing?: DrawReport;
 }
 
 /**
@@ -40,5 +42,5 @@ export async function settle(
     ...(options.ready ? { ready: options.ready } : {}),
     ...(expect ? { expectChangeFrom: expect.changeFrom, reactMs: expect.reactMs } : {}),
   });
-  return { frame: result.frame, window, settleMs: result.settleMs, stable: result.stable, changing: result.changing };
+  return { frame: result.frame, window, settleMs: result.settleMs, stable: result.stable, changing: result.changing, ...(drawing && { drawing }) };
 }
