@@ -408,14 +408,20 @@ export class ReplayStep {
     return settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore });
   }
 
-  /** The window for `holdMs` after the last action, ending early when one of its effects changes. */
+  /**
+   * The window for `holdMs` after the last action, ending early when one of its effects changes.
+   * Told of drawing, a look with nothing drawn since the last one is no grab.
+   */
   private async watchHeld(previous: Previous, ignore: readonly Region[]): Promise<Settled> {
     const window = (await this.stage.window()).region;
     const grab = this.stage.grabber(window);
     const started = Date.now();
+    const drawing = previous.drawing;
     let frame = previous.after;
     while (Date.now() - started < CYCLE_LIMITS.holdMs) {
       await this.stage.wait(HOLD_POLL_MS);
+      if (drawing && !(await drawing.drawn(performance.now()))) continue;
+      drawing?.mark();
       frame = await grab();
       if (frame.width !== previous.after.width || frame.height !== previous.after.height) break;
       const changes = unexplainedChanges(previous.after, frame, [], ignore);
