@@ -1,7 +1,8 @@
 /**
  * Settle: the slow fixture app answers a click on "Load" exactly D ms later (a spinner turns
- * meanwhile). Timed: from the click to `waitForStable` (with `expectChangeFrom`, as a replay
- * waits) declaring the window stable, minus D — what waiting costs beyond the app's own time.
+ * meanwhile). Timed: from the click to `waitForStable` (with `expectChangeFrom`, and told of
+ * drawing when the display reports it, as a replay waits) declaring the window stable, minus D —
+ * what waiting costs beyond the app's own time.
  * Next to it, the seeds' design: a fixed 500 ms + 200 ms after every action, whatever the app.
  *
  * A wait that ends before the app is done (the spinner stalled longer than the quiet window,
@@ -39,13 +40,14 @@ async function measureDelay(desktop: Desktop, d: number): Promise<Measurement[]>
     const lag: number[] = [];
     const quiet: number[] = [];
     let unstable = 0;
+    const drawing = await desktop.capture.drawing?.(slow.window);
     /** When the early waits ended, ms after the click. */
     const early: number[] = [];
     for (let i = 0; i < N; i++) {
       const before = await slow.grab();
       const start = performance.now();
       await desktop.input.click(load);
-      const result = await waitForStable(slow.grab, { expectChangeFrom: before, timeoutMs: d + 5_000 });
+      const result = await waitForStable(slow.grab, { expectChangeFrom: before, timeoutMs: d + 5_000, ...(drawing && { drawing }) });
       const elapsed = performance.now() - start;
       // Ground truth, not a wait the product makes: well after D the app is surely done, so
       // a frame then tells whether settle declared "stable" too early.
@@ -68,7 +70,7 @@ async function measureDelay(desktop: Desktop, d: number): Promise<Measurement[]>
         samples: overhead,
         failed: unstable + early.length > 0,
         note:
-          `median: last change seen ${med(lag)} ms after D (paint + 10 ms polling), quiet confirmed ` +
+          `median: last change seen ${med(lag)} ms after D (${drawing ? 'told of drawing' : 'paint + 10 ms polling'}), quiet confirmed ` +
           `${med(quiet)} ms later` +
           (unstable ? `; ${unstable} of ${N} waits never became stable` : '') +
           (early.length

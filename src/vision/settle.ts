@@ -34,6 +34,7 @@
  */
 import type { DrawReport, Frame, Region } from '../domain.ts';
 import { changedRegions, framesEqual, mergeRegions } from './changes.ts';
+import { regionsIntersect } from './frame.ts';
 
 /** Time source and sleep; tests pass a fake one. */
 export interface Clock {
@@ -259,12 +260,28 @@ export interface DynamicOptions {
 /**
  * Regions that change on their own (a clock, a spinner, a blinking caret) while nothing is
  * done: frames are grabbed every `intervalMs` for `durationMs`, and every change seen is merged.
+ * What changed is watched once more as long: only what changes again counts. A change that came
+ * once and stayed (an app finishing its start-up while it was watched: its heading, its button,
+ * its content appearing) is no region of its own, and taken for one it would hide every later
+ * change there — the result of the goal among them.
  */
 export async function detectDynamic(
   grab: () => Promise<Frame>,
   durationMs: number,
   options: DynamicOptions = {},
 ): Promise<Region[]> {
+  const gap = options.gap ?? 8;
+  const first = await changesWhileWatched(grab, durationMs, options);
+  if (first.length === 0) return [];
+  const again = await changesWhileWatched(grab, durationMs, options);
+  const repeated = [...first.filter((r) => again.some((a) => regionsIntersect(r, a))), ...again.filter((a) => first.some((r) => regionsIntersect(r, a)))];
+  return mergeRegions(repeated, gap)
+    .map(({ x, y, width, height }) => ({ x, y, width, height }))
+    .sort((p, q) => p.y - q.y || p.x - q.x);
+}
+
+/** Every change seen between frames grabbed every `intervalMs` for `durationMs`, merged. */
+async function changesWhileWatched(grab: () => Promise<Frame>, durationMs: number, options: DynamicOptions): Promise<Region[]> {
   const clock = options.clock ?? realClock;
   const interval = Math.max(1, options.intervalMs ?? 100);
   const gap = options.gap ?? 8;
@@ -280,7 +297,5 @@ export async function detectDynamic(
     seen.push(...changedRegions(prev, next, { gap }));
     prev = next;
   }
-  return mergeRegions(seen, gap)
-    .map(({ x, y, width, height }) => ({ x, y, width, height }))
-    .sort((p, q) => p.y - q.y || p.x - q.x);
+  return mergeRegions(seen, gap);
 }

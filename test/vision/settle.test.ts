@@ -235,8 +235,21 @@ describe('detectDynamic', () => {
     };
     const regions = await detectDynamic(fakeScreen(clock, screen), 1000, { clock });
     expect(regions).toEqual([{ x: 90, y: 60, width: 20, height: 10 }]);
-    expect(clock.t).toBeGreaterThanOrEqual(1000);
-    expect(clock.t).toBeLessThan(1110);
+    // What changed is watched once more: twice the probe.
+    expect(clock.t).toBeGreaterThanOrEqual(2000);
+    expect(clock.t).toBeLessThan(2220);
+  });
+
+  it('an app finishing its start-up while watched is no region that changes on its own; a clock beside it is', async () => {
+    const clock = new FakeClock();
+    // The start-up screen gives way to the app's content at 300 ms; a clock ticks every 400 ms.
+    const screen = (t: number): Frame => {
+      const f = cloneFrame(base);
+      if (t >= 300) fillRegion(f, { x: 10, y: 10, width: 60, height: 20 }, BLACK);
+      fillRegion(f, { x: 90, y: 60, width: 20, height: 10 }, Math.floor(t / 400) % 2 ? BLACK : [200, 0, 0, 255]);
+      return f;
+    };
+    expect(await detectDynamic(fakeScreen(clock, screen), 1000, { clock })).toEqual([{ x: 90, y: 60, width: 20, height: 10 }]);
   });
 
   it('finds nothing on a still screen', async () => {
