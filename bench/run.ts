@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   const desktop = startDesktop();
   desktop.catch(() => undefined); // each group reports a failed start as its own reason
   const words = process.argv.slice(2).map((w) => w.toLowerCase());
-  const groups = words.length === 0 ? GROUPS : GROUPS.filter(([name]) => words.some((w) => name.includes(w)));
+  const groups = words.length === 0 ? GROUPS : GROUPS.filter(([name]) => words.some((w) => name.toLowerCase().includes(w)));
   if (groups.length === 0) throw new Error(`no benchmark group is named like ${words.join(', ')}: ${GROUPS.map(([name]) => name).join('; ')}`);
   const results: Measurement[] = [];
   for (const [name, run] of groups) {

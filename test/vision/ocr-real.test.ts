@@ -48,6 +48,15 @@ describe('readText on crops of real applications', () => {
     expect(matchText(shell, 'hello from retrace').ok).toBe(true);
     expect(shell.split('\n')).toEqual(['user@retrace:~$ echo hello from retrace', 'hello from retrace', 'user@retrace:~$']);
   });
+
+  it('reads faint text beside strong text: a dark green "Saved" on a dark page (notes, theme=dark)', async () => {
+    // The whole-window stretch, set by the light grey text, took the green for ground: the page
+    // read lost it, and label reads made "S a\ Vv ed" of its letters.
+    const crop = cropOf('chromium-2');
+    const read = await readText(reader, crop.frame, undefined, { cache: null });
+    expect(read.split('\n')).toContain('Save New Saved');
+    expect(scoreWords(crop.text, read), read).toMatchObject({ errors: 0 });
+  });
 });
 
 describe('findText on real applications', () => {

@@ -1,7 +1,8 @@
 /**
  * Preparing a frame for OCR (pure, no tesseract here), in two steps:
  * 1. `normalizeForOcr`: grayscale, dark text on a white ground (inverted when the ground is dark,
- *    contrast stretched so the ground is pure white), then light text on dark plates made dark
+ *    contrast stretched so the ground is pure white; text too faint for that stretch gets one of
+ *    its own, faint.ts), then light text on dark plates made dark
  *    on white and borders, lines, marks and stray specks erased (ink-clean.ts); lines in X's
  *    fixed font are read from their cells (fixed-font.ts) and
  *    erased too, and cleaning reports the lines of text left for OCR.
@@ -15,7 +16,8 @@ import { clampRegion, scaleGray, toGray } from '../frame.ts';
 import { segmentDetailed } from '../segment.ts';
 import type { GrayImage } from '../types.ts';
 import { readFixedFont, type FixedLine } from './fixed-font.ts';
-import { cleanInk, type CleanReport } from './ink-clean.ts';
+import { FAINT_STEP, restoreFaintInk, stretchBetween, stretchTable } from './faint.ts';
+import { CLEAN_DEFAULTS, cleanInk, type CleanReport } from './ink-clean.ts';
 
 export type Layout = 'block' | 'line' | 'char';
 
@@ -121,8 +123,9 @@ export function prepareForOcr(frame: Frame, options: PreprocessOptions): Prepare
 
 /**
  * Contrast stretch in place: the ground becomes white (255) and the darkest ink (1st
- * percentile) black, so the padding matches the ground and faint gradients vanish. False when
- * there is no contrast to stretch (the image is left as it is).
+ * percentile) black, so the padding matches the ground and faint gradients vanish; text too
+ * faint for this stretch gets one of its own (faint.ts). False when there is no contrast to
+ * stretch (the image is left as it is).
  */
 function stretch(gray: GrayImage, ground: number): boolean {
   const hist = new Uint32Array(256);
@@ -136,12 +139,12 @@ function stretch(gray: GrayImage, ground: number): boolean {
     acc += hist[ink]!;
     if (acc >= limit) break;
   }
-  if (ground - ink < 16) return false; // nothing on the ground worth stretching
-  // Values within a fifth of the way from the ground to the ink are ground too (gradients, noise).
-  const white = ground - 0.2 * (ground - ink);
-  const lut = new Uint8Array(256);
-  for (let v = 0; v < 256; v++) lut[v] = Math.max(0, Math.min(255, Math.round(((v - ink) * 255) / (white - ink))));
+  if (ground - ink < FAINT_STEP) return false; // nothing on the ground worth stretching
+  const span = stretchBetween(ground, ink);
+  const original = { ...gray, data: d.slice() };
+  const lut = stretchTable(span);
   for (let i = 0; i < d.length; i++) d[i] = lut[d[i]!]!;
+  restoreFaintInk(original, gray, ground, span, CLEAN_DEFAULTS.inkLevel);
   return true;
 }
 

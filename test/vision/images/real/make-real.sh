@@ -132,5 +132,14 @@ cut mousepad mousepad-1 640x130+0+0
 # chromium: the notes fixture app (fixtures/apps/notes).
 "$apps/snapshot" notes "$work/notes.png" >/dev/null
 cut notes chromium-1
+# …in theme=dark after saving a note: the status "Saved" in dark green, far fainter than the
+# light grey text around it.
+start "$apps/open" notes theme=dark
+w="$(window 'Retrace Notes')"; sleep 1.5
+xdotool mousemove 150 100 click 1; sleep 0.3
+xdotool type --delay 40 'Buy milk'; sleep 0.2
+xdotool key ctrl+s; sleep 0.8
+shot "$w" notes-dark; stop
+cut notes-dark chromium-2
 
 echo "make-real: crops written to $here; check them against manifest.json" >&2
