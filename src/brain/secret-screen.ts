@@ -9,7 +9,8 @@
  *   typed and the frames after it, up to the next input (the field, as it fills);
  * - anywhere else it is read later (a list that shows the saved note): OCR words that read as
  *   the secret, or as an OCR variant of it, found in the parts of each frame that changed.
- * Both are painted over for as long as the app lives: a shared app keeps them across goals.
+ * Where a secret landed stays painted over for as long as the app lives (a shared app keeps it
+ * across goals), words read on it included; a word elsewhere, until its place reads otherwise.
  * Verification still works: the secret's own action changed its region (the paint appears),
  * and every later frame carries the same paint on replay as it did while learning.
  */
@@ -85,7 +86,13 @@ export class SecretScreen {
     const found = [...read.words, ...read.lines]
       .filter((w) => this.masker.isVariant(w.text) || this.masker.reveals(w.text))
       .map((w) => inflateRegion(offsetRegion(w.box, area.x, area.y), MARGIN_PX));
-    this.words = [...this.words.filter((w) => !regionsIntersect(w, area)), ...found];
+    // A word read on a field where a secret landed is that field's, and keeps its paint for the
+    // app's life as the field does. Dropped once the field empties, the part of its box outside
+    // the landing would turn from paint to field: a change of retrace's own, seen or not as the
+    // OCR box of the moment falls (learned as an effect of one run, news in the next).
+    const onField = found.filter((w) => this.landed.some((l) => regionsIntersect(l, w)));
+    this.landed.push(...onField);
+    this.words = [...this.words.filter((w) => !regionsIntersect(w, area)), ...found.filter((w) => !onField.includes(w))];
   }
 }
 

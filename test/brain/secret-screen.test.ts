@@ -24,10 +24,16 @@ function screen(blocks: readonly Region[]): Frame {
   return frame;
 }
 
-/** Reads back the blocks it knows, with the text each stands for, if its ink is in the frame. */
+/**
+ * Reads back the blocks it knows, with the text each stands for, if its ink is in the frame;
+ * `loosePx` wider all round than the ink, as OCR boxes can be.
+ */
 class BlockReader implements TextReader {
   reads = 0;
-  constructor(private readonly words: ReadonlyArray<readonly [Region, string]>) {}
+  constructor(
+    private readonly words: ReadonlyArray<readonly [Region, string]>,
+    private readonly loosePx = 0,
+  ) {}
   async read(frame: Frame): Promise<OcrResult> {
     this.reads++;
     // The frame is a crop: find each block by its ink at its offset within the crop.
@@ -40,7 +46,8 @@ class BlockReader implements TextReader {
           if (x < 0 || y < 0 || x + box.width > frame.width || y + box.height > frame.height) continue;
           if (!inkAt(frame, x, y) || !inkAt(frame, x + box.width - 1, y + box.height - 1)) continue;
           if (found.some((f) => f.text === text)) continue;
-          found.push({ text, box: { x, y, width: box.width, height: box.height }, confidence: 90 });
+          const m = this.loosePx;
+          found.push({ text, box: { x: x - m, y: y - m, width: box.width + 2 * m, height: box.height + 2 * m }, confidence: 90 });
         }
       }
       if (found.length === this.words.length) break;
@@ -53,14 +60,14 @@ class BlockReader implements TextReader {
 const inkAt = (frame: Frame, x: number, y: number): boolean => frame.data[(y * frame.width + x) * 4] === 0;
 const pixel = (frame: Frame, x: number, y: number): number[] => [...frame.data.subarray((y * frame.width + x) * 4, (y * frame.width + x) * 4 + 4)];
 
-function setup(): { screen: SecretScreen; reader: BlockReader } {
+function setup(loosePx = 0): { screen: SecretScreen; reader: BlockReader } {
   const masker = new SecretMasker();
   masker.learn(SECRET);
   const reader = new BlockReader([
     [FIELD, SECRET],
     [LIST, 'Zebra7QuartZ'],
     [LABEL, 'Saved'],
-  ]);
+  ], loosePx);
   return { screen: new SecretScreen(reader, masker), reader };
 }
 
@@ -100,5 +107,23 @@ describe('the secret screen', () => {
     const reads = reader.reads;
     await s.scrub(screen([FIELD]));
     expect(reader.reads, 'an unchanged frame is not read again').toBe(reads);
+  });
+
+  test('a field keeps all its paint once it empties, the word read on it included', async () => {
+    // The OCR box of the typed word reaches 2 px past the ink that changed: dropping it when the
+    // field empties would change those pixels, paint to field, in one run and not the next.
+    const { screen: s } = setup(2);
+    await s.scrub(screen([]));
+    s.input(SECRET);
+    const typed = await s.scrub(screen([FIELD]));
+    const edge = { x: FIELD.x - 5, y: FIELD.y + 5 };
+    expect(pixel(typed, edge.x, edge.y), 'the word box, past the landing').toEqual([128, 128, 128, 255]);
+    s.input();
+    const saved = await s.scrub(screen([LIST, LABEL]));
+    expect(pixel(saved, edge.x, edge.y)).toEqual([128, 128, 128, 255]);
+    expect(pixel(saved, LIST.x + 5, LIST.y + 5), 'the note in the list').toEqual([128, 128, 128, 255]);
+    // A word elsewhere is painted only while its place reads as the secret.
+    const scrolled = await s.scrub(screen([LABEL]));
+    expect(pixel(scrolled, LIST.x - 4, LIST.y + 5)).toEqual([255, 255, 255, 255]);
   });
 });
