@@ -165,7 +165,10 @@ describe('launchApp', () => {
     const dir = tempDir();
     writeFileSync(
       join(dir, 'page.html'),
-      '<title>Browser Probe</title><input autofocus oninput="document.title = \'typed:\' + this.value">',
+      // The field says when it has the focus: keys sent before that (the page still loading, the
+      // window not yet focused) go nowhere, on a busy machine for seconds.
+      '<title>Browser Probe</title><input autofocus onfocus="document.title = \'Browser Probe: ready\'" ' +
+        'oninput="document.title = \'typed:\' + this.value">',
     );
     const app = await desktop.launch({
       launch:
@@ -179,12 +182,18 @@ describe('launchApp', () => {
       const tree = [...(await processTree(app.pid))];
       expect(tree.length).toBeGreaterThan(1); // zygote, renderer, utility processes
       expect((await app.windows()).map((w) => w.pid)).toEqual([app.pid]);
+      const titled = async (title: string, ms: number): Promise<string> => {
+        const deadline = Date.now() + ms;
+        let now = (await app.window()).title;
+        while (now !== title && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 20));
+          now = (await app.window()).title;
+        }
+        return now;
+      };
+      expect(await titled('Browser Probe: ready', 30_000)).toBe('Browser Probe: ready');
       await desktop.input.type('a!B');
-      const deadline = Date.now() + 5_000;
-      while ((await app.window()).title !== 'typed:a!B' && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      expect((await app.window()).title).toBe('typed:a!B');
+      expect(await titled('typed:a!B', 5_000)).toBe('typed:a!B');
       await app.close();
       expect(tree.filter(alive)).toEqual([]);
     } finally {
