@@ -122,7 +122,15 @@ export class DrawingWatch {
         resolve(drawn);
       };
       const waiter: Waiter = { region, wake: () => finish(true) };
-      const timer = setTimeout(() => finish(false), Math.max(0, until - performance.now()));
+      // "Nothing" is said only after a round trip: the reports of all the server drew before it
+      // answered are ahead of its answer, where a report still on its way would be missed.
+      const last = (): void => {
+        this.x.sync().then(
+          () => finish(this.drewSince(marked, region)),
+          () => finish(true),
+        );
+      };
+      const timer = setTimeout(last, Math.max(0, until - performance.now()));
       this.waiters.add(waiter);
     });
   }
