@@ -257,13 +257,18 @@ export interface DynamicOptions {
   readonly clock?: Clock;
 }
 
+/** Watches of `durationMs` at most: a region is decided once it changed in two of them. */
+const DYNAMIC_WATCHES = 3;
+
 /**
  * Regions that change on their own (a clock, a spinner, a blinking caret) while nothing is
- * done: frames are grabbed every `intervalMs` for `durationMs`, and every change seen is merged.
- * What changed is watched once more as long: only what changes again counts. A change that came
- * once and stayed (an app finishing its start-up while it was watched: its heading, its button,
- * its content appearing) is no region of its own, and taken for one it would hide every later
- * change there — the result of the goal among them.
+ * done: frames are grabbed every `intervalMs`, in watches of `durationMs` one after the other,
+ * and only what changes in two watches counts. A change that came once and stayed (an app
+ * finishing its start-up while it was watched: its heading, its button, its content appearing)
+ * is no region of its own, and taken for one it would hide every later change there — the
+ * result of the goal among them. A third watch is kept only for what changed in just one of
+ * the first two: start-up, or a clock whose tick a busy machine drew late (missed there, it is
+ * recorded as the effect of whichever action it ticks during).
  */
 export async function detectDynamic(
   grab: () => Promise<Frame>,
@@ -271,22 +276,32 @@ export async function detectDynamic(
   options: DynamicOptions = {},
 ): Promise<Region[]> {
   const gap = options.gap ?? 8;
-  const first = await changesWhileWatched(grab, durationMs, options);
-  if (first.length === 0) return [];
-  const again = await changesWhileWatched(grab, durationMs, options);
-  const repeated = [...first.filter((r) => again.some((a) => regionsIntersect(r, a))), ...again.filter((a) => first.some((r) => regionsIntersect(r, a)))];
+  const watches: Region[][] = [];
+  let last: Frame | undefined;
+  const again = (r: Region, i: number): boolean => watches.some((other, j) => j !== i && other.some((o) => regionsIntersect(r, o)));
+  while (watches.length < DYNAMIC_WATCHES) {
+    const watched = await changesWhileWatched(grab, durationMs, options, last);
+    last = watched.last;
+    watches.push(watched.changes);
+    if (watches.length === 1 && watched.changes.length === 0) return [];
+    if (watches.length > 1 && watches.every((w, i) => w.every((r) => again(r, i)))) break;
+  }
+  const repeated = watches.flatMap((w, i) => w.filter((r) => again(r, i)));
   return mergeRegions(repeated, gap)
     .map(({ x, y, width, height }) => ({ x, y, width, height }))
     .sort((p, q) => p.y - q.y || p.x - q.x);
 }
 
-/** Every change seen between frames grabbed every `intervalMs` for `durationMs`, merged. */
-async function changesWhileWatched(grab: () => Promise<Frame>, durationMs: number, options: DynamicOptions): Promise<Region[]> {
+/**
+ * Every change seen between frames grabbed every `intervalMs` for `durationMs`, merged, and the
+ * last frame: the next watch goes on from it, so that nothing drawn between two goes unseen.
+ */
+async function changesWhileWatched(grab: () => Promise<Frame>, durationMs: number, options: DynamicOptions, from?: Frame): Promise<{ changes: Region[]; last: Frame }> {
   const clock = options.clock ?? realClock;
   const interval = Math.max(1, options.intervalMs ?? 100);
   const gap = options.gap ?? 8;
   const start = clock.now();
-  let prev = await grab();
+  let prev = from ?? (await grab());
   let prevAt = start;
   const seen: Region[] = [];
   while (prevAt + interval <= start + durationMs) {
@@ -297,5 +312,5 @@ async function changesWhileWatched(grab: () => Promise<Frame>, durationMs: numbe
     seen.push(...changedRegions(prev, next, { gap }));
     prev = next;
   }
-  return mergeRegions(seen, gap);
+  return { changes: mergeRegions(seen, gap), last: prev };
 }

@@ -252,6 +252,23 @@ describe('detectDynamic', () => {
     expect(await detectDynamic(fakeScreen(clock, screen), 1000, { clock })).toEqual([{ x: 90, y: 60, width: 20, height: 10 }]);
   });
 
+  it('a clock whose tick the first watch missed (drawn late on a busy machine) is found in a third', async () => {
+    const clock = new FakeClock();
+    // A headline rotates every 250 ms; the clock's ticks show only at 1500 and 2500 ms.
+    const screen = (t: number): Frame => {
+      const f = cloneFrame(base);
+      fillRegion(f, { x: 10, y: 60, width: 40, height: 10 }, Math.floor(t / 250) % 2 ? BLACK : [200, 0, 0, 255]);
+      fillRegion(f, { x: 90, y: 10, width: 20, height: 10 }, t >= 2500 ? BLACK : t >= 1500 ? [0, 0, 200, 255] : WHITE);
+      return f;
+    };
+    const regions = await detectDynamic(fakeScreen(clock, screen), 1000, { clock });
+    expect(regions).toEqual([
+      { x: 90, y: 10, width: 20, height: 10 },
+      { x: 10, y: 60, width: 40, height: 10 },
+    ]);
+    expect(clock.t).toBeGreaterThanOrEqual(3000);
+  });
+
   it('finds nothing on a still screen', async () => {
     const clock = new FakeClock();
     expect(await detectDynamic(fakeScreen(clock, () => base), 500, { clock })).toEqual([]);
