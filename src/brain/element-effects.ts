@@ -129,7 +129,7 @@ export function focusMoves(before: readonly Element[], after: readonly Element[]
   return { focusOnly, changed };
 }
 
-const sameBox = (a: Region, b: Region): boolean => a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+export const sameBox = (a: Region, b: Region): boolean => a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 
 /** The element an effect is about: by role and name (the new name, then the old), else by its place. */
 function lookup(effect: ElementEffect, elements: readonly Element[]): Element | undefined {
@@ -165,11 +165,12 @@ export function checkElementEffect(effect: ElementEffect, elements: readonly Ele
  * Replay: every element effect of the action must hold, exactly. The elements are read again for
  * up to `patienceMs` while one does not, since a toolkit may publish a change a moment after it
  * painted it. Returns why the first one that never held does not (`problem`), and the last read.
+ * `first`, when given, is a read already under way of the window as it is now: the first look.
  */
-export async function verifyElementEffects(stage: Stage, effects: readonly ElementEffect[], window: Region, patienceMs: number): Promise<{ problem?: string; read: Snapshot }> {
+export async function verifyElementEffects(stage: Stage, effects: readonly ElementEffect[], window: Region, patienceMs: number, first?: Promise<Snapshot>): Promise<{ problem?: string; read: Snapshot }> {
   const deadline = Date.now() + patienceMs;
-  for (;;) {
-    const read = await snapshot(stage, window);
+  for (let earlier = first; ; earlier = undefined) {
+    const read = await (earlier ?? snapshot(stage, window));
     // No elements to ask now (the bus went away, the app left it): the pixel effects stand alone.
     if (!read.ok || read.elements.length === 0) return { read };
     const problem = effects.map((e) => checkElementEffect(e, read.elements)).find((p) => p !== undefined);

@@ -27,7 +27,7 @@ import { settle, type Settled } from './settle.ts';
 import { snapshot, type Snapshot } from './elements.ts';
 import { describeAction } from './describe.ts';
 import { verifyEffects, kindOf, matches, presentAsRecorded, type EffectCheck } from './verify.ts';
-import { focusMoves, verifyElementEffects, type FocusMoves } from './element-effects.ts';
+import { focusMoves, sameBox, verifyElementEffects, type FocusMoves } from './element-effects.ts';
 import { describeChanges, describeUnexpected, isFocusFeedback, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { continuingChanging } from './observe.ts';
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
@@ -150,14 +150,27 @@ export class ReplayStep {
         verifying += performance.now() - start;
         return checks;
       };
-      const { after, checks } = await this.awaitEffects(step, before, resolved, acted, verify, () => [...ignore(), ...feedbackPlaces(step, resolved)], ignore);
+      // The app's elements are read as soon as the recorded effects show, while the quiet after
+      // them is still being confirmed, so the read costs no time of its own. It stands only if
+      // the window stayed where it was and showed nothing new after the frame it started on;
+      // otherwise they are read again once the window is stable, as always.
+      const wantsElements = (recorded.elements?.length ?? 0) > 0;
+      let early: { frame: Frame; read: Promise<Snapshot> } | undefined;
+      const onReady = (frame: Frame): void => {
+        if (!wantsElements || early !== undefined) return;
+        const read = snapshot(this.stage, before.window);
+        read.catch(() => undefined); // an early read that is not used fails with nobody waiting
+        early = { frame, read };
+      };
+      const { after, checks } = await this.awaitEffects(step, before, resolved, acted, verify, () => [...ignore(), ...feedbackPlaces(step, resolved)], ignore, onReady);
       // Waiting for the reaction is settling; looking at the effects is verifying.
       lap('settleMs');
       phases.settleMs -= verifying;
       phases.verifyMs += verifying;
       const failed = checks.find((c) => !c.verified);
       // What the action changed in the app's elements must hold too, exactly.
-      const elementCheck = failed || !recorded.elements?.length ? undefined : await verifyElementEffects(this.stage, recorded.elements, after.window, Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor));
+      const current = early && sameBox(before.window, after.window) && framesEqual(early.frame, after.frame, ignore()) ? early.read : undefined;
+      const elementCheck = failed || !recorded.elements?.length ? undefined : await verifyElementEffects(this.stage, recorded.elements, after.window, Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor), current);
       const elementMiss = elementCheck?.problem;
       const changed = !framesEqual(before.frame, after.frame, ignore());
       if ((failed || elementMiss) && !changed && attempt < CYCLE_LIMITS.maxRetries) continue;
@@ -281,12 +294,20 @@ export class ReplayStep {
     verify: (shot: Settled) => Promise<EffectCheck[]>,
     feedback: () => Region[],
     ignore: () => Region[],
+    onReady: (frame: Frame) => void,
   ): Promise<{ after: Settled; checks: EffectCheck[] }> {
     const { recorded } = step;
     const reactMs = Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor);
     // The wait ends once the recorded effects show and the window is quiet a moment, not after a
     // whole quiet window: what is verified is what was awaited.
-    const ready = presentAsRecorded(recorded, step.image, resolved.offset);
+    const shows = presentAsRecorded(recorded, step.image, resolved.offset);
+    const ready =
+      shows &&
+      ((frame: Frame): boolean => {
+        if (!shows(frame)) return false;
+        onReady(frame);
+        return true;
+      });
     const settleOptions = { timeoutMs: this.options.settleTimeoutMs, ignore: ignore(), ...(ready && { ready }) };
     const decisive = recorded.effects.some((e) => kindOf(e) !== 'feedback');
     let after = await settle(this.stage, settleOptions, decisive ? { changeFrom: before.frame, reactMs } : undefined);

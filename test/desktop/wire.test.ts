@@ -1,11 +1,17 @@
 /**
  * The D-Bus wire format retrace writes and reads for its accessibility calls, against dbus-next's
- * own marshaller (the reference): the same bytes for a call, the same values from a reply.
+ * own marshaller (the reference): the same bytes for a call, the same values from a reply; and a
+ * connection straight to an app (no bus daemon), against a peer that speaks the protocol.
  */
 import { describe, expect, test } from 'vitest';
 import dbus from 'dbus-next';
 import { createRequire } from 'node:module';
-import { encodeCall, MessageReader, Variant } from '../../src/desktop/atspi/wire.ts';
+import { createServer, type Socket } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BusCallError, openPeer } from '../../src/desktop/atspi/dbus.ts';
+import { CallWriter, MessageReader, Variant, type MethodCall } from '../../src/desktop/atspi/wire.ts';
 
 const require = createRequire(import.meta.url);
 const { marshallMessage, messageToJsFmt } = require('dbus-next/lib/marshall-compat') as {
@@ -32,17 +38,38 @@ const CALLS: ReadonlyArray<[string, unknown[]]> = [
   ['ssv', ['org.a11y.Status', 'IsEnabled', 'v']],
 ];
 
+const written = (...calls: MethodCall[]): Buffer => {
+  const writer = new CallWriter();
+  calls.forEach((c) => writer.append(c));
+  return writer.take();
+};
+
 describe('a method call', () => {
+  const both = (signature: string, body: unknown[], serial = 7) => {
+    const values = body.map((v) => (v === 'v' ? true : v));
+    const call = { serial, destination: ':1.42', path: '/org/a11y/atspi/accessible/12', member: 'GetExtents', signature };
+    return {
+      ours: { ...call, iface: 'org.a11y.atspi.Component', body: signature === 'ssv' ? [...values.slice(0, 2), new Variant('b', true)] : values },
+      theirs: marshallMessage(new dbus.Message({ ...call, interface: 'org.a11y.atspi.Component', body: signature === 'ssv' ? [...values.slice(0, 2), new dbus.Variant('b', true)] : values }))[0],
+    };
+  };
+
   test('is written byte for byte as dbus-next writes it', () => {
     for (const [signature, body] of CALLS) {
-      const values = body.map((v) => (v === 'v' ? true : v));
-      const ours = encodeCall({ serial: 7, destination: ':1.42', path: '/org/a11y/atspi/accessible/12', iface: 'org.a11y.atspi.Component', member: 'GetExtents', signature, body: signature === 'ssv' ? [...values.slice(0, 2), new Variant('b', true)] : values });
-      const theirs = marshallMessage(new dbus.Message({
-        serial: 7, destination: ':1.42', path: '/org/a11y/atspi/accessible/12', interface: 'org.a11y.atspi.Component', member: 'GetExtents', signature,
-        body: signature === 'ssv' ? [...values.slice(0, 2), new dbus.Variant('b', true)] : values,
-      }))[0];
-      expect(ours.toString('hex'), signature).toBe(theirs.toString('hex'));
+      const { ours, theirs } = both(signature, body);
+      expect(written(ours).toString('hex'), signature).toBe(theirs.toString('hex'));
     }
+  });
+
+  test('calls written one after another are each aligned from their own start, and a take starts afresh', () => {
+    const pairs = CALLS.map(([signature, body], i) => both(signature, body, 10 + i));
+    const writer = new CallWriter();
+    pairs.forEach(({ ours }) => writer.append(ours));
+    expect(writer.count).toBe(pairs.length);
+    expect(writer.take().toString('hex')).toBe(Buffer.concat(pairs.map((p) => p.theirs)).toString('hex'));
+    expect(writer.count).toBe(0);
+    writer.append(pairs[1]!.ours);
+    expect(writer.take().toString('hex')).toBe(pairs[1]!.theirs.toString('hex'));
   });
 });
 
@@ -77,5 +104,105 @@ describe('a reply', () => {
     expect(new MessageReader().push(error)).toEqual([
       { type: 3, serial: 5, replySerial: 4, errorName: 'org.freedesktop.DBus.Error.UnknownMethod', signature: 's', body: ['no such method'] },
     ]);
+  });
+});
+
+/** A peer on a socket: authenticates EXTERNAL for this user, then answers each call with `answer`. */
+const peer = async (answer: (member: string, serial: number) => Buffer): Promise<{ address: string; heard: string[]; close: () => void }> => {
+  const dir = mkdtempSync(join(tmpdir(), 'retrace-peer-'));
+  const path = join(dir, 'socket');
+  const heard: string[] = [];
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => {
+    sockets.push(socket);
+    const reader = new MessageReader();
+    let began = false;
+    let said = '';
+    socket.on('data', (chunk) => {
+      if (!began) {
+        said += chunk.toString('latin1');
+        if (said.includes('AUTH EXTERNAL') && said.endsWith('\r\n') && !said.includes('BEGIN')) {
+          heard.push(said.trim());
+          socket.write('OK 0123456789abcdef0123456789abcdef\r\n');
+        }
+        const begin = said.indexOf('BEGIN\r\n');
+        if (begin < 0) return;
+        began = true;
+        chunk = Buffer.from(said.slice(begin + 7), 'latin1');
+      }
+      for (const m of reader.push(chunk)) socket.write(answer(String((m as unknown as { member?: string }).member ?? heard.length), m.serial));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(path, resolve));
+  return {
+    address: `unix:path=${path}`,
+    heard,
+    close: () => {
+      sockets.forEach((s) => s.destroy());
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};
+
+const reply = (serial: number, signature: string, body: unknown[]): Buffer =>
+  marshallMessage(new dbus.Message({ type: 2, serial: 1000 + serial, replySerial: serial, signature, body } as unknown as dbus.MessageLike))[0];
+
+describe('a connection straight to an app', () => {
+  test('authenticates as this user, then its calls are answered in turn', async () => {
+    const app = await peer((_, serial) => reply(serial, '(iiii)', [[serial, 2, 30, 40]]));
+    try {
+      const link = await openPeer(app.address, 2_000);
+      const uid = Buffer.from(String(process.getuid?.() ?? 0)).toString('hex');
+      expect(app.heard, "the NUL byte, then EXTERNAL with the uid in hex").toEqual([`\0AUTH EXTERNAL ${uid}`]);
+      const boxes = await Promise.all([1, 2, 3].map(() => link.call(':1.5', '/org/a11y/atspi/accessible/1', 'org.a11y.atspi.Component', 'GetExtents', 'u', [0])));
+      expect(boxes).toEqual([[[1, 2, 30, 40]], [[2, 2, 30, 40]], [[3, 2, 30, 40]]]);
+      link.close();
+      expect(link.open).toBe(false);
+    } finally {
+      app.close();
+    }
+  });
+
+  test('a peer that goes away fails the calls waiting on it, at once', async () => {
+    let hangUp = (): void => undefined;
+    const app = await peer(() => {
+      hangUp();
+      return Buffer.alloc(0);
+    });
+    hangUp = app.close;
+    try {
+      const link = await openPeer(app.address, 10_000);
+      const started = Date.now();
+      await expect(link.call(':1.5', '/', 'org.a11y.atspi.Accessible', 'GetRole')).rejects.toBeInstanceOf(BusCallError);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(link.open).toBe(false);
+    } finally {
+      app.close();
+    }
+  });
+
+  test('a call left unanswered fails at its own deadline, one after the other', async () => {
+    const app = await peer(() => Buffer.alloc(0));
+    try {
+      const link = await openPeer(app.address, 300);
+      const started = Date.now();
+      const first = link.call(':1.5', '/a', 'org.a11y.atspi.Accessible', 'GetRole').catch((e: BusCallError) => [e.errorName, Date.now() - started]);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const second = link.call(':1.5', '/b', 'org.a11y.atspi.Accessible', 'GetRole').catch((e: BusCallError) => [e.errorName, Date.now() - started]);
+      const [[name1, at1], [name2, at2]] = (await Promise.all([first, second])) as [[string, number], [string, number]];
+      expect([name1, name2]).toEqual(['retrace.Timeout', 'retrace.Timeout']);
+      expect(at1).toBeGreaterThanOrEqual(290);
+      expect(at2).toBeGreaterThanOrEqual(440);
+      expect(at2 - at1).toBeGreaterThanOrEqual(100);
+      expect(link.open, 'a call timing out leaves the connection open').toBe(true);
+    } finally {
+      app.close();
+    }
+  });
+
+  test('an address it cannot reach is an error, not a hang', async () => {
+    await expect(openPeer('unix:path=/nonexistent/retrace/socket', 1_000)).rejects.toThrow();
+    await expect(openPeer('tcp:host=localhost,port=1', 1_000)).rejects.toBeInstanceOf(BusCallError);
   });
 });

@@ -2,8 +2,9 @@
  * A D-Bus connection for the accessibility code: method calls by name, each bounded in time, on
  * a socket that never keeps this process alive. The only place that imports dbus-next.
  */
+import { createConnection } from 'node:net';
 import dbus from 'dbus-next';
-import { encodeCall, MESSAGE_TYPE, MessageReader, Variant, type MethodCall, type WireMessage } from './wire.ts';
+import { CallWriter, MESSAGE_TYPE, MessageReader, Variant, type MethodCall, type WireMessage } from './wire.ts';
 
 /** A call that failed: the remote error name (e.g. org.freedesktop.DBus.Error.UnknownMethod). */
 export class BusCallError extends Error {
@@ -36,8 +37,6 @@ interface Stream {
   on(event: 'readable', listener: () => void): void;
   removeAllListeners(event: 'readable'): void;
   unref?: () => void;
-  cork?: () => void;
-  uncork?: () => void;
 }
 
 interface Connected {
@@ -47,8 +46,126 @@ interface Connected {
 
 interface Waiting {
   readonly resolve: (body: unknown[]) => void;
-  readonly fail: (error: Error) => void;
-  readonly what: string;
+  readonly reject: (error: Error) => void;
+  readonly call: MethodCall;
+  /** When it fails unanswered (Date.now() ms). */
+  readonly deadline: number;
+}
+
+const describeCall = ({ iface, member, destination, path }: MethodCall): string => `${iface}.${member} on ${destination}${path}`;
+
+/**
+ * Calls by serial over one connection: each bounded in time, all failed at once when the
+ * connection fails. Sent through `send`, which starts as dbus-next's and becomes retrace's own
+ * wire once `takeOver` has the socket. A tree read sends hundreds of calls: per call there is
+ * no timer (one sweeps them all) and no buffer or write of its own (they leave in batches).
+ */
+class Calls {
+  /** The calls waiting for an answer, by serial, oldest first. */
+  private readonly waiting = new Map<number, Waiting>();
+  private sweeping: NodeJS.Timeout | undefined;
+  open = true;
+
+  constructor(
+    private readonly address: string,
+    private readonly timeoutMs: number,
+    private readonly newSerial: () => number,
+    private send: (call: MethodCall) => void,
+  ) {}
+
+  /** The connection failed: every call waiting on it fails with it. */
+  fail(error: unknown): void {
+    this.open = false;
+    const failure = new BusCallError(`D-Bus connection to ${this.address} failed: ${(error as Error)?.message ?? error}`, 'retrace.Disconnected');
+    for (const [serial, call] of [...this.waiting]) this.finish(serial, call)?.reject(failure);
+  }
+
+  settle(message: WireMessage): void {
+    const serial = message.replySerial;
+    const call = serial === undefined ? undefined : this.finish(serial, this.waiting.get(serial));
+    if (call === undefined) return;
+    if (message.type === MESSAGE_TYPE.error) {
+      call.reject(new BusCallError(`${describeCall(call.call)}: ${String(message.body[0] ?? message.errorName)}`, message.errorName ?? 'org.freedesktop.DBus.Error.Failed'));
+    } else {
+      call.resolve(message.body);
+    }
+  }
+
+  /**
+   * Nothing else is in flight on the stream: its replies are read, and calls written, here from
+   * now on. Calls sent in one tick leave in batches: the app answers the first batch while the
+   * rest are still being written.
+   */
+  takeOver(stream: Stream): void {
+    const reader = new MessageReader();
+    stream.removeAllListeners('readable');
+    stream.on('readable', () => {
+      for (let chunk = stream.read(); chunk !== null; chunk = stream.read()) for (const m of reader.push(chunk)) this.settle(m);
+    });
+    const out = new CallWriter();
+    const flush = (): void => {
+      if (out.count > 0) stream.write(out.take());
+    };
+    this.send = (message) => {
+      if (out.count === 0) process.nextTick(flush);
+      out.append(message);
+      if (out.count === WRITE_BATCH) flush();
+    };
+  }
+
+  readonly call: BusLink['call'] = (destination, path, iface, member, signature = '', body = []) =>
+    new Promise((resolve, reject) => {
+      if (!this.open) {
+        reject(new BusCallError(`D-Bus connection to ${this.address} is closed`, 'retrace.Disconnected'));
+        return;
+      }
+      const call: MethodCall = { serial: this.newSerial(), destination, path, iface, member, signature, body };
+      this.waiting.set(call.serial, { resolve, reject, call, deadline: Date.now() + this.timeoutMs });
+      this.sweeping ??= setTimeout(() => this.sweep(), this.timeoutMs);
+      this.send(call);
+    });
+
+  /** Takes a call off the waiting list (undefined when it is not on it any more). */
+  private finish(serial: number, call: Waiting | undefined): Waiting | undefined {
+    if (call === undefined) return undefined;
+    this.waiting.delete(serial);
+    if (this.waiting.size === 0 && this.sweeping !== undefined) {
+      clearTimeout(this.sweeping);
+      this.sweeping = undefined;
+    }
+    return call;
+  }
+
+  /** Fails the calls past their deadline; the oldest left sets when to look again. */
+  private sweep(): void {
+    this.sweeping = undefined;
+    const now = Date.now();
+    for (const [serial, call] of [...this.waiting]) {
+      if (call.deadline > now) {
+        this.sweeping = setTimeout(() => this.sweep(), call.deadline - now);
+        return;
+      }
+      this.finish(serial, call)?.reject(new BusCallError(`${describeCall(call.call)}: no answer in ${this.timeoutMs} ms`, 'retrace.Timeout'));
+    }
+  }
+
+  link(close: () => void): BusLink {
+    const calls = this;
+    return {
+      call: this.call,
+      async property(destination, path, iface, name) {
+        const [value] = await calls.call(destination, path, 'org.freedesktop.DBus.Properties', 'Get', 'ss', [iface, name]);
+        return (value as { value?: unknown } | undefined)?.value;
+      },
+      get open() {
+        return calls.open;
+      },
+      close() {
+        calls.open = false;
+        close();
+      },
+    };
+  }
 }
 
 /**
@@ -58,101 +175,65 @@ interface Waiting {
  */
 export const openBus = async (address: string, timeoutMs = CALL_TIMEOUT_MS): Promise<BusLink> => {
   const bus = dbus.sessionBus({ busAddress: address });
-  let open = true;
-  /** The calls waiting for an answer, by serial: a connection that fails fails them all at once. */
-  const waiting = new Map<number, Waiting>();
-  bus.on('error', (error: unknown) => {
-    open = false;
-    const failure = new BusCallError(`D-Bus connection to ${address} failed: ${(error as Error)?.message ?? error}`, 'retrace.Disconnected');
-    for (const call of [...waiting.values()]) call.fail(failure);
-  });
   const connected = bus as unknown as Connected;
   const stream = connected._connection?.stream;
   stream?.unref?.();
-  // A tree read sends hundreds of calls in one tick: corked, they leave a batch per write, not
-  // one system call each (which cost more than the marshalling). Batches, not the whole tick:
-  // the app answers the first while the rest are still being marshalled.
-  let corked = 0;
-  const cork = (): void => {
-    if (stream?.cork === undefined) return;
-    if (corked === 0) {
-      stream.cork();
-      process.nextTick(() => {
-        if (corked > 0) stream.uncork?.();
-        corked = 0;
-      });
-    } else if (corked % WRITE_BATCH === 0) {
-      stream.uncork?.();
-      stream.cork();
-    }
-    corked++;
-  };
-
-  const settle = (message: WireMessage): void => {
-    const call = message.replySerial === undefined ? undefined : waiting.get(message.replySerial);
-    if (call === undefined) return;
-    if (message.type === MESSAGE_TYPE.error) {
-      call.fail(new BusCallError(`${call.what}: ${String(message.body[0] ?? message.errorName)}`, message.errorName ?? 'org.freedesktop.DBus.Error.Failed'));
-    } else {
-      call.resolve(message.body);
-    }
-  };
-
-  /** Before the takeover, a call goes through dbus-next; after it, over the socket directly. */
-  let send = (serial: number, call: MethodCall): void => {
+  /** Before the takeover, a call goes through dbus-next. */
+  const viaDbusNext = (call: MethodCall): void => {
+    const serial = call.serial;
     bus.call(new dbus.Message({ ...call, body: [...call.body], interface: call.iface, serial })).then(
-      (reply) => settle({ type: MESSAGE_TYPE.reply, serial: 0, replySerial: serial, signature: '', body: (reply?.body ?? []) as unknown[] }),
-      (error: unknown) => settle({ type: MESSAGE_TYPE.error, serial: 0, replySerial: serial, errorName: (error as { type?: string }).type, signature: '', body: [(error as Error).message] }),
+      (reply) => calls.settle({ type: MESSAGE_TYPE.reply, serial: 0, replySerial: serial, signature: '', body: (reply?.body ?? []) as unknown[] }),
+      (error: unknown) => calls.settle({ type: MESSAGE_TYPE.error, serial: 0, replySerial: serial, errorName: (error as { type?: string }).type, signature: '', body: [(error as Error).message] }),
     );
   };
-
-  const call: BusLink['call'] = (destination, path, iface, member, signature = '', body = []) =>
-    new Promise((resolve, reject) => {
-      const what = `${iface}.${member} on ${destination}${path}`;
-      if (!open) {
-        reject(new BusCallError(`D-Bus connection to ${address} is closed`, 'retrace.Disconnected'));
-        return;
-      }
-      const serial = connected.newSerial();
-      const done = (): void => {
-        clearTimeout(timer);
-        waiting.delete(serial);
-      };
-      const timer = setTimeout(() => fail(new BusCallError(`${what}: no answer in ${timeoutMs} ms`, 'retrace.Timeout')), timeoutMs);
-      const fail = (error: Error): void => {
-        done();
-        reject(error);
-      };
-      waiting.set(serial, { resolve: (reply) => (done(), resolve(reply)), fail, what });
-      cork();
-      send(serial, { serial, destination, path, iface, member, signature, body });
-    });
-
+  const calls = new Calls(address, timeoutMs, () => connected.newSerial(), viaDbusNext);
+  bus.on('error', (error: unknown) => calls.fail(error));
   // The first call proves the connection (authentication, hello) within the time bound.
-  await call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.Peer', 'Ping');
-  if (stream !== undefined) {
-    // Nothing else is in flight on a fresh connection: its replies are read here from now on.
-    const reader = new MessageReader();
-    stream.removeAllListeners('readable');
-    stream.on('readable', () => {
-      for (let chunk = stream.read(); chunk !== null; chunk = stream.read()) reader.push(chunk).forEach(settle);
+  await calls.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.Peer', 'Ping');
+  if (stream !== undefined) calls.takeOver(stream);
+  return calls.link(() => bus.disconnect());
+};
+
+/**
+ * Connects straight to one app at its own address (`unix:path=…` or `unix:abstract=…`, as the
+ * app's `GetApplicationBusAddress` gives it): no bus daemon between, so each call is one hop
+ * each way, not two, and the daemon (one process for every app) is not in the way. A peer
+ * connection has no hello: retrace authenticates (EXTERNAL, as the bus does) and begins.
+ */
+export const openPeer = async (address: string, timeoutMs = CALL_TIMEOUT_MS): Promise<BusLink> => {
+  const match = /^unix:(path|abstract)=([^,;]+)/.exec(address);
+  if (match === null) throw new BusCallError(`cannot connect to D-Bus address ${address}`, 'retrace.Unsupported');
+  const path = (match[1] === 'abstract' ? '\0' : '') + decodeURIComponent(match[2]!);
+  const socket = createConnection({ path });
+  socket.unref();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new BusCallError(`${address}: no authentication in ${timeoutMs} ms`, 'retrace.Timeout')), timeoutMs);
+      let said = '';
+      const hear = (chunk: Buffer): void => {
+        said += chunk.toString('latin1');
+        if (!said.includes('\r\n')) return;
+        clearTimeout(timer);
+        socket.off('data', hear);
+        if (!said.startsWith('OK ')) reject(new BusCallError(`${address} refused authentication: ${said.trim()}`, 'retrace.AuthFailed'));
+        else resolve();
+      };
+      socket.on('data', hear);
+      socket.once('error', (error) => (clearTimeout(timer), reject(error)));
+      const uid = Buffer.from(String(process.getuid?.() ?? 0)).toString('hex');
+      socket.write(`\0AUTH EXTERNAL ${uid}\r\n`);
     });
-    send = (_, message) => void stream.write(encodeCall(message));
+  } catch (error) {
+    socket.destroy();
+    throw error;
   }
-  return {
-    call,
-    async property(destination, path, iface, name) {
-      const [value] = await call(destination, path, 'org.freedesktop.DBus.Properties', 'Get', 'ss', [iface, name]);
-      return (value as { value?: unknown } | undefined)?.value;
-    },
-    get open() {
-      return open;
-    },
-    close() {
-      open = false;
-      bus.disconnect();
-    },
-  };
+  socket.write('BEGIN\r\n');
+  let serial = 0;
+  const calls = new Calls(address, timeoutMs, () => ++serial, () => undefined);
+  calls.takeOver(socket);
+  socket.on('error', (error) => calls.fail(error));
+  socket.on('close', () => calls.fail(new Error('closed')));
+  return calls.link(() => socket.destroy());
 };
 
 /** A D-Bus variant, for property writes. */

@@ -207,10 +207,12 @@ export const readExtras = async (link: BusLink, elements: readonly RawElement[])
     elements.map(async (e) => {
       const toolkit = toolkitRoleName(e.role);
       const wantsText = TEXT_ROLES.has(toolkit) || hasState(e.states, STATE.editable);
+      const wantsValue = VALUE_ROLES.has(toolkit);
       const wantsLabel = e.name === '' && LABELLED_ROLES.has(retraceRole(toolkit, e.states));
+      if (!wantsText && !wantsValue && !wantsLabel) return;
       const [text, value, relations] = await Promise.all([
         wantsText ? maybe(link.call(e.bus, e.path, 'org.a11y.atspi.Text', 'GetText', 'ii', [0, -1])) : undefined,
-        VALUE_ROLES.has(toolkit) ? maybe(link.property(e.bus, e.path, 'org.a11y.atspi.Value', 'CurrentValue')) : undefined,
+        wantsValue ? maybe(link.property(e.bus, e.path, 'org.a11y.atspi.Value', 'CurrentValue')) : undefined,
         wantsLabel ? maybe(link.call(e.bus, e.path, ACCESSIBLE, 'GetRelationSet')) : undefined,
       ]);
       const labels = ((relations?.[0] as Array<[number, ObjectRef[]]> | undefined) ?? [])

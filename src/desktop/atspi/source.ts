@@ -8,7 +8,7 @@ import { matchElements, withLayoutLabels } from '../element-query.ts';
 import { appProcesses } from '../process-tree.ts';
 import type { AppSession, Element, ElementQuery, ElementReadOptions, ElementSource, ElementSourceStatus } from '../types.ts';
 import { accessibilityBusAddress } from './a11y-bus.ts';
-import { openBus, type BusLink } from './dbus.ts';
+import { openBus, openPeer, type BusLink } from './dbus.ts';
 import { readAppTree, readExtras, ROOT_PATH, splitRef, type RawElement, type RawExtras } from './read-tree.ts';
 import { hasState, retraceRole, STATE, toolkitRoleName } from './roles.ts';
 
@@ -25,17 +25,38 @@ interface Connection {
   readonly address: string;
 }
 
+/** Calls to `bus` over the app's own connection while it is open, all others over the bus. */
+const through = (link: BusLink, bus: string, peer: BusLink | undefined): BusLink =>
+  peer === undefined
+    ? link
+    : {
+        call: (destination, ...rest) => (destination === bus && peer.open ? peer : link).call(destination, ...rest),
+        property: (destination, ...rest) => (destination === bus && peer.open ? peer : link).property(destination, ...rest),
+        get open() {
+          return link.open;
+        },
+        close: () => link.close(),
+      };
+
 export class AtspiElementSource implements ElementSource {
   private connection: Promise<Connection> | undefined;
   /** Unique bus names are never reused while a bus lives: their pids can be kept. */
   private readonly pids = new Map<string, number>();
+  /** The bus names the app was last found on. */
+  private readonly buses = new WeakMap<AppSession, readonly string[]>();
+  /** Each app's own connection, by its bus name, where it offers one (GTK and Chromium do). */
+  private readonly peers = new Map<string, Promise<BusLink | undefined>>();
 
   constructor(private readonly sessionBus: string) {}
 
   async read(app: AppSession, options: ElementReadOptions = {}): Promise<readonly Element[]> {
     const [{ link }, window] = await Promise.all([this.connect(), this.windowOf(app, options)]);
+    const tree = async (bus: string) => readAppTree(through(link, bus, await this.peerOf(link, bus)), bus).catch(() => undefined);
+    // The app's buses seldom change: their trees are asked while the registry is, not after it.
+    const early = new Map((this.buses.get(app) ?? []).map((bus) => [bus, tree(bus)]));
     const buses = await this.appBuses(link, app);
-    const trees = await Promise.all(buses.map((bus) => readAppTree(link, bus).catch(() => undefined)));
+    this.buses.set(app, buses);
+    const trees = await Promise.all(buses.map((bus) => early.get(bus) ?? tree(bus)));
     const raws = trees.flatMap((tree) => tree?.elements ?? []);
     const extras = new Map(trees.flatMap((tree) => [...(tree?.extras ?? [])]));
     return withLayoutLabels(inTreeOrder(raws).map(({ raw, index, depth }) => toElement(raw, extras.get(raw.ref), window, index, depth)));
@@ -46,8 +67,9 @@ export class AtspiElementSource implements ElementSource {
   }
 
   async refresh(app: AppSession, element: Element, options: ElementReadOptions = {}): Promise<Element | undefined> {
-    const [{ link }, window] = await Promise.all([this.connect(), this.windowOf(app, options)]);
+    const [{ link: busLink }, window] = await Promise.all([this.connect(), this.windowOf(app, options)]);
     const [bus, path] = splitRef(element.ref);
+    const link = through(busLink, bus, await this.peerOf(busLink, bus));
     const accessible = 'org.a11y.atspi.Accessible';
     const [name, description, states, box] = await Promise.all([
       link.property(bus, path, accessible, 'Name'),
@@ -81,6 +103,8 @@ export class AtspiElementSource implements ElementSource {
   close(): void {
     const connection = this.connection;
     this.connection = undefined;
+    for (const peer of this.peers.values()) void peer.then((link) => link?.close());
+    this.peers.clear();
     void connection?.then(({ link }) => link.close(), () => undefined);
   }
 
@@ -124,6 +148,22 @@ export class AtspiElementSource implements ElementSource {
     if (pids.includes(app.pid)) return buses.filter((_, i) => pids[i] === app.pid);
     const family = await appProcesses(app.pid);
     return buses.filter((_, i) => family.has(pids[i] ?? -1));
+  }
+
+  /**
+   * The app's own connection: calls over it skip the bus daemon, which otherwise passes on every
+   * call and reply of a read. None (the bus serves) where the app offers none (Qt) or it closed.
+   */
+  private async peerOf(link: BusLink, bus: string): Promise<BusLink | undefined> {
+    let peer = this.peers.get(bus);
+    if (peer === undefined) {
+      peer = link
+        .call(bus, ROOT_PATH, 'org.a11y.atspi.Application', 'GetApplicationBusAddress')
+        .then(([address]) => (typeof address === 'string' && address !== '' ? openPeer(address) : undefined))
+        .catch(() => undefined);
+      this.peers.set(bus, peer);
+    }
+    return peer;
   }
 
   private async pidOf(link: BusLink, bus: string): Promise<number | undefined> {

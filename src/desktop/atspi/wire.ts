@@ -74,9 +74,37 @@ function completeTypes(signature: string): string[] {
   return types;
 }
 
+/** The complete types inside a struct or dict entry type, `(…)` or `{…}`. */
+const innerCache = new Map<string, string[]>();
+function innerTypes(type: string): string[] {
+  let types = innerCache.get(type);
+  if (types === undefined) {
+    types = completeTypes(type.slice(1, -1));
+    innerCache.set(type, types);
+  }
+  return types;
+}
+
+/** The element type of an array type `a…`. */
+const elementCache = new Map<string, string>();
+function elementType(type: string): string {
+  let element = elementCache.get(type);
+  if (element === undefined) {
+    element = type.slice(1);
+    elementCache.set(type, element);
+  }
+  return element;
+}
+
 class Writer {
-  buffer = Buffer.allocUnsafe(256);
+  buffer: Buffer;
   pos = 0;
+  /** Where the message being written starts: alignment counts from there. */
+  origin = 0;
+
+  constructor(size: number) {
+    this.buffer = Buffer.allocUnsafe(size);
+  }
 
   private room(n: number): void {
     if (this.pos + n <= this.buffer.length) return;
@@ -86,7 +114,7 @@ class Writer {
   }
 
   align(n: number): void {
-    const pad = (n - (this.pos % n)) % n;
+    const pad = (n - ((this.pos - this.origin) % n)) % n;
     this.room(pad);
     this.buffer.fill(0, this.pos, this.pos + pad);
     this.pos += pad;
@@ -135,19 +163,19 @@ class Writer {
       }
       case '(': {
         this.align(8);
-        const fields = completeTypes(type.slice(1, -1));
+        const fields = innerTypes(type);
         const values = v as readonly unknown[];
         fields.forEach((field, i) => this.value(field, values[i]));
         return;
       }
       case 'a': {
-        const element = type.slice(1);
+        const element = elementType(type);
         this.u32(0);
         const lengthAt = this.pos - 4;
         this.align(ALIGN[element[0]!]!);
         const start = this.pos;
         if (element[0] === '{') {
-          const [key, value] = completeTypes(element.slice(1, -1)) as [string, string];
+          const [key, value] = innerTypes(element) as [string, string];
           const entries = v instanceof Map ? [...v] : Array.isArray(v) ? (v as [unknown, unknown][]) : Object.entries(v as object);
           for (const [k, val] of entries) {
             this.align(8);
@@ -166,36 +194,60 @@ class Writer {
   }
 }
 
-/** The bytes of a method call (little-endian, as every host retrace runs on). */
-export function encodeCall(call: MethodCall): Buffer {
-  const w = new Writer();
-  w.u8(0x6c); // 'l'
-  w.u8(MESSAGE_TYPE.call);
-  w.u8(0);
-  w.u8(1);
-  w.u32(0); // the body's length, known once it is written
-  w.u32(call.serial);
-  // The header fields, a(yv), written as the general writer would, without a variant each.
-  w.u32(0);
-  const fieldsStart = w.pos;
-  const field = (code: number, type: 'o' | 's' | 'g', value: string): void => {
+/**
+ * Method calls (little-endian, as every host retrace runs on) written one after another into
+ * one buffer, and taken as one write: many calls cost one buffer and one system call, not one each.
+ */
+export class CallWriter {
+  private w = new Writer(BATCH_BYTES);
+  /** Calls written since the last take. */
+  count = 0;
+
+  append(call: MethodCall): void {
+    const w = this.w;
+    w.origin = w.pos;
+    const start = w.pos;
+    w.u8(0x6c); // 'l'
+    w.u8(MESSAGE_TYPE.call);
+    w.u8(0);
+    w.u8(1);
+    w.u32(0); // the body's length, known once it is written
+    w.u32(call.serial);
+    // The header fields, a(yv), written as the general writer would, without a variant each.
+    w.u32(0);
+    const fieldsStart = w.pos;
+    const field = (code: number, type: 'o' | 's' | 'g', value: string): void => {
+      w.align(8);
+      w.u8(code);
+      w.string(type, 1);
+      w.string(value, type === 'g' ? 1 : 4);
+    };
+    field(FIELD.path, 'o', call.path);
+    field(FIELD.interface, 's', call.iface);
+    field(FIELD.member, 's', call.member);
+    field(FIELD.destination, 's', call.destination);
+    if (call.signature !== '') field(FIELD.signature, 'g', call.signature);
+    w.buffer.writeUInt32LE(w.pos - fieldsStart, fieldsStart - 4);
     w.align(8);
-    w.u8(code);
-    w.string(type, 1);
-    w.string(value, type === 'g' ? 1 : 4);
-  };
-  field(FIELD.path, 'o', call.path);
-  field(FIELD.interface, 's', call.iface);
-  field(FIELD.member, 's', call.member);
-  field(FIELD.destination, 's', call.destination);
-  if (call.signature !== '') field(FIELD.signature, 'g', call.signature);
-  w.buffer.writeUInt32LE(w.pos - fieldsStart, fieldsStart - 4);
-  w.align(8);
-  const bodyStart = w.pos;
-  completeTypes(call.signature).forEach((type, i) => w.value(type, call.body[i]));
-  w.buffer.writeUInt32LE(w.pos - bodyStart, 4);
-  return w.buffer.subarray(0, w.pos);
+    const bodyStart = w.pos;
+    const types = completeTypes(call.signature);
+    for (let i = 0; i < types.length; i++) w.value(types[i]!, call.body[i]);
+    // Written after the body: the buffer may have grown (moved) while it was.
+    w.buffer.writeUInt32LE(w.pos - bodyStart, start + 4);
+    this.count++;
+  }
+
+  /** The calls written since the last take; later ones go into a fresh buffer (this one may still be being sent). */
+  take(): Buffer {
+    const bytes = this.w.buffer.subarray(0, this.w.pos);
+    this.w = new Writer(BATCH_BYTES);
+    this.count = 0;
+    return bytes;
+  }
 }
+
+/** A batch's buffer: a tree read's calls are ~100–200 bytes each, 32 to a batch. */
+const BATCH_BYTES = 8192;
 
 class Reader {
   pos: number;
@@ -248,11 +300,14 @@ class Reader {
       }
       case '(': {
         this.align(8);
-        return completeTypes(type.slice(1, -1)).map((field) => this.value(field));
+        const fields = innerTypes(type);
+        const values = new Array<unknown>(fields.length);
+        for (let i = 0; i < fields.length; i++) values[i] = this.value(fields[i]!);
+        return values;
       }
       case 'a': {
         const length = this.u32();
-        const element = type.slice(1);
+        const element = elementType(type);
         this.align(ALIGN[element[0]!]!);
         const end = this.pos + length;
         if (element === 'y') {
@@ -260,7 +315,7 @@ class Reader {
           return b.subarray(end - length, end);
         }
         if (element[0] === '{') {
-          const [key, value] = completeTypes(element.slice(1, -1)) as [string, string];
+          const [key, value] = innerTypes(element) as [string, string];
           const dict: Record<string, unknown> = {};
           while (this.pos < end) {
             this.align(8);
@@ -309,26 +364,28 @@ function readMessage(data: Buffer, at: number, little: boolean, headerEnd: numbe
   const r = new Reader(data, at, little);
   r.pos = at + 8;
   const serial = r.u32();
-  const fields = r.value('a(yv)') as Array<[number, Variant]>;
+  // The header fields, a(yv), read in place: only four of them matter here.
+  const fieldsEnd = at + 16 + r.u32();
   let replySerial: number | undefined;
   let errorName: string | undefined;
   let sender: string | undefined;
   let signature = '';
-  for (const [code, { value }] of fields) {
+  while (r.pos < fieldsEnd) {
+    r.align(8);
+    const code = data[r.pos++]!;
+    const value = r.value(r.string(data[r.pos++]!));
     if (code === FIELD.replySerial) replySerial = value as number;
     else if (code === FIELD.errorName) errorName = value as string;
     else if (code === FIELD.sender) sender = value as string;
     else if (code === FIELD.signature) signature = value as string;
   }
   r.pos = at + headerEnd;
-  const body = completeTypes(signature).map((type) => r.value(type));
-  return {
-    type: data[at + 1]!,
-    serial,
-    ...(replySerial !== undefined && { replySerial }),
-    ...(errorName !== undefined && { errorName }),
-    ...(sender !== undefined && { sender }),
-    signature,
-    body,
-  };
+  const types = completeTypes(signature);
+  const body = new Array<unknown>(types.length);
+  for (let i = 0; i < types.length; i++) body[i] = r.value(types[i]!);
+  const message: { -readonly [K in keyof WireMessage]: WireMessage[K] } = { type: data[at + 1]!, serial, signature, body };
+  if (replySerial !== undefined) message.replySerial = replySerial;
+  if (errorName !== undefined) message.errorName = errorName;
+  if (sender !== undefined) message.sender = sender;
+  return message;
 }
