@@ -43,9 +43,10 @@ export function findAsterisks(label: Int32Array, w: number, comps: readonly (Com
     const bw = c.x1 - c.x0 + 1;
     const bh = c.y1 - c.y0 + 1;
     if (Math.min(bw, bh) < MIN_SIDE_PX || bw < MIN_ASPECT * bh || bw > MAX_ASPECT * bh) return;
-    if (!raised(c, comps) || !label[((c.y0 + c.y1) >> 1) * w + ((c.x0 + c.x1) >> 1)]) return;
+    if (!label[((c.y0 + c.y1) >> 1) * w + ((c.x0 + c.x1) >> 1)]) return;
     const arms = outlineCrossings(label, w, c, i + 1);
-    if (arms >= MIN_ARMS && arms <= MAX_ARMS) out.push({ x: c.x0, y: c.y0, width: bw, height: bh });
+    // Its neighbours last: looking for them goes through every component.
+    if (arms >= MIN_ARMS && arms <= MAX_ARMS && raised(c, comps)) out.push({ x: c.x0, y: c.y0, width: bw, height: bh });
   });
   return out;
 }
