@@ -65,7 +65,8 @@ export const EFFECT_THRESHOLDS = Object.freeze({
    * fixture: its display repainted light-on-dark scores 0.99, another value in it 0.71; the most
    * alike two different keys ("6" and "0", sharing their frame) 0.93; the display shifted by
    * one pixel 0.94 (a look is compared where it was found, so no shift is forgiven). The list
-   * fixture's selected item in its dark theme scores 0.99, the item unselected 0.72.
+   * fixture's selected item in its dark theme scores 0.99, the item unselected 0.72; in a larger
+   * font 0.90, and around its text (the text's boxes left out) 1.00, the item unselected 0.00.
    */
   structureMin: 0.95,
   /** A change reaching at most this far outside the target's box can be the target's own feedback. */

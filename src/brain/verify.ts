@@ -5,7 +5,8 @@
  * - a text is read where it is now and must say exactly what it said (effect-text.ts), in a text
  *   role of the same colour meaning (an error-red restyling is not the same effect);
  * - a look must show its recorded pixels, or — repainted by a theme — its recorded structure; a
- *   masked entry (a password's dots) as many dots, of any size.
+ *   look holding a text drawn in another size its text, read exactly, and around it its recorded
+ *   structure; a masked entry (a password's dots) as many dots, of any size.
  * Where it is now: at its recorded place, moved with the target (the layout moved), or — by
  * template search, and a text also by what it says — anywhere this action changed the window.
  * Only the recorded pixels at the recorded place are a clean pass; anything else heals the path.
@@ -75,6 +76,10 @@ export async function verifyEffects(input: VerifyInput): Promise<EffectCheck[]> 
   for (const effect of onScreen(input.recorded.effects)) {
     const image = effect.image ? input.image(effect.image) : undefined;
     const check = checkEffect(effect, image, input.before, input.after, input.offset, elsewhere(input, effect));
+    if (!check.verified && kindOf(effect) === 'look' && effect.text && image) {
+      checks.push(await checkLookText(input, effect, image, check));
+      continue;
+    }
     if (check.verified || kindOf(effect) !== 'text' || !image) {
       checks.push(check);
       continue;
@@ -251,6 +256,34 @@ async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck
     return { ...failed, region, detail: `"${oneLine(recorded)}" restyled from ${role} to ${restyled}` };
   }
   return { ...failed, detail: read === undefined ? `"${oneLine(recorded)}" is not shown` : `reads "${oneLine(read)}", recorded "${oneLine(recorded)}"` };
+}
+
+/**
+ * A look holding a text (a picked item with its label) whose pixels and structure differ — the
+ * text drawn in another size — is the same look when, at a place this action changed, its text
+ * reads as recorded and, around the text, the structure is the recorded one and not the one
+ * before the action (what was picked shows picked the same way), in the same colour role. A look
+ * that is only its text restyled has nothing around the text to tell: it stays failed.
+ */
+async function checkLookText(input: VerifyInput, effect: Effect, image: Frame, failed: EffectCheck): Promise<EffectCheck> {
+  const { reader, before, after } = input;
+  let recorded: readonly Region[] | undefined;
+  for (const region of placesOf(effect, input.offset)) {
+    if (!inside(after, region) || !changedAt(before, after, region)) continue;
+    const now = await readAll(reader, withoutCaretsIn(after, [region]), { region });
+    if (!sameText(effect.text ?? '', now.text)) continue;
+    recorded ??= (await readAll(reader, withoutCarets(image))).words.map((w) => w.box);
+    const text = [...recorded, ...now.words.map((w) => offsetRegion(w.box, -region.x, -region.y))].map((b) => inflateRegion(b, EFFECT_THRESHOLDS.padding));
+    const shown = crop(after, region);
+    if (
+      structureSimilarity(image, shown, text) >= structureMin &&
+      structureSimilarity(image, crop(before, region), text) < structureMin &&
+      colourRole(image) === colourRole(shown)
+    ) {
+      return { effect, verified: true, moved: true, region, diffPixels: 0 };
+    }
+  }
+  return failed;
 }
 
 const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' / ');

@@ -10,7 +10,7 @@
  * contrast of the theme) and keeps where they are. The gradient magnitude does not change sign
  * when a theme inverts light and dark, so neither does the score.
  */
-import type { Frame } from '../domain.ts';
+import type { Frame, Region } from '../domain.ts';
 import { toGray } from './frame.ts';
 import type { GrayImage } from './types.ts';
 
@@ -66,24 +66,29 @@ export function structureMap(frame: Frame): GrayImage {
  * How alike the structure of two frames of the same size is, 0..1 (1: the same edges in the same
  * proportions, whatever the colours). Two frames without any edge are alike (1); one with edges
  * and one without are not (0). Frames of different sizes score 0.
+ * @param ignore areas left out of the comparison (frame pixels), with the edges at their rims
  */
-export function structureSimilarity(a: Frame, b: Frame): number {
+export function structureSimilarity(a: Frame, b: Frame, ignore: readonly Region[] = []): number {
   if (a.width !== b.width || a.height !== b.height) return 0;
   const A = structureMap(a);
   const B = structureMap(b);
-  const n = A.data.length;
+  const keep = keptCells(A.width, A.height, ignore);
+  let n = 0;
   let sa = 0;
   let sb = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < A.data.length; i++) {
+    if (!keep[i]) continue;
+    n++;
     sa += A.data[i]!;
     sb += B.data[i]!;
   }
-  const ma = sa / n;
-  const mb = sb / n;
+  const ma = sa / Math.max(1, n);
+  const mb = sb / Math.max(1, n);
   let cov = 0;
   let va = 0;
   let vb = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < A.data.length; i++) {
+    if (!keep[i]) continue;
     const da = A.data[i]! - ma;
     const db = B.data[i]! - mb;
     cov += da * db;
@@ -94,4 +99,20 @@ export function structureSimilarity(a: Frame, b: Frame): number {
   const flatB = sb === 0 || vb === 0;
   if (flatA || flatB) return flatA && flatB ? 1 : 0;
   return Math.max(0, Math.min(1, cov / Math.sqrt(va * vb)));
+}
+
+/**
+ * Which cells of a structure map of `w`×`h` lie clear of `ignore`: a cell sums the 3×3 pixels
+ * around its source pixel (2x, 2y), so one that reaches into an ignored area is left out.
+ */
+function keptCells(w: number, h: number, ignore: readonly Region[]): Uint8Array {
+  const keep = new Uint8Array(w * h).fill(1);
+  for (const r of ignore) {
+    const x0 = Math.max(0, Math.ceil((r.x - 1) / 2));
+    const y0 = Math.max(0, Math.ceil((r.y - 1) / 2));
+    const x1 = Math.min(w - 1, Math.floor((r.x + r.width) / 2));
+    const y1 = Math.min(h - 1, Math.floor((r.y + r.height) / 2));
+    for (let y = y0; y <= y1; y++) keep.fill(0, y * w + x0, x1 >= x0 ? y * w + x1 + 1 : y * w + x0);
+  }
+  return keep;
 }

@@ -1,9 +1,11 @@
-/** Effect verification on in-memory frames. */
-import { describe, expect, test } from 'vitest';
+/** Effect verification on in-memory frames (and crops of fixture screenshots, read by real OCR). */
+import { afterAll, describe, expect, test } from 'vitest';
 import type { Effect, Frame, RecordedAction, Region } from '../../src/domain.ts';
 import { checkEffect, presentAsRecorded, verifyEffects, withSurroundings, type EffectCheck } from '../../src/brain/verify.ts';
-import { cloneFrame, createFrame, crop, fillRegion, inflateRegion } from '../../src/vision/frame.ts';
+import { cloneFrame, createFrame, crop, fillRegion, inflateRegion, paste } from '../../src/vision/frame.ts';
+import { closeSharedTextReader, sharedTextReader } from '../../src/vision/ocr/tesseract-reader.ts';
 import { drawText, glyphReader, textBox } from '../support/glyphs.ts';
+import { loadImage } from '../vision/helpers.ts';
 
 const BLUE = [30, 60, 160, 255] as const;
 const blank = (): Frame => createFrame(200, 100, [255, 255, 255, 255]);
@@ -166,5 +168,49 @@ describe("a key's own label is not its effect (galculator: the display shows the
   test('the display showing "8" verifies, in place', async () => {
     const [check] = await verifyEffects(input(calculator('8', true), key));
     expect(check).toMatchObject({ verified: true, moved: false });
+  });
+});
+
+describe('a picked item whose label is drawn larger (the list fixture, font=larger; real OCR)', () => {
+  const region = { x: 21, y: 183, width: 254, height: 46 };
+  /** A window with one list item, as cropped from a screenshot of the list fixture, at its place. */
+  const window = (item: string): Frame => {
+    const frame = createFrame(300, 260, [255, 255, 255, 255]);
+    paste(frame, loadImage(item), region);
+    return frame;
+  };
+  const input = (recorded: string, before: string, after: string, text = 'Cherry') => ({
+    reader: sharedTextReader(),
+    recorded: {
+      action: { kind: 'click', target: { text: 'Cherry' } },
+      before: 'before.png',
+      after: 'after.png',
+      effects: [{ region, image: 'e.png', kind: 'look', text }],
+      dynamic: [],
+      settleMs: 40,
+    } satisfies RecordedAction,
+    image: () => loadImage(recorded),
+    before: window(before),
+    after: window(after),
+    offset: { x: 0, y: 0 },
+    ignore: [],
+  });
+  afterAll(() => closeSharedTextReader());
+
+  test('verifies: the same item shows picked the same way, its label in another size', async () => {
+    const [check] = await verifyEffects(input('list-cherry-selected', 'list-cherry-unselected-larger', 'list-cherry-selected-larger'));
+    expect(check).toMatchObject({ verified: true, moved: true });
+  });
+
+  test('fails when the item was not picked, or its label says something else', async () => {
+    const [unpicked] = await verifyEffects(input('list-cherry-selected', 'list-cherry-unselected-larger', 'list-cherry-unselected-larger'));
+    expect(unpicked?.verified).toBe(false);
+    const [other] = await verifyEffects(input('list-cherry-selected', 'list-cherry-unselected-larger', 'list-cherry-selected-larger', 'Banana'));
+    expect(other?.verified).toBe(false);
+  });
+
+  test('fails for a look that is only its label restyled: nothing around the text tells', async () => {
+    const [check] = await verifyEffects(input('list-cherry-unselected', 'list-cherry-unselected', 'list-cherry-unselected-larger'));
+    expect(check?.verified).toBe(false);
   });
 });

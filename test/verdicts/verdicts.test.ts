@@ -94,7 +94,9 @@ describe('verdict corpus', () => {
     // larger fonts, the dynamic app's refresh-twice, settings layout=moved since fixed); the CI
     // sample's `layout=moved` runs all pass. The dynamic and calculator apps alone: 14 of 58, then
     // 5 once content changing on its own was told apart from effects, a text found by its pixels
-    // and a proposal made in the window it was healed in.
+    // and a proposal made in the window it was healed in. The calculator and list apps alone: 3 of
+    // 42, then 0 once a small asterisk was read by its shape and a picked item's look compared
+    // around its larger label (clock=on's add fails besides while its clock shows "15").
     expect(report.overHaltRate, JSON.stringify(report.halted, null, 2)).toBeLessThanOrEqual(0.25);
     if (FULL && !ONLY) expect(report.benign).toBeGreaterThanOrEqual(30);
   });

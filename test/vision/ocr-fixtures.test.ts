@@ -17,6 +17,10 @@ const settings = loadImage('fixture-settings-dark');
 const calc84 = loadImage('fixture-calculator-84');
 /** Calculator after "7+8": "7 +" over "8". */
 const calc78 = loadImage('fixture-calculator-7-plus-8');
+/** "12 * 7 =" over "84" in the theme=dark and font=larger variants; "12 *" over "12" in font=larger. */
+const calc84Dark = loadImage('fixture-calculator-84-dark');
+const calc84Larger = loadImage('fixture-calculator-84-larger');
+const calc12TimesLarger = loadImage('fixture-calculator-12-times-larger');
 
 /** Regions of the calculator (fixtures/apps/apps.json at the default size). */
 const CALC = {
@@ -72,9 +76,18 @@ describe('readText on regions of the fixture apps', () => {
   it('reads the expression line and the whole display, line by line', async () => {
     expect(await readText(reader, calc78, CALC.expression)).toBe('7 +');
     expect(await readText(reader, calc78, CALC.display)).toBe('7 +\n8');
-    const display = await readText(reader, calc84, CALC.display);
-    expect(display.split('\n')).toHaveLength(2);
-    expect(display.split('\n')[1]).toBe('84');
+    expect(await readText(reader, calc84, CALC.display)).toBe('12 * 7 =\n84');
+  });
+
+  it('reads the small raised "*" of "12 * 7 =" the same in every theme and font size', async () => {
+    // As effects are recorded and verified: the changed region, padded. The model read its
+    // asterisk as "+", "*%" or "#" depending on the scale and the theme's anti-aliasing.
+    const expression = box(257, 19, 80, 19);
+    for (const frame of [calc84, calc84Dark, calc84Larger]) expect(await readText(reader, frame, expression)).toBe('12 * 7 =');
+    expect(await readText(reader, calc84Dark, CALC.display)).toBe('12 * 7 =\n84');
+    expect(await readText(reader, calc84Larger, CALC.display)).toBe('12 * 7 =\n84');
+    // The box the model gave "12" reached over the "*", whose label read then replaced it.
+    expect(await readText(reader, calc12TimesLarger, box(295, 19, 42, 19))).toBe('12 *');
   });
 
   it('reads each key region as its label, "." and "=" included', async () => {

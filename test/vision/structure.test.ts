@@ -37,6 +37,18 @@ describe('structureSimilarity', () => {
     expect(structureSimilarity(selected, loadImage('list-cherry-unselected'))).toBeLessThan(0.8);
   });
 
+  test('a selected list item in a larger font: its structure differs, around its label it is the same', () => {
+    const selected = loadImage('list-cherry-selected');
+    const larger = loadImage('list-cherry-selected-larger');
+    // "Cherry" in either size, with the margin effects are padded by.
+    const label = [{ x: 11, y: 7, width: 75, height: 33 }];
+    expect(structureSimilarity(selected, larger)).toBeLessThan(EFFECT_THRESHOLDS.structureMin);
+    expect(structureSimilarity(selected, larger, label)).toBeGreaterThanOrEqual(EFFECT_THRESHOLDS.structureMin);
+    expect(structureSimilarity(selected, loadImage('list-cherry-unselected-larger'), label)).toBeLessThan(0.5);
+    // Left out where either frame has edges, the rest compares flat to flat.
+    expect(structureSimilarity(loadImage('list-cherry-unselected'), loadImage('list-cherry-unselected-larger'), label)).toBe(1);
+  });
+
   test('another value in the display does not', () => {
     expect(structureSimilarity(crop(calc84, display), crop(calc8, display))).toBeLessThan(0.8);
   });

@@ -23,6 +23,7 @@ import type { Region } from '../../domain.ts';
 import { labelComponents } from '../components.ts';
 import { boundingRegion } from '../frame.ts';
 import type { GrayImage } from '../types.ts';
+import { findAsterisks } from './asterisks.ts';
 import { markNonText, type Component } from './marks.ts';
 import { invertPlates } from './plates.ts';
 
@@ -63,6 +64,8 @@ export interface CleanReport {
    * when there are none.
    */
   readonly textHeight: number;
+  /** Boxes of the glyphs shaped as an asterisk (asterisks.ts), which OCR misreads. */
+  readonly asterisks: readonly Region[];
 }
 
 
@@ -76,7 +79,7 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
   const touchRatio = options.lineTouchRatio ?? CLEAN_DEFAULTS.lineTouchRatio;
   const { width: w, height: h, data } = gray;
   const n = w * h;
-  if (n === 0) return { erased: [], lines: [], spaces: [], glyphs: [], ink: null, textHeight: 0 };
+  if (n === 0) return { erased: [], lines: [], spaces: [], glyphs: [], ink: null, textHeight: 0, asterisks: [] };
 
   // Label 8-connected ink components (label 0: ground).
   const isInk = new Uint8Array(n);
@@ -88,7 +91,7 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
     ({ labels: label, boxes } = labelComponents(isInk, w, h));
   }
   const comps: Component[] = boxes.map((b) => ({ x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1, n: b.n, kind: 'glyph' }));
-  if (comps.length === 0) return { erased: [], lines: [], spaces: [], glyphs: [], ink: null, textHeight: 0 };
+  if (comps.length === 0) return { erased: [], lines: [], spaces: [], glyphs: [], ink: null, textHeight: 0, asterisks: [] };
 
   const bw = (c: Component): number => c.x1 - c.x0 + 1;
   const bh = (c: Component): number => c.y1 - c.y0 + 1;
@@ -260,5 +263,6 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
     }
   }
   const glyphs = comps.filter((_, i) => drop[i + 1] !== 1).map((c) => ({ x: c.x0, y: c.y0, width: bw(c), height: bh(c) }));
-  return { erased, lines, spaces, glyphs, ink, textHeight };
+  const asterisks = findAsterisks(label, w, comps.map((c, i) => (drop[i + 1] === 1 ? null : c)));
+  return { erased, lines, spaces, glyphs, ink, textHeight, asterisks };
 }

@@ -162,6 +162,17 @@ export function boxToFrame(
   return { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
 }
 
+/** A region of the input frame as a box in the prepared image: boxToFrame's inverse. */
+export function frameToBox(region: Region, prepared: Prepared): { x0: number; y0: number; x1: number; y1: number } {
+  const { scale: s, pad, origin } = prepared;
+  return {
+    x0: Math.round((region.x - origin.x) * s + pad),
+    y0: Math.round((region.y - origin.y) * s + pad),
+    x1: Math.round((region.x + region.width - origin.x) * s + pad),
+    y1: Math.round((region.y + region.height - origin.y) * s + pad),
+  };
+}
+
 function estimateScale(frame: Frame, gray: GrayImage, layout: Layout, target: number, clean: CleanReport | null): number {
   let cap: number;
   if (layout === 'block' && clean && clean.textHeight >= 4) {

@@ -4,13 +4,14 @@
  * cleaning (ink-clean.ts) measured on the ink:
  * - words split at the ink's word spaces ("7+" → "7 +");
  * - c, o, s, v, w, x, z given their case by their ink height ("on" → "On");
+ * - an asterisk named by its shape (asterisks.ts: "12 *% 7" → "12 * 7");
  * - border remnants dropped (brackets and bars at the ends of a line, dots at the frame's edge).
  */
 import type Tesseract from 'tesseract.js';
 import type { Frame, Region } from '../../domain.ts';
-import { unionRegions } from '../frame.ts';
+import { containsPoint, inflateRegion, unionRegions } from '../frame.ts';
 import type { OcrResult, TextBox } from '../types.ts';
-import { boxToFrame, type Prepared } from './preprocess.ts';
+import { boxToFrame, frameToBox, type Prepared } from './preprocess.ts';
 
 /** Words and lines of a tesseract page, boxes mapped back to the frame, border noise dropped. */
 export function toResult(page: Tesseract.Page, prepared: Prepared, frame: Frame): OcrResult {
@@ -20,7 +21,7 @@ export function toResult(page: Tesseract.Page, prepared: Prepared, frame: Frame)
     for (const paragraph of block.paragraphs) {
       for (const line of paragraph.lines) {
         const kept: TextBox[] = [];
-        for (const word of fixCase(line.words.map(partOf), prepared, frame)) {
+        for (const word of fixCase(line.words.map((w) => withAsterisks(partOf(w), prepared, frame)), prepared, frame)) {
           for (const part of splitAtSpaces(word, prepared, frame)) {
             const text = part.text.trim();
             if (!text || /^[|¦]+$/.test(text)) continue;
@@ -29,6 +30,7 @@ export function toResult(page: Tesseract.Page, prepared: Prepared, frame: Frame)
         }
         trimBorderNoise(kept, prepared, frame);
         if (kept.length === 0) continue;
+        cutOverlaps(kept);
         words.push(...kept);
         const box = kept.map((w) => w.box).reduce(unionRegions);
         const confidence = kept.reduce((s, w) => s + w.confidence, 0) / kept.length;
@@ -37,6 +39,19 @@ export function toResult(page: Tesseract.Page, prepared: Prepared, frame: Frame)
     }
   }
   return { text: lines.map((l) => l.text).join('\n'), words, lines };
+}
+
+/**
+ * A word of a line that reaches over the next word's start ends there, in place: the LSTM's
+ * boxes are rough at their right ends ("12" of "12 *" reached over the "*"), their left edges the
+ * reliable part. Two words mostly over each other are two reads of the same ink, left as they are.
+ */
+function cutOverlaps(words: TextBox[]): void {
+  for (let i = 0; i + 1 < words.length; i++) {
+    const { box } = words[i]!;
+    const next = words[i + 1]!.box.x;
+    if (next >= box.x + box.width / 2 && next < box.x + box.width) words[i] = { ...words[i]!, box: { ...box, width: next - box.x } };
+  }
 }
 
 /** What OCR makes of a border: brackets and bars at the ends of a line, dots near the edge. */
@@ -82,6 +97,31 @@ function partOf(word: Tesseract.Word): WordPart {
   const symbols = (word.symbols ?? []).map((s) => ({ text: s.text, bbox: s.bbox }));
   const spelled = symbols.map((s) => s.text).join('') === word.text;
   return { text: word.text, bbox: word.bbox, confidence: word.confidence, symbols: spelled ? symbols : [] };
+}
+
+/**
+ * The symbols of a word that lie on an asterisk cleaning found, whatever OCR made of it ("*%",
+ * "+", "#"), as one "*" boxed as its ink. A symbol lies on it when its box's centre does (boxes
+ * are rough: a symbol beside it may reach over it, never its centre).
+ */
+function withAsterisks(word: WordPart, prepared: Prepared, frame: Frame): WordPart {
+  const stars = prepared.clean?.asterisks ?? [];
+  if (stars.length === 0 || word.symbols.length === 0) return word;
+  const starOf = (bbox: Bbox): Region | undefined => {
+    const box = boxToFrame(bbox, prepared, frame);
+    const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    return stars.find((s) => containsPoint(inflateRegion(s, 1), centre));
+  };
+  const symbols: WordPart['symbols'][number][] = [];
+  let previous: Region | undefined;
+  for (const symbol of word.symbols) {
+    const star = starOf(symbol.bbox);
+    if (star === undefined) symbols.push(symbol);
+    else if (star !== previous) symbols.push({ text: '*', bbox: frameToBox(star, prepared) });
+    previous = star;
+  }
+  const text = symbols.map((s) => s.text).join('');
+  return text === word.text ? word : { ...word, text, symbols };
 }
 
 /**

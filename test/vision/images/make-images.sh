@@ -39,3 +39,20 @@ shot "$here/fixture-calculator-84.png"
 DISPLAY=$display xdotool key Escape type --delay 80 '7+8'
 sleep 0.6
 shot "$here/fixture-calculator-7-plus-8.png"
+
+# fixture-calculator-84-dark.png, fixture-calculator-84-larger.png: the same "12*7" Enter on the
+# theme=dark and font=larger variants; fixture-calculator-12-times-larger.png: "12*" on font=larger.
+kill $app 2>/dev/null || true
+for variant in dark:theme=dark larger:font=larger; do
+  DISPLAY=$display "$apps/open" calculator "${variant#*:}" >/dev/null 2>&1 & app=$!
+  sleep 2
+  win=$(DISPLAY=$display xdotool search --all --pid "$app" --name '^Retrace Calculator$' | head -1)
+  DISPLAY=$display xdotool windowfocus --sync "$win" type --delay 80 '12*'
+  sleep 0.6
+  [ "${variant%%:*}" = larger ] && shot "$here/fixture-calculator-12-times-larger.png"
+  DISPLAY=$display xdotool type --delay 80 '7'
+  DISPLAY=$display xdotool key Return
+  sleep 0.6
+  shot "$here/fixture-calculator-84-${variant%%:*}.png"
+  kill $app
+done
