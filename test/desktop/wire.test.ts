@@ -194,7 +194,9 @@ describe('a connection straight to an app', () => {
       expect([name1, name2]).toEqual(['retrace.Timeout', 'retrace.Timeout']);
       expect(at1).toBeGreaterThanOrEqual(290);
       expect(at2).toBeGreaterThanOrEqual(440);
-      expect(at2 - at1).toBeGreaterThanOrEqual(100);
+      // The first failed at its own deadline, before the second's (300 ms, against 450): with
+      // 140 ms to spare for a busy machine's late timers.
+      expect(at1).toBeLessThan(440);
       expect(link.open, 'a call timing out leaves the connection open').toBe(true);
     } finally {
       app.close();
