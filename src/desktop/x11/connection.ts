@@ -236,13 +236,13 @@ export class XConnection {
    * A round trip: resolves once the server has answered a request sent now, so everything it
    * handled before (events for this connection included) has arrived.
    */
-  async sync(): Promise<void> {
-    await this.send(this.header(OPCODE.getInputFocus, 0, 1));
+  sync(): Promise<Buffer> {
+    return this.send(this.header(OPCODE.getInputFocus, 0, 1));
   }
 
-  /** Sends a request that has no reply; one that has, answered in order, tells it was handled. */
+  /** Sends a request that has no reply; the round trip after it, answered in order, tells it was handled. */
   private async sendSynced(request: Buffer): Promise<Buffer> {
-    const [, sync] = await Promise.all([this.send(request, true), this.send(this.header(OPCODE.getInputFocus, 0, 1))]);
+    const [, sync] = await Promise.all([this.send(request, true), this.sync()]);
     return sync;
   }
 
