@@ -1,6 +1,7 @@
 /**
- * Capture: the whole 1280×800 screen and one app window through retrace's capture (nut-js /
- * libnut, XGetImage), next to the alternatives, interleaved in one run so noise hits all alike.
+ * Capture: the whole 1280×800 screen and one app window through retrace's capture (GetImage
+ * over its own X connection), next to the alternatives — nut-js (libnut's XGetImage, the
+ * fallback), interleaved in one run so noise hits all alike.
  *
  * screenshot-desktop is measured when installed. It is not a dependency; on Linux it shells
  * out to ImageMagick (`import -silent -window root … jpg:…`), so that command is timed as its
@@ -10,6 +11,7 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { Region } from '../src/domain.ts';
 import type { Desktop } from '../src/desktop/types.ts';
+import { nutFor } from '../src/desktop/nut.ts';
 import { withFixture } from './desktop.ts';
 import { figure, guarded, interleaved, notMeasured, TARGETS, type Measurement, type Row } from './measure.ts';
 
@@ -17,8 +19,9 @@ const GROUP = 'Capture';
 const N = 30;
 
 export const ROWS = {
-  screen: { name: 'screen 1280×800 (nut-js)', unit: 'ms', target: TARGETS.captureMs },
-  window: { name: 'window 360×480 (nut-js)', unit: 'ms', target: TARGETS.captureMs },
+  screen: { name: 'screen 1280×800', unit: 'ms', target: TARGETS.captureMs },
+  window: { name: 'window 360×480', unit: 'ms', target: TARGETS.captureMs },
+  nut: { name: 'screen 1280×800 (nut-js, the fallback; without its BGRA to RGBA pass)', unit: 'ms' },
   screenshotDesktop: { name: 'screen 1280×800 (screenshot-desktop)', unit: 'ms' },
   imagemagick: { name: 'screen 1280×800 (ImageMagick import, what screenshot-desktop runs)', unit: 'ms' },
 } satisfies Record<string, Row>;
@@ -58,7 +61,8 @@ async function measure(desktop: Desktop, window: Region): Promise<Measurement[]>
   const env = { ...process.env, ...desktop.display.env };
   const screen = () => desktop.capture.grab();
   const win = () => desktop.capture.grab(window);
-  const alternatives: (() => Promise<unknown>)[] = [screen, win];
+  const { screen: nutScreen } = await nutFor(desktop.display);
+  const alternatives: (() => Promise<unknown>)[] = [screen, win, () => nutScreen.grab()];
 
   let shot: ((options: { format: string }) => Promise<Buffer>) | undefined;
   if (installed('screenshot-desktop')) {
@@ -73,8 +77,9 @@ async function measure(desktop: Desktop, window: Region): Promise<Measurement[]>
   const out: Measurement[] = [
     figure({ group: GROUP, ...ROWS.screen, samples: samples[0]! }),
     figure({ group: GROUP, ...ROWS.window, samples: samples[1]!, note: 'the calculator fixture window' }),
+    figure({ group: GROUP, ...ROWS.nut, samples: samples[2]! }),
   ];
-  let next = 2;
+  let next = 3;
   out.push(
     shot
       ? figure({ group: GROUP, ...ROWS.screenshotDesktop, samples: samples[next++]!, note: 'PNG buffer' })

@@ -5,7 +5,7 @@
 import { launchApp } from './app.ts';
 import { acquireDisplay } from './display.ts';
 import { AtspiElementSource } from './atspi/source.ts';
-import { NutScreenCapture } from './capture.ts';
+import { XScreenCapture } from './capture.ts';
 import { XInputDriver, type XInputOptions } from './input.ts';
 import type { Desktop, Display } from './types.ts';
 import { XWindowSystem, type XWindowOptions } from './windows.ts';
@@ -23,7 +23,7 @@ export const createDesktop = (display: Display, options: DesktopOptions = {}): D
   const windows = new XWindowSystem(display, options.windows);
   return {
     display,
-    capture: new NutScreenCapture(display),
+    capture: new XScreenCapture(display),
     input: new XInputDriver(display, options.input),
     windows,
     ...(display.sessionBus !== undefined && { elements: new AtspiElementSource(display.sessionBus) }),
@@ -72,7 +72,7 @@ const bindProcess = (display: Display): void => {
 
 export { acquireDisplay, probeDisplay, DISPLAY_DEFAULTS } from './display.ts';
 export { launchApp, APP_DEFAULTS } from './app.ts';
-export { NutScreenCapture } from './capture.ts';
+export { XScreenCapture } from './capture.ts';
 export { XInputDriver, INPUT_DEFAULTS, type XInputOptions } from './input.ts';
 export { XWindowSystem, type XWindowOptions } from './windows.ts';
 export { toXdotoolKey } from './x-keys.ts';

@@ -9,7 +9,8 @@
 import { connect, type Socket } from 'node:net';
 import { cookieFor, type XAuth } from './auth.ts';
 
-const OPCODE = { getWindowAttributes: 3, getGeometry: 14, internAtom: 16, getProperty: 20, getSelectionOwner: 23, sendEvent: 25, translateCoordinates: 40, getInputFocus: 43, queryExtension: 98 } as const;
+const OPCODE = { getWindowAttributes: 3, getGeometry: 14, internAtom: 16, getProperty: 20, getSelectionOwner: 23, sendEvent: 25, translateCoordinates: 40, getInputFocus: 43, getImage: 73, queryExtension: 98 } as const;
+const Z_PIXMAP = 2;
 const MAP_STATE_VIEWABLE = 2;
 const CLIENT_MESSAGE = 33;
 const REQUEST_TIMEOUT_MS = 5_000;
@@ -33,6 +34,29 @@ interface Pending {
   readonly timer: NodeJS.Timeout;
   /** A request without a reply: it succeeded once a later request is answered. */
   readonly noReply?: boolean;
+  /** Where the data of a large reply goes, as it arrives; the reply is then its 32-byte header. */
+  readonly into?: Uint8Array;
+}
+
+/** A large reply on its way into its request's own buffer. */
+interface Filling {
+  readonly sequence: number;
+  readonly pending: Pending;
+  readonly header: Buffer;
+  /** The request's buffer, or a scratch one when the reply's size is not what it expected. */
+  readonly target: Uint8Array;
+  offset: number;
+}
+
+/** How the server lays out the pixels of its root window, as its setup said. */
+export interface XPixelFormat {
+  /** 0: least significant byte first. */
+  readonly byteOrder: number;
+  readonly depth: number;
+  readonly bitsPerPixel: number;
+  readonly scanlinePad: number;
+  /** Of the root visual; undefined when it is not a TrueColor visual. */
+  readonly masks: { readonly red: number; readonly green: number; readonly blue: number } | undefined;
 }
 
 /** An extension the server has: its request opcode and the code of its first event. */
@@ -68,8 +92,42 @@ const setupRequest = (auth: XAuth | undefined): Buffer => {
   return request;
 };
 
+const TRUE_COLOR = 4;
+
+const wrongSize = (bytes: number, into: Uint8Array | undefined): XProtocolError =>
+  new XProtocolError(`X reply of ${bytes} bytes where ${into?.length ?? 0} were expected`);
+
+/** The root window and its pixel format, from the setup reply (screen 0). */
+const parseSetup = (setup: Buffer): { root: number; pixels: XPixelFormat } => {
+  const vendorLength = setup.readUInt16LE(24);
+  const formatCount = setup.readUInt8(29);
+  const formats = 40 + vendorLength + pad4(vendorLength);
+  const screen = formats + 8 * formatCount;
+  const depth = setup.readUInt8(screen + 38);
+  const rootVisual = setup.readUInt32LE(screen + 32);
+  let bitsPerPixel = 0;
+  let scanlinePad = 0;
+  for (let at = formats; at < screen; at += 8) {
+    if (setup.readUInt8(at) !== depth) continue;
+    bitsPerPixel = setup.readUInt8(at + 1);
+    scanlinePad = setup.readUInt8(at + 2);
+  }
+  let masks: XPixelFormat['masks'];
+  let at = screen + 40;
+  for (let d = setup.readUInt8(screen + 39); d > 0 && at + 8 <= setup.length; d--) {
+    const visuals = setup.readUInt16LE(at + 2);
+    at += 8;
+    for (let v = 0; v < visuals; v++, at += 24) {
+      if (setup.readUInt32LE(at) !== rootVisual || setup.readUInt8(at + 4) !== TRUE_COLOR) continue;
+      masks = { red: setup.readUInt32LE(at + 8), green: setup.readUInt32LE(at + 12), blue: setup.readUInt32LE(at + 16) };
+    }
+  }
+  return { root: setup.readUInt32LE(screen), pixels: { byteOrder: setup.readUInt8(30), depth, bitsPerPixel, scanlinePad, masks } };
+};
+
 export class XConnection {
   private buffer: Buffer = Buffer.alloc(0);
+  private filling: Filling | undefined;
   private sequence = 0;
   private readonly pending = new Map<number, Pending>();
   private readonly atoms = new Map<string, number>();
@@ -87,6 +145,8 @@ export class XConnection {
     private readonly socket: Socket,
     /** The root window of screen 0. */
     readonly root: number,
+    /** How screen 0 lays out its pixels. */
+    readonly pixels: XPixelFormat,
     private readonly ids: { readonly base: number; readonly mask: number },
   ) {
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
@@ -124,10 +184,8 @@ export class XConnection {
           finish(new XProtocolError(`X server ${display} refused the connection: ${reason || 'no reason given'}`));
           return;
         }
-        const vendorLength = setup.readUInt16LE(24);
-        const formats = setup.readUInt8(29);
-        const root = setup.readUInt32LE(40 + vendorLength + pad4(vendorLength) + 8 * formats);
-        const connection = new XConnection(socket, root, { base: setup.readUInt32LE(12), mask: setup.readUInt32LE(16) });
+        const { root, pixels } = parseSetup(setup);
+        const connection = new XConnection(socket, root, pixels, { base: setup.readUInt32LE(12), mask: setup.readUInt32LE(16) });
         if (setup.length > total) connection.receive(setup.subarray(total));
         finish(connection);
       };
@@ -233,6 +291,22 @@ export class XConnection {
   }
 
   /**
+   * The pixels of `area` of the root window (ZPixmap), written into `into` as they arrive:
+   * a 1280×800 screen is 4 MB, which would otherwise be gathered chunk by chunk first.
+   * `into` must hold exactly the reply's data (rows padded to the format's scanline pad).
+   */
+  async image(area: { x: number; y: number; width: number; height: number }, into: Uint8Array): Promise<void> {
+    const request = this.header(OPCODE.getImage, Z_PIXMAP, 5);
+    request.writeUInt32LE(this.root, 4);
+    request.writeInt16LE(area.x, 8);
+    request.writeInt16LE(area.y, 10);
+    request.writeUInt16LE(area.width, 12);
+    request.writeUInt16LE(area.height, 14);
+    request.writeUInt32LE(0xffffffff, 16);
+    await this.send(request, false, into);
+  }
+
+  /**
    * A round trip: resolves once the server has answered a request sent now, so everything it
    * handled before (events for this connection included) has arrived.
    */
@@ -261,7 +335,7 @@ export class XConnection {
     return this.sequence;
   }
 
-  private send(request: Buffer, noReply = false): Promise<Buffer> {
+  private send(request: Buffer, noReply = false, into?: Uint8Array): Promise<Buffer> {
     return new Promise((resolve, reject) => {
       let sequence: number;
       try {
@@ -274,16 +348,21 @@ export class XConnection {
         this.pending.delete(sequence);
         reject(new XProtocolError(`no X reply in ${REQUEST_TIMEOUT_MS} ms`));
       }, REQUEST_TIMEOUT_MS);
-      this.pending.set(sequence, { resolve, reject, timer, noReply });
+      this.pending.set(sequence, { resolve, reject, timer, noReply, into });
     });
   }
 
   private receive(chunk: Buffer): void {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    const rest = this.filling ? this.fill(chunk) : chunk;
+    if (rest.length === 0) return;
+    this.buffer = this.buffer.length === 0 ? rest : Buffer.concat([this.buffer, rest]);
     while (this.buffer.length >= 32) {
       const kind = this.buffer.readUInt8(0);
       const size = kind === 1 || kind === 35 ? 32 + this.buffer.readUInt32LE(4) * 4 : 32;
-      if (this.buffer.length < size) return;
+      if (this.buffer.length < size) {
+        if (kind === 1) this.startFilling(size);
+        return;
+      }
       const packet = this.buffer.subarray(0, size);
       this.buffer = this.buffer.subarray(size);
       if (kind > 1) {
@@ -293,10 +372,50 @@ export class XConnection {
       const sequence = packet.readUInt16LE(2);
       const pending = this.pending.get(sequence);
       if (pending === undefined) continue;
-      this.settle(sequence, pending, kind === 1 ? packet : new XProtocolError(`X error ${packet.readUInt8(1)}`, packet.readUInt8(1)));
-      // Replies come in request order: the requests without a reply sent before this one are done.
-      for (const [earlier, waiting] of this.pending) if (waiting.noReply && earlier !== sequence) this.settle(earlier, waiting, packet);
+      if (kind !== 1) this.answered(sequence, pending, packet, new XProtocolError(`X error ${packet.readUInt8(1)}`, packet.readUInt8(1)));
+      else if (pending.into === undefined) this.answered(sequence, pending, packet);
+      else {
+        // A reply small enough to come whole: into the request's buffer all the same.
+        const fits = packet.length - 32 === pending.into.length;
+        if (fits) pending.into.set(packet.subarray(32));
+        this.answered(sequence, pending, packet.subarray(0, 32), fits ? undefined : wrongSize(packet.length - 32, pending.into));
+      }
     }
+  }
+
+  /** A reply only partly here, for a request that gave a buffer: the rest goes straight there. */
+  private startFilling(size: number): void {
+    const sequence = this.buffer.readUInt16LE(2);
+    const pending = this.pending.get(sequence);
+    if (pending?.into === undefined) return;
+    const header = Buffer.from(this.buffer.subarray(0, 32));
+    const target = pending.into.length === size - 32 ? pending.into : new Uint8Array(size - 32);
+    const rest = this.buffer.subarray(32);
+    this.buffer = Buffer.alloc(0);
+    this.filling = { sequence, pending, header, target, offset: 0 };
+    this.receive(rest);
+  }
+
+  /** Copies what belongs to the reply being filled; returns the bytes after it. */
+  private fill(chunk: Buffer): Buffer {
+    const filling = this.filling!;
+    const n = Math.min(chunk.length, filling.target.length - filling.offset);
+    filling.target.set(chunk.subarray(0, n), filling.offset);
+    filling.offset += n;
+    if (filling.offset === filling.target.length) {
+      this.filling = undefined;
+      const { sequence, pending, header, target } = filling;
+      const failure = target === pending.into ? undefined : wrongSize(target.length, pending.into);
+      if (this.pending.get(sequence) === pending) this.answered(sequence, pending, header, failure);
+    }
+    return chunk.subarray(n);
+  }
+
+  /** `packet` answers request `sequence` (with `failure` when it is an X error). */
+  private answered(sequence: number, pending: Pending, packet: Buffer, failure?: Error): void {
+    this.settle(sequence, pending, failure ?? packet);
+    // Replies come in request order: the requests without a reply sent before this one are done.
+    for (const [earlier, waiting] of this.pending) if (waiting.noReply && earlier !== sequence) this.settle(earlier, waiting, packet);
   }
 
   private settle(sequence: number, pending: Pending, result: Buffer | Error): void {
