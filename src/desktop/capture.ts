@@ -16,7 +16,7 @@ import { InfrastructureError } from '../errors.ts';
 import { bgraToRgba } from './bgra.ts';
 import { nutFor } from './nut.ts';
 import type { Display, ScreenCapture } from './types.ts';
-import { XConnection, type XPixelFormat } from './x11/connection.ts';
+import { connectionTo, type XConnection, type XPixelFormat } from './x11/connection.ts';
 import { DrawingWatch, drawingEnabled } from './x11/drawing.ts';
 
 /** Little-endian 32-bit pixels, red in the third byte: what bgraToRgba reads. */
@@ -30,10 +30,12 @@ const isBgrx = (pixels: XPixelFormat): boolean =>
 
 export class XScreenCapture implements ScreenCapture {
   private watch: Promise<DrawingWatch | undefined> | undefined;
-  /** The own connection; undefined inside: nut-js grabs. Opened again after it ended. */
-  private own: Promise<XConnection | undefined> | undefined;
+  private readonly own: () => Promise<XConnection>;
+  private nutOnly = false;
 
-  constructor(private readonly display: Display) {}
+  constructor(private readonly display: Display) {
+    this.own = connectionTo(display.name);
+  }
 
   async drawing(region: Region): Promise<DrawReport | undefined> {
     if (!drawingEnabled()) return undefined;
@@ -48,22 +50,14 @@ export class XScreenCapture implements ScreenCapture {
     return x === undefined ? this.grabWithNut(region) : this.grabOwn(x, region ?? { x: 0, y: 0, width: this.display.width, height: this.display.height });
   }
 
-  private connection(): Promise<XConnection | undefined> {
-    if (this.own === undefined) {
-      const opened = XConnection.open(this.display.name).then(
-        (x) => {
-          if (isBgrx(x.pixels)) return x;
-          x.close();
-          return undefined;
-        },
-        () => undefined,
-      );
-      this.own = opened;
-      void opened.then((x) => x?.closed.then(() => {
-        if (this.own === opened) this.own = undefined;
-      }));
-    }
-    return this.own;
+  /** The own connection when the display has one fit for grabbing; once it had none, never again. */
+  private async connection(): Promise<XConnection | undefined> {
+    if (this.nutOnly) return undefined;
+    const x = await this.own().catch(() => undefined);
+    if (x !== undefined && isBgrx(x.pixels)) return x;
+    this.nutOnly = true;
+    x?.close();
+    return undefined;
   }
 
   private async grabOwn(x: XConnection, area: Region): Promise<Frame> {

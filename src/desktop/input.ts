@@ -2,15 +2,18 @@
  * Mouse and keyboard on one X display.
  *
  * The mouse goes through nut-js, with every built-in delay off and the pointer warped rather
- * than animated: retrace waits for the screen itself. The keyboard goes through xdotool:
- * nut-js typing on Xvfb drops Shift on shifted symbols (`!@#$%^&*()_+{}|:"<>?~`), while
- * `xdotool type` looks each character up in the keymap and presses what it needs.
+ * than animated: retrace waits for the screen itself. Keys go through XTEST over retrace's own
+ * X connection (x11/keyboard.ts), each character looked up in the keymap with Shift pressed
+ * where it needs it (nut-js typing on Xvfb drops Shift on shifted symbols). What the keymap
+ * lacks, and a platform's own key names, go through xdotool, which maps a spare key for them.
  */
 import type { Point, ScrollDirection } from '../domain.ts';
 import { InfrastructureError, InvalidInputError } from '../errors.ts';
 import { runTool } from './exec-tool.ts';
 import { parseKeyCombo } from '../key-combo.ts';
-import { toXdotoolKey } from './x-keys.ts';
+import { charKeysym, comboKeysyms, toXdotoolKey } from './x-keys.ts';
+import { connectionTo, type XConnection } from './x11/connection.ts';
+import { XKeyboard } from './x11/keyboard.ts';
 import { nutFor, type Nut } from './nut.ts';
 import type { Display, InputDriver, MouseButton } from './types.ts';
 
@@ -34,6 +37,8 @@ const toPixel = (point: Point): { x: number; y: number } => ({
 export class XInputDriver implements InputDriver {
   private readonly typeDelayMs: number;
   private readonly dragSteps: number;
+  private readonly connection: () => Promise<XConnection>;
+  private keyboardOf: Promise<XKeyboard | undefined> | undefined;
 
   constructor(
     private readonly display: Display,
@@ -41,6 +46,7 @@ export class XInputDriver implements InputDriver {
   ) {
     this.typeDelayMs = options.typeDelayMs ?? INPUT_DEFAULTS.typeDelayMs;
     this.dragSteps = Math.max(1, options.dragSteps ?? INPUT_DEFAULTS.dragSteps);
+    this.connection = connectionTo(display.name);
   }
 
   async move(to: Point): Promise<void> {
@@ -98,7 +104,10 @@ export class XInputDriver implements InputDriver {
   }
 
   async key(combo: string): Promise<void> {
-    const key = toXdotoolKey(parseKeyCombo(combo));
+    const parsed = parseKeyCombo(combo);
+    const keysyms = comboKeysyms(parsed);
+    if (keysyms !== undefined && (await this.viaKeyboard((k) => k.press(keysyms)))) return;
+    const key = toXdotoolKey(parsed);
     const result = await this.xdotool(['key', '--', key]);
     // xdotool skips an unknown keysym with a message and still exits 0.
     if (/No such key name/.test(result.stderr)) {
@@ -111,6 +120,8 @@ export class XInputDriver implements InputDriver {
   }
 
   async type(text: string): Promise<void> {
+    const keysyms = Array.from(text.replace(/\r\n/g, '\n'), charKeysym);
+    if (await this.viaKeyboard((k) => k.type(keysyms, this.typeDelayMs))) return;
     // xdotool types "\n" as the Linefeed keysym, which GTK ignores: send Return for it.
     const lines = text.replace(/\r\n/g, '\n').split('\n');
     for (const [index, line] of lines.entries()) {
@@ -120,6 +131,37 @@ export class XInputDriver implements InputDriver {
         timeoutMs: 10_000 + line.length * this.typeDelayMs * 4,
       });
     }
+  }
+
+  /**
+   * Sends keys through the own connection's keyboard: false when there is none (a remote
+   * display, no XTEST) or the keymap lacks a key, and nothing was sent.
+   */
+  private async viaKeyboard(send: (keyboard: XKeyboard) => Promise<boolean>): Promise<boolean> {
+    this.display.assertAlive();
+    const keyboard = await this.keyboard();
+    if (keyboard === undefined) return false;
+    try {
+      return await send(keyboard);
+    } catch (error) {
+      this.display.assertAlive();
+      throw new InfrastructureError('DISPLAY_DIED', `Key input on X display ${this.display.name} failed: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  /** Opened once; after its connection ended, again. */
+  private keyboard(): Promise<XKeyboard | undefined> {
+    this.keyboardOf ??= this.connection().then(
+      async (x) => {
+        const keyboard = await XKeyboard.open(x);
+        void x.closed.then(() => {
+          this.keyboardOf = undefined;
+        });
+        return keyboard;
+      },
+      () => undefined,
+    );
+    return this.keyboardOf;
   }
 
   private async warp(nut: Nut, to: Point): Promise<void> {

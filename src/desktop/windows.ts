@@ -11,7 +11,7 @@ import { InfrastructureError } from '../errors.ts';
 import { runTool, type ToolResult } from './exec-tool.ts';
 import { pollUntil } from './poll.ts';
 import type { Display, WindowInfo, WindowSystem } from './types.ts';
-import { XConnection, XProtocolError } from './x11/connection.ts';
+import { connectionTo, XConnection, XProtocolError } from './x11/connection.ts';
 
 export interface XWindowOptions {
   /** How long focus() waits for the window to hold focus. @default 2000 */
@@ -80,13 +80,15 @@ const field = (text: string, name: string): number | undefined => {
 
 export class XWindowSystem implements WindowSystem {
   private readonly focusTimeoutMs: number;
-  private x: Promise<XConnection> | undefined;
+  /** One X connection for the requests the tools cannot make. */
+  private readonly connection: () => Promise<XConnection>;
 
   constructor(
     private readonly display: Display,
     options: XWindowOptions = {},
   ) {
     this.focusTimeoutMs = options.focusTimeoutMs ?? 2_000;
+    this.connection = connectionTo(display.name);
   }
 
   async list(): Promise<WindowInfo[]> {
@@ -217,20 +219,6 @@ export class XWindowSystem implements WindowSystem {
       id = nodes.get(id)?.parent;
     }
     return undefined;
-  }
-
-  /** One X connection for the requests the tools cannot make; opened again after a failure. */
-  private connection(): Promise<XConnection> {
-    if (this.x === undefined) {
-      const opened = XConnection.open(this.display.name);
-      this.x = opened;
-      void opened
-        .then((x) => x.closed, () => undefined)
-        .then(() => {
-          if (this.x === opened) this.x = undefined;
-        });
-    }
-    return this.x;
   }
 
   private async tree(): Promise<{ nodes: Map<number, TreeNode>; rootId: number | undefined }> {

@@ -81,6 +81,27 @@ describe('XInputDriver on a recording terminal', () => {
     expect(await probe.received((t) => t.length >= text.length)).toBe(text);
   });
 
+  test('keys and text need no process: they arrive with xdotool off the PATH', async () => {
+    const path = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      await desktop.input.key('ctrl+e');
+      await desktop.input.key('shift+Tab');
+      await desktop.input.type('Hi! {x} ~/a_b');
+    } finally {
+      process.env.PATH = path;
+    }
+    const expected = `\x05${ESC}[ZHi! {x} ~/a_b`;
+    expect(await probe.received((t) => t.length >= expected.length)).toBe(expected);
+  });
+
+  test('a character the keymap lacks is typed through xdotool', async () => {
+    await desktop.input.type('a€b');
+    // The probe records bytes: the euro sign is its three bytes of UTF-8.
+    const expected = `a${Buffer.from('€').toString('latin1')}b`;
+    expect(await probe.received((t) => t.length >= expected.length)).toBe(expected);
+  });
+
   test('clicks, double-clicks and right-clicks at a cell', async () => {
     await desktop.input.click(await probe.cell(10, 5));
     await desktop.input.click(await probe.cell(20, 6), { count: 2 });

@@ -9,7 +9,7 @@
 import { connect, type Socket } from 'node:net';
 import { cookieFor, type XAuth } from './auth.ts';
 
-const OPCODE = { getWindowAttributes: 3, getGeometry: 14, internAtom: 16, getProperty: 20, getSelectionOwner: 23, sendEvent: 25, translateCoordinates: 40, getInputFocus: 43, getImage: 73, queryExtension: 98 } as const;
+const OPCODE = { getWindowAttributes: 3, getGeometry: 14, internAtom: 16, getProperty: 20, getSelectionOwner: 23, sendEvent: 25, translateCoordinates: 40, getInputFocus: 43, getImage: 73, queryExtension: 98, getKeyboardMapping: 101 } as const;
 const Z_PIXMAP = 2;
 const MAP_STATE_VIEWABLE = 2;
 const CLIENT_MESSAGE = 33;
@@ -46,6 +46,11 @@ interface Filling {
   /** The request's buffer, or a scratch one when the reply's size is not what it expected. */
   readonly target: Uint8Array;
   offset: number;
+}
+
+export interface KeycodeRange {
+  readonly min: number;
+  readonly max: number;
 }
 
 /** How the server lays out the pixels of its root window, as its setup said. */
@@ -98,7 +103,7 @@ const wrongSize = (bytes: number, into: Uint8Array | undefined): XProtocolError 
   new XProtocolError(`X reply of ${bytes} bytes where ${into?.length ?? 0} were expected`);
 
 /** The root window and its pixel format, from the setup reply (screen 0). */
-const parseSetup = (setup: Buffer): { root: number; pixels: XPixelFormat } => {
+const parseSetup = (setup: Buffer): { root: number; pixels: XPixelFormat; keycodes: KeycodeRange } => {
   const vendorLength = setup.readUInt16LE(24);
   const formatCount = setup.readUInt8(29);
   const formats = 40 + vendorLength + pad4(vendorLength);
@@ -122,7 +127,28 @@ const parseSetup = (setup: Buffer): { root: number; pixels: XPixelFormat } => {
       masks = { red: setup.readUInt32LE(at + 8), green: setup.readUInt32LE(at + 12), blue: setup.readUInt32LE(at + 16) };
     }
   }
-  return { root: setup.readUInt32LE(screen), pixels: { byteOrder: setup.readUInt8(30), depth, bitsPerPixel, scanlinePad, masks } };
+  return {
+    root: setup.readUInt32LE(screen),
+    pixels: { byteOrder: setup.readUInt8(30), depth, bitsPerPixel, scanlinePad, masks },
+    keycodes: { min: setup.readUInt8(34), max: setup.readUInt8(35) },
+  };
+};
+
+/** A connection to `display`, opened on first use, and again after it ended or failed to open. */
+export const connectionTo = (display: string): (() => Promise<XConnection>) => {
+  let current: Promise<XConnection> | undefined;
+  return () => {
+    if (current === undefined) {
+      const opened = XConnection.open(display);
+      current = opened;
+      void opened
+        .then((x) => x.closed, () => undefined)
+        .then(() => {
+          if (current === opened) current = undefined;
+        });
+    }
+    return current;
+  };
 };
 
 export class XConnection {
@@ -147,6 +173,7 @@ export class XConnection {
     readonly root: number,
     /** How screen 0 lays out its pixels. */
     readonly pixels: XPixelFormat,
+    readonly keycodes: KeycodeRange,
     private readonly ids: { readonly base: number; readonly mask: number },
   ) {
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
@@ -184,8 +211,8 @@ export class XConnection {
           finish(new XProtocolError(`X server ${display} refused the connection: ${reason || 'no reason given'}`));
           return;
         }
-        const { root, pixels } = parseSetup(setup);
-        const connection = new XConnection(socket, root, pixels, { base: setup.readUInt32LE(12), mask: setup.readUInt32LE(16) });
+        const { root, pixels, keycodes } = parseSetup(setup);
+        const connection = new XConnection(socket, root, pixels, keycodes, { base: setup.readUInt32LE(12), mask: setup.readUInt32LE(16) });
         if (setup.length > total) connection.receive(setup.subarray(total));
         finish(connection);
       };
@@ -304,6 +331,30 @@ export class XConnection {
     request.writeUInt16LE(area.height, 14);
     request.writeUInt32LE(0xffffffff, 16);
     await this.send(request, false, into);
+  }
+
+  /** The keysyms of every keycode, `perKeycode` of them each, from the lowest keycode on. */
+  async keyboardMapping(): Promise<{ perKeycode: number; keysyms: Uint32Array }> {
+    const { min, max } = this.keycodes;
+    const request = this.header(OPCODE.getKeyboardMapping, 0, 2);
+    request.writeUInt8(min, 4);
+    request.writeUInt8(max - min + 1, 5);
+    const reply = await this.send(request);
+    const words = reply.readUInt32LE(4);
+    const keysyms = new Uint32Array(words);
+    for (let i = 0; i < words; i++) keysyms[i] = reply.readUInt32LE(32 + 4 * i);
+    return { perKeycode: reply.readUInt8(1), keysyms };
+  }
+
+  /** Requests of an extension, written at once and confirmed by one round trip. */
+  async requests(extension: XExtension, minor: number, bodies: readonly Buffer[]): Promise<void> {
+    if (bodies.length === 0) return;
+    const requests = bodies.map((body) => {
+      const request = this.header(extension.opcode, minor, 1 + (body.length + pad4(body.length)) / 4);
+      body.copy(request, 4);
+      return request;
+    });
+    await Promise.all([...requests.map((request) => this.send(request, true)), this.sync()]);
   }
 
   /**
