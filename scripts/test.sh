@@ -4,6 +4,14 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
+# What only the tests use: `ss` (iproute2), with which a fault test sees the requests a frozen X
+# server has not read yet.
+if ! command -v ss >/dev/null; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends iproute2 >/dev/null
+fi
 mkdir -p reports
 status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json=reports/test-results.json "$@" || status=$?

@@ -97,8 +97,8 @@ describe('the X server dies mid-run', () => {
     // capturing it frame after frame.
     await cli.line(/display\.yaml › long-wait: learning \(watching/, 90_000);
     const run = runProcesses(cli);
-    // Frozen with a capture in flight, then killed: the capture's reply never comes, its
-    // connection breaks (and Xlib's answer to a broken connection is to end the process).
+    // Frozen with a request of the worker's in flight (a capture, while it watches), then
+    // killed: the reply never comes and the connection breaks under it.
     await freezeDuringXRequest(run.xvfb, run.worker);
     await killDisplayAndCheck(project, cli, run, 'run-end');
   });

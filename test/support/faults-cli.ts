@@ -3,7 +3,7 @@
  * line (each stderr line with the time it arrived) and kill as a whole process group, plus the
  * /proc reading needed to find the processes of a run (its Xvfb, its app) and to wait for them.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, FIXTURES, type CliResult, type Project } from './project.ts';
@@ -218,44 +218,37 @@ export async function waitUntilIdle(pid: number, quietMs = 150, timeoutMs = 10_0
   );
 }
 
-/** The system call a thread is blocked in (x86-64 numbers), or undefined when it runs or is gone. */
-export function blockedSyscall(pid: number, tid: number = pid): number | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/task/${tid}/syscall`, 'utf8').trim();
-    return text === 'running' ? undefined : Number(text.split(' ')[0]);
-  } catch {
-    return undefined;
-  }
+/**
+ * Bytes that `worker` wrote to the X server `xvfb` and the server has not read yet: its requests
+ * waiting in the sockets (`ss -x`, iproute2). Each line is `u_str STATE RECV-Q SEND-Q LOCAL
+ * INODE PEER PEER-INODE users:((...))`; the server's end of a connection has the worker's socket
+ * as its peer.
+ */
+function unreadRequests(xvfb: number, worker: number): number {
+  const sockets = execFileSync('ss', ['-xpH'], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => /^u_str\s+\S+\s+(\d+)\s+\d+\s+\S+\s+(\d+)\s+\S+\s+(\d+)\s+users:(.*)$/.exec(line.trim()))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map(([, queued, inode, peer, users]) => ({ queued: Number(queued), inode: Number(inode), peer: Number(peer), users: users ?? '' }));
+  const owns = (users: string, pid: number): boolean => users.includes(`pid=${pid},`);
+  const workers = new Set(sockets.filter((s) => owns(s.users, worker)).map((s) => s.inode));
+  return sockets.filter((s) => owns(s.users, xvfb) && workers.has(s.peer)).reduce((sum, s) => sum + s.queued, 0);
 }
 
-/** poll(2) and ppoll(2): where Xlib (xcb) waits for the X server's reply. Node's own loop waits in epoll. */
-const X_REPLY_WAITS = new Set([7, 271]);
-/** The X command-line tools the desktop layer runs (window lists, focus, keyboard layout). */
-const X_TOOLS = new Set(['xdotool', 'xwininfo', 'xprop', 'setxkbmap']);
-
 /**
- * Freezes the X server (SIGSTOP) at a moment when `worker`'s main thread is inside an X request of
- * its own (a capture through libnut), blocked waiting for the reply. When the freeze catches an
- * X tool of the worker's instead, the server is let go and the attempt repeated.
+ * Freezes the X server (SIGSTOP) and waits until `worker` has a request of its own in it that the
+ * server has not read: the worker is in the middle of an X request (while it watches a window,
+ * a capture) and waits for the reply. Tried again when that does not happen within 400 ms.
  * Returns with the server stopped; the caller kills it (or sends SIGCONT).
  */
 export async function freezeDuringXRequest(xvfb: number, worker: number, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     process.kill(xvfb, 'SIGSTOP');
-    const caught = await pollFor(
-      'a capture to block on the frozen server',
-      () => {
-        if (descendants(worker).some((p) => X_TOOLS.has(p.comm))) return false;
-        const call = blockedSyscall(worker);
-        return call !== undefined && X_REPLY_WAITS.has(call) ? true : undefined;
-      },
-      400,
-      10,
-    ).catch(() => false);
+    const caught = await pollFor('a request to wait in the frozen server', () => (unreadRequests(xvfb, worker) > 0 ? true : undefined), 400, 10).catch(() => false);
     if (caught) return;
     process.kill(xvfb, 'SIGCONT');
-    await pollFor('the X tools to finish', () => (descendants(worker).some((p) => X_TOOLS.has(p.comm)) ? undefined : true), 5000, 10);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   process.kill(xvfb, 'SIGCONT');
   throw new Error(`could not catch process ${worker} inside an X request within ${timeoutMs} ms`);
