@@ -120,10 +120,11 @@ export class XInputDriver implements InputDriver {
   }
 
   async type(text: string): Promise<void> {
-    const keysyms = Array.from(text.replace(/\r\n/g, '\n'), charKeysym);
+    const unified = text.replace(/\r\n/g, '\n');
+    const keysyms = Array.from(unified, charKeysym);
     if (await this.viaKeyboard((k) => k.type(keysyms, this.typeDelayMs))) return;
     // xdotool types "\n" as the Linefeed keysym, which GTK ignores: send Return for it.
-    const lines = text.replace(/\r\n/g, '\n').split('\n');
+    const lines = unified.split('\n');
     for (const [index, line] of lines.entries()) {
       if (index > 0) await this.xdotool(['key', 'Return']);
       if (line === '') continue;
