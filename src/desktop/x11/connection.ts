@@ -248,8 +248,7 @@ export class XConnection {
    * with the reply, or — for a request without one — once the server has handled it.
    */
   async request(extension: XExtension, minor: number, body: Buffer, replies: boolean): Promise<Buffer> {
-    const request = this.header(extension.opcode, minor, 1 + (body.length + pad4(body.length)) / 4);
-    body.copy(request, 4);
+    const request = this.extensionRequest(extension, minor, body);
     return replies ? this.send(request) : this.sendSynced(request);
   }
 
@@ -349,11 +348,7 @@ export class XConnection {
   /** Requests of an extension, written at once and confirmed by one round trip. */
   async requests(extension: XExtension, minor: number, bodies: readonly Buffer[]): Promise<void> {
     if (bodies.length === 0) return;
-    const requests = bodies.map((body) => {
-      const request = this.header(extension.opcode, minor, 1 + (body.length + pad4(body.length)) / 4);
-      body.copy(request, 4);
-      return request;
-    });
+    const requests = bodies.map((body) => this.extensionRequest(extension, minor, body));
     await Promise.all([...requests.map((request) => this.send(request, true)), this.sync()]);
   }
 
@@ -369,6 +364,13 @@ export class XConnection {
   private async sendSynced(request: Buffer): Promise<Buffer> {
     const [, sync] = await Promise.all([this.send(request, true), this.sync()]);
     return sync;
+  }
+
+  /** An extension's request: `body` after the 4-byte header, padded to 4 bytes. */
+  private extensionRequest(extension: XExtension, minor: number, body: Buffer): Buffer {
+    const request = this.header(extension.opcode, minor, 1 + (body.length + pad4(body.length)) / 4);
+    body.copy(request, 4);
+    return request;
   }
 
   private header(opcode: number, detail: number, length: number): Buffer {
