@@ -17,7 +17,7 @@ export interface DesktopOptions {
 
 /**
  * Bundles the implementations for `display`. Cheap and free of side effects: nut-js is bound
- * to the display (and `process.env.DISPLAY` set) on the first capture or mouse action.
+ * to the display (and `process.env.DISPLAY` set) only when capture or the mouse falls back to it.
  */
 export const createDesktop = (display: Display, options: DesktopOptions = {}): Desktop => {
   const windows = new XWindowSystem(display, options.windows);

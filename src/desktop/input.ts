@@ -1,11 +1,13 @@
 /**
  * Mouse and keyboard on one X display.
  *
- * The mouse goes through nut-js, with every built-in delay off and the pointer warped rather
- * than animated: retrace waits for the screen itself. Keys go through XTEST over retrace's own
- * X connection (x11/keyboard.ts), each character looked up in the keymap with Shift pressed
- * where it needs it (nut-js typing on Xvfb drops Shift on shifted symbols). What the keymap
- * lacks, and a platform's own key names, go through xdotool, which maps a spare key for them.
+ * Both go through XTEST over retrace's own X connection (x11/xtest.ts). The pointer jumps
+ * rather than glides: retrace waits for the screen itself. A click is one write (move, press,
+ * release) and one round trip. Keys are looked up in the keymap with Shift pressed where they
+ * need it (x11/keyboard.ts). What the keymap lacks, and a platform's own key names, go through
+ * xdotool, which maps a spare key for them; a display retrace cannot reach over its own
+ * connection (a remote one, or one without XTEST) gets the mouse through nut-js and keys
+ * through xdotool.
  */
 import type { Point, ScrollDirection } from '../domain.ts';
 import { InfrastructureError, InvalidInputError } from '../errors.ts';
@@ -14,6 +16,7 @@ import { parseKeyCombo } from '../key-combo.ts';
 import { charKeysym, comboKeysyms, toXdotoolKey } from './x-keys.ts';
 import { connectionTo, type XConnection } from './x11/connection.ts';
 import { XKeyboard } from './x11/keyboard.ts';
+import { XTest, type FakeEvent } from './x11/xtest.ts';
 import { nutFor, type Nut } from './nut.ts';
 import type { Display, InputDriver, MouseButton } from './types.ts';
 
@@ -34,11 +37,21 @@ const toPixel = (point: Point): { x: number; y: number } => ({
   y: Math.round(point.y),
 });
 
+/** X's button numbers; the wheel is buttons 4–7, one press and release a step. */
+const BUTTON: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
+const WHEEL: Record<ScrollDirection, number> = { up: 4, down: 5, left: 6, right: 7 };
+
+const moveTo = (point: Point): FakeEvent => ({ kind: 'motion', ...toPixel(point) });
+const clickOf = (code: number): FakeEvent[] => [
+  { kind: 'button', down: true, code },
+  { kind: 'button', down: false, code },
+];
+
 export class XInputDriver implements InputDriver {
   private readonly typeDelayMs: number;
   private readonly dragSteps: number;
   private readonly connection: () => Promise<XConnection>;
-  private keyboardOf: Promise<XKeyboard | undefined> | undefined;
+  private xtestOf: Promise<{ xtest: XTest; keyboard: XKeyboard } | undefined> | undefined;
 
   constructor(
     private readonly display: Display,
@@ -50,43 +63,56 @@ export class XInputDriver implements InputDriver {
   }
 
   async move(to: Point): Promise<void> {
+    if (await this.viaXTest((x) => x.send([moveTo(to)]))) return;
     const nut = await nutFor(this.display);
     await this.warp(nut, to);
   }
 
   async click(at: Point, options: { button?: MouseButton; count?: 1 | 2 } = {}): Promise<void> {
+    const count = options.count ?? 1;
+    const code = BUTTON[options.button ?? 'left'];
+    // Two clicks back to back rather than libnut's double click, which sleeps 200 ms between.
+    if (await this.viaXTest((x) => x.send([moveTo(at), ...Array.from({ length: count }, () => clickOf(code)).flat()]))) return;
     const nut = await nutFor(this.display);
     const button = this.buttonOf(nut, options.button ?? 'left');
     await this.warp(nut, at);
-    // Two clicks back to back rather than libnut's double click, which sleeps 200 ms between.
-    for (let i = 0; i < (options.count ?? 1); i++) {
+    for (let i = 0; i < count; i++) {
       await this.guard(() => nut.mouse.click(button));
     }
   }
 
   async drag(from: Point, to: Point): Promise<void> {
-    const nut = await nutFor(this.display);
     const start = toPixel(from);
     const end = toPixel(to);
+    // Toolkits need motion to start a drag: steps in between, each handled before the next.
+    const steps = Array.from({ length: this.dragSteps }, (_, i) => {
+      const t = (i + 1) / this.dragSteps;
+      return { x: start.x + (end.x - start.x) * t, y: start.y + (end.y - start.y) * t };
+    });
+    const dragged = await this.viaXTest(async (x) => {
+      await x.send([moveTo(start), { kind: 'button', down: true, code: BUTTON.left }]);
+      try {
+        for (const step of steps) await x.send([moveTo(step)]);
+      } finally {
+        await x.send([{ kind: 'button', down: false, code: BUTTON.left }]);
+      }
+    });
+    if (dragged) return;
+    const nut = await nutFor(this.display);
     await this.warp(nut, start);
     await this.guard(() => nut.mouse.pressButton(nut.Button.LEFT));
     try {
-      for (let step = 1; step <= this.dragSteps; step++) {
-        const t = step / this.dragSteps;
-        await this.warp(nut, {
-          x: start.x + (end.x - start.x) * t,
-          y: start.y + (end.y - start.y) * t,
-        });
-      }
+      for (const step of steps) await this.warp(nut, step);
     } finally {
       await this.guard(() => nut.mouse.releaseButton(nut.Button.LEFT));
     }
   }
 
   async scroll(at: Point, direction: ScrollDirection, amount: number): Promise<void> {
+    const steps = Math.max(0, Math.round(amount));
+    if (await this.viaXTest((x) => x.send([moveTo(at), ...Array.from({ length: steps }, () => clickOf(WHEEL[direction])).flat()]))) return;
     const nut = await nutFor(this.display);
     await this.warp(nut, at);
-    const steps = Math.max(0, Math.round(amount));
     if (steps === 0) return;
     const { mouse } = nut;
     await this.guard(() => {
@@ -139,30 +165,40 @@ export class XInputDriver implements InputDriver {
    * display, no XTEST) or the keymap lacks a key, and nothing was sent.
    */
   private async viaKeyboard(send: (keyboard: XKeyboard) => Promise<boolean>): Promise<boolean> {
+    return (await this.withXTest('Key input', (own) => send(own.keyboard))) === true;
+  }
+
+  /** Sends pointer input through XTEST: false when the display offers none, and nothing was sent. */
+  private async viaXTest(send: (xtest: XTest) => Promise<void>): Promise<boolean> {
+    return (await this.withXTest('Mouse input', (own) => send(own.xtest).then(() => true))) === true;
+  }
+
+  /** `work` with the own connection's XTEST; undefined without one. A failure there is the display's. */
+  private async withXTest<T>(what: string, work: (own: { xtest: XTest; keyboard: XKeyboard }) => Promise<T>): Promise<T | undefined> {
     this.display.assertAlive();
-    const keyboard = await this.keyboard();
-    if (keyboard === undefined) return false;
+    const own = await this.xtest();
+    if (own === undefined) return undefined;
     try {
-      return await send(keyboard);
+      return await work(own);
     } catch (error) {
       this.display.assertAlive();
-      throw new InfrastructureError('DISPLAY_DIED', `Key input on X display ${this.display.name} failed: ${(error as Error).message}`, { cause: error });
+      throw new InfrastructureError('DISPLAY_DIED', `${what} on X display ${this.display.name} failed: ${(error as Error).message}`, { cause: error });
     }
   }
 
   /** Opened once; after its connection ended, again. */
-  private keyboard(): Promise<XKeyboard | undefined> {
-    this.keyboardOf ??= this.connection().then(
+  private xtest(): Promise<{ xtest: XTest; keyboard: XKeyboard } | undefined> {
+    this.xtestOf ??= this.connection().then(
       async (x) => {
-        const keyboard = await XKeyboard.open(x);
+        const xtest = await XTest.open(x);
         void x.closed.then(() => {
-          this.keyboardOf = undefined;
+          this.xtestOf = undefined;
         });
-        return keyboard;
+        return xtest && { xtest, keyboard: new XKeyboard(xtest) };
       },
       () => undefined,
     );
-    return this.keyboardOf;
+    return this.xtestOf;
   }
 
   private async warp(nut: Nut, to: Point): Promise<void> {

@@ -139,6 +139,14 @@ describe('XInputDriver on a recording terminal', () => {
     expect(wheel(await probe.received((t) => wheel(t).length >= 5))).toEqual([65, 65, 65, 64, 64]);
   });
 
+  test('the mouse loads no native library: its input goes over the own X connection', async () => {
+    await desktop.input.click(await probe.cell(12, 9));
+    await probe.received((t) => t.includes(';12;9m'));
+    // Xlib (libnut) would take ~180 ms to load on a first click, and end the process if the server died mid-call.
+    const { sharedObjects } = process.report.getReport() as unknown as { sharedObjects: string[] };
+    expect(sharedObjects.filter((file) => /libnut|libX11/.test(file))).toEqual([]);
+  });
+
   test('drags with the button held from one cell to another', async () => {
     await desktop.input.drag(await probe.cell(2, 2), await probe.cell(60, 20));
     const reports = TerminalProbe.mouse(await probe.received((t) => /\x1b\[<0;\d+;\d+m/.test(t)));

@@ -1,17 +1,14 @@
 /**
- * Keys pressed through the XTEST extension over retrace's own X connection, for every keysym
- * the server's keymap has at its first or its shifted level. No process per key: starting
- * xdotool costs a process start (~20 ms), and forking a large process makes all its memory
- * copy-on-write, so the grabs after it fault their pages back one by one (a 1280×800 grab took
- * 55 ms after a key press, 6 ms otherwise). A secret typed this way is not on a command line
- * either. What the keymap lacks (xdotool maps it to a spare key for the moment) is the caller's
- * to send another way: `press` and `type` say false and do nothing.
+ * Keys pressed through XTEST (x11/xtest.ts) for every keysym the server's keymap has at its
+ * first or its shifted level. No process per key: starting xdotool costs a process start
+ * (~20 ms), and forking a large process makes all its memory copy-on-write, so the grabs after
+ * it fault their pages back one by one (a 1280×800 grab took 55 ms after a key press, 6 ms
+ * otherwise). A secret typed this way is not on a command line either. What the keymap lacks
+ * (xdotool maps it to a spare key for the moment) is the caller's to send another way: `press`
+ * and `type` say false and do nothing.
  */
-import { XConnection, type XExtension } from './connection.ts';
+import type { FakeEvent, XTest } from './xtest.ts';
 
-const XTEST_FAKE_INPUT = 2;
-const KEY_PRESS = 2;
-const KEY_RELEASE = 3;
 const MAPPING_NOTIFY = 34;
 const SHIFT_L = 0xffe1;
 
@@ -21,36 +18,20 @@ interface KeyPlace {
   readonly shift: boolean;
 }
 
-const fakeInput = (type: number, keycode: number): Buffer => {
-  const body = Buffer.alloc(32);
-  body.writeUInt8(type, 0);
-  body.writeUInt8(keycode, 1);
-  return body;
-};
-
 /** Keys held down in order, let go in reverse. */
-const stroke = (keycodes: readonly number[]): Buffer[] => [
-  ...keycodes.map((k) => fakeInput(KEY_PRESS, k)),
-  ...[...keycodes].reverse().map((k) => fakeInput(KEY_RELEASE, k)),
+const stroke = (keycodes: readonly number[]): FakeEvent[] => [
+  ...keycodes.map((code): FakeEvent => ({ kind: 'key', down: true, code })),
+  ...[...keycodes].reverse().map((code): FakeEvent => ({ kind: 'key', down: false, code })),
 ];
 
 export class XKeyboard {
   private keymap: Promise<Map<number, KeyPlace>> | undefined;
 
-  private constructor(
-    private readonly x: XConnection,
-    private readonly xtest: XExtension,
-  ) {
+  constructor(private readonly xtest: XTest) {
     // Another client changed the keymap: read it again before the next key.
-    x.onEvent = (code) => {
+    xtest.x.onEvent = (code) => {
       if (code === MAPPING_NOTIFY) this.keymap = undefined;
     };
-  }
-
-  /** The keyboard of the display `x` is connected to; undefined when the server lacks XTEST. */
-  static async open(x: XConnection): Promise<XKeyboard | undefined> {
-    const xtest = await x.extension('XTEST');
-    return xtest ? new XKeyboard(x, xtest) : undefined;
   }
 
   /**
@@ -62,7 +43,7 @@ export class XKeyboard {
     if (places === undefined) return false;
     const keycodes = await this.withShift(places);
     if (keycodes === undefined) return false;
-    await this.x.requests(this.xtest, XTEST_FAKE_INPUT, stroke(keycodes));
+    await this.xtest.send(stroke(keycodes));
     return true;
   }
 
@@ -77,7 +58,7 @@ export class XKeyboard {
     }
     for (const [i, keycodes] of keys.entries()) {
       if (i > 0 && delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-      await this.x.requests(this.xtest, XTEST_FAKE_INPUT, stroke(keycodes));
+      await this.xtest.send(stroke(keycodes));
     }
     return true;
   }
@@ -99,13 +80,13 @@ export class XKeyboard {
 
   /** Each keysym at its first place: the lowest keycode, the unshifted level before the shifted. */
   private async readKeymap(): Promise<Map<number, KeyPlace>> {
-    const { perKeycode, keysyms } = await this.x.keyboardMapping();
+    const { perKeycode, keysyms } = await this.xtest.x.keyboardMapping();
     const keymap = new Map<number, KeyPlace>();
     for (const shift of [false, true]) {
       for (let i = 0; i * perKeycode < keysyms.length; i++) {
         const keysym = keysyms[i * perKeycode + (shift ? 1 : 0)];
         if (keysym === undefined || keysym === 0 || keymap.has(keysym)) continue;
-        keymap.set(keysym, { keycode: this.x.keycodes.min + i, shift });
+        keymap.set(keysym, { keycode: this.xtest.x.keycodes.min + i, shift });
       }
     }
     return keymap;
