@@ -149,11 +149,19 @@ function lookup(effect: ElementEffect, elements: readonly Element[]): Element | 
 
 const shown = (v: unknown): string => (typeof v === 'string' ? `"${secretMasker.mask(v)}"` : String(v));
 
+/**
+ * An effect that empties an element's text: a toolkit may stop publishing an element with
+ * nothing to show (Chromium drops an emptied label, or leaves it without an area) as soon as,
+ * or a moment after, it publishes it empty — either way it shows nothing.
+ */
+const empties = (effect: ElementEffect): boolean =>
+  Object.entries(effect.after).every(([property, value]) => (property === 'name' || property === 'text') && value === '');
+
 /** Why an effect does not hold in `elements`, or undefined when it does. */
 export function checkElementEffect(effect: ElementEffect, elements: readonly Element[]): string | undefined {
   const what = describeElement(effect, effect.name);
   const element = lookup(effect, elements);
-  if (element === undefined) return `the ${what} is not on screen any more`;
+  if (element === undefined) return empties(effect) ? undefined : `the ${what} is not on screen any more`;
   const now = properties(element);
   for (const [property, expected] of Object.entries(effect.after) as [Property, unknown][]) {
     if (now[property] !== expected) return `the ${what} has ${property} ${shown(now[property])}, recorded ${shown(expected)}`;

@@ -137,4 +137,16 @@ describe('element changes', () => {
     expect(checkElementEffect(effect, [element('Name', { index: 1, text: 'Alice' })])).toBeUndefined();
     expect(checkElementEffect(effect, [element('City')])).toBe('the entry "Name" is not on screen any more');
   });
+
+  test('an element emptied out may leave the tree: it shows nothing either way, and anything else it shows fails', () => {
+    const label = (name: string, extra: object = {}) => element('', { role: 'label', toolkitRole: 'label', name, text: undefined, ...extra });
+    const emptied = { role: 'label', name: '12 * 7 =', path: [{ role: 'label', index: 0 }], after: { name: '' } };
+    expect(checkElementEffect(emptied, [label('')])).toBeUndefined();
+    expect(checkElementEffect(emptied, [])).toBeUndefined();
+    expect(checkElementEffect(emptied, [label('', { box: { x: 10, y: 10, width: 0, height: 0 } })])).toBeUndefined();
+    expect(checkElementEffect(emptied, [label('12 * 7 =')])).toBe('the label "12 * 7 =" has name "12 * 7 =", recorded ""');
+    expect(checkElementEffect(emptied, [label('84')])).toBe('the label "12 * 7 =" has name "84", recorded ""');
+    const renamed = { ...emptied, after: { name: '0' } };
+    expect(checkElementEffect(renamed, [])).toBe('the label "12 * 7 =" is not on screen any more');
+  });
 });
