@@ -150,19 +150,23 @@ export class ReplayStep {
         verifying += performance.now() - start;
         return checks;
       };
-      // The app's elements are read as soon as the recorded effects show, while the quiet after
-      // them is still being confirmed, so the read costs no time of its own. It stands only if
-      // the window stayed where it was and showed nothing new after the frame it started on;
-      // otherwise they are read again once the window is stable, as always.
+      // The app's elements are read as soon as the recorded effects show — or, for an action
+      // whose pixels cannot tell (no decisive pixel effect), as soon as the window shows a new
+      // state — while the quiet after it is still being confirmed, so the read costs no time of
+      // its own. It stands only if the window stayed where it was and showed nothing new after
+      // the frame it started on; otherwise they are read again once the window is stable.
+      // One read at a time: the app answers it on the thread it paints with.
       const wantsElements = (recorded.elements?.length ?? 0) > 0;
-      let early: { frame: Frame; read: Promise<Snapshot> } | undefined;
-      const onReady = (frame: Frame): void => {
-        if (!wantsElements || early !== undefined) return;
+      let early: { frame: Frame; read: Promise<Snapshot>; done: boolean } | undefined;
+      const readEarly = (frame: Frame): void => {
+        if (!wantsElements || (early !== undefined && (!early.done || framesEqual(early.frame, frame, ignore())))) return;
         const read = snapshot(this.stage, before.window);
-        read.catch(() => undefined); // an early read that is not used fails with nobody waiting
-        early = { frame, read };
+        const started = { frame, read, done: false };
+        // An early read that is not used fails with nobody waiting.
+        read.then(() => (started.done = true), () => (started.done = true));
+        early = started;
       };
-      const { after, checks } = await this.awaitEffects(step, before, resolved, acted, verify, () => [...ignore(), ...feedbackPlaces(step, resolved)], ignore, onReady);
+      const { after, checks } = await this.awaitEffects(step, before, resolved, acted, verify, () => [...ignore(), ...feedbackPlaces(step, resolved)], ignore, readEarly);
       // Waiting for the reaction is settling; looking at the effects is verifying.
       lap('settleMs');
       phases.settleMs -= verifying;
@@ -294,7 +298,7 @@ export class ReplayStep {
     verify: (shot: Settled) => Promise<EffectCheck[]>,
     feedback: () => Region[],
     ignore: () => Region[],
-    onReady: (frame: Frame) => void,
+    readEarly: (frame: Frame) => void,
   ): Promise<{ after: Settled; checks: EffectCheck[] }> {
     const { recorded } = step;
     const reactMs = Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor);
@@ -305,10 +309,10 @@ export class ReplayStep {
       shows &&
       ((frame: Frame): boolean => {
         if (!shows(frame)) return false;
-        onReady(frame);
+        readEarly(frame);
         return true;
       });
-    const settleOptions = { timeoutMs: this.options.settleTimeoutMs, ignore: ignore(), ...(ready && { ready }) };
+    const settleOptions = { timeoutMs: this.options.settleTimeoutMs, ignore: ignore(), ...(ready ? { ready } : { onState: readEarly }) };
     const decisive = recorded.effects.some((e) => kindOf(e) !== 'feedback');
     let after = await settle(this.stage, settleOptions, decisive ? { changeFrom: before.frame, reactMs } : undefined);
     let checks = await verify(after);

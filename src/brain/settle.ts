@@ -12,6 +12,8 @@ export interface SettleOptions {
   readonly quietMs?: number;
   /** What the window ends on, when known (the recorded effects show): no longer quiet needed. */
   readonly ready?: (frame: Frame) => boolean;
+  /** Told of each new state of the window the wait may end on (vision/settle). */
+  readonly onState?: (frame: Frame) => void;
 }
 
 export interface Settled extends Shot {
@@ -40,6 +42,7 @@ export async function settle(
     ignore: options.ignore,
     ...(options.quietMs !== undefined ? { quietMs: options.quietMs } : {}),
     ...(options.ready ? { ready: options.ready } : {}),
+    ...(options.onState ? { onState: options.onState } : {}),
     ...(expect ? { expectChangeFrom: expect.changeFrom, reactMs: expect.reactMs } : {}),
   });
   return { frame: result.frame, window, settleMs: result.settleMs, stable: result.stable, changing: result.changing, ...(drawing && { drawing }) };

@@ -92,6 +92,13 @@ export interface SettleOptions {
    * between them.
    */
   readonly readyQuietMs?: number;
+  /**
+   * Told of each new state of the window as it is first grabbed: the frame the quiet is first
+   * waited on from, and each frame that showed a change since. The wait ends on one of them (or
+   * on a frame equal to it), so a caller that reads more than pixels about that state can start
+   * while its quiet is still being confirmed.
+   */
+  readonly onState?: (frame: Frame) => void;
   /** @default realClock */
   readonly clock?: Clock;
   /** Stops the wait early; the result is then not stable. */
@@ -223,6 +230,7 @@ export async function waitForStable(grab: () => Promise<Frame>, options: SettleO
   const isReady = (frame: Frame): boolean => options.ready?.(frame) === true;
   let prevReady: boolean | undefined;
   let step = 1;
+  options.onState?.(prev.frame);
   while (!aborted()) {
     const gap = intervals[Math.min(step, intervals.length - 1)] ?? 0;
     prevReady ??= drawing ? isReady(prev.frame) : undefined;
@@ -236,6 +244,7 @@ export async function waitForStable(grab: () => Promise<Frame>, options: SettleO
       quietSince = next.t;
       step = 1;
       prevReady = undefined;
+      options.onState?.(next.frame);
       recent.push(changes);
       if (recent.length > 5) recent.shift();
     } else if (next.t - quietSince >= quietMs || (next.t - quietSince >= readyQuietMs && (prevReady ?? isReady(next.frame)))) {

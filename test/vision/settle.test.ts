@@ -39,6 +39,23 @@ describe('waitForStable, told when the app draws', () => {
     expect(polling.frames).toBeGreaterThan(r.frames);
   });
 
+  it('tells of each new state as it is grabbed, before its quiet is confirmed; the wait ends on the last one', async () => {
+    const screen = (t: number): Frame => (t < 23 ? base : t < 41 ? variant(1) : after);
+    const clock = new FakeClock();
+    const told: Array<{ frame: Frame; at: number }> = [];
+    const r = await waitForStable(fakeScreen(clock, screen), { clock, expectChangeFrom: base, drawing: fakeDrawing(clock, [23, 41]), onState: (frame) => told.push({ frame, at: clock.now() }) });
+    expect(told.map((s) => s.frame)).toEqual([variant(1), after]);
+    expect(told[1]!.frame).toEqual(r.frame);
+    // Told at the grab that saw it, the quiet window (30 ms) still to come.
+    expect(told[1]!.at).toBeLessThan(41 + 5);
+    expect(r.elapsedMs).toBeGreaterThanOrEqual(41 + 30);
+    // A window that never changes: its first frame is the state the wait ends on.
+    const still = new FakeClock();
+    const once: Frame[] = [];
+    await waitForStable(fakeScreen(still, () => base), { clock: still, drawing: fakeDrawing(still, [5, 12]), onState: (frame) => once.push(frame) });
+    expect(once).toEqual([base]);
+  });
+
   it('a change the display did not report is still seen, by the grab that confirms the quiet', async () => {
     const clock = new FakeClock();
     const screen = (t: number): Frame => (t < 10 ? base : after);
