@@ -32,6 +32,9 @@ export interface XInputOptions {
 
 export const INPUT_DEFAULTS = Object.freeze({ typeDelayMs: 6, dragSteps: 10 });
 
+/** The least delay of text typed through xdotool: a character it lends a spare key stays mapped 20 ms. */
+const SPARE_KEY_DELAY_MS = 40;
+
 const toPixel = (point: Point): { x: number; y: number } => ({
   x: Math.round(point.x),
   y: Math.round(point.y),
@@ -42,10 +45,12 @@ const BUTTON: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
 const WHEEL: Record<ScrollDirection, number> = { up: 4, down: 5, left: 6, right: 7 };
 
 const moveTo = (point: Point): FakeEvent => ({ kind: 'motion', ...toPixel(point) });
-const clickOf = (code: number): FakeEvent[] => [
-  { kind: 'button', down: true, code },
-  { kind: 'button', down: false, code },
-];
+/** A button pressed and let go `times` times, back to back. */
+const presses = (code: number, times: number): FakeEvent[] =>
+  Array.from({ length: times }, (): FakeEvent[] => [
+    { kind: 'button', down: true, code },
+    { kind: 'button', down: false, code },
+  ]).flat();
 
 export class XInputDriver implements InputDriver {
   private readonly typeDelayMs: number;
@@ -72,7 +77,7 @@ export class XInputDriver implements InputDriver {
     const count = options.count ?? 1;
     const code = BUTTON[options.button ?? 'left'];
     // Two clicks back to back rather than libnut's double click, which sleeps 200 ms between.
-    if (await this.viaXTest((x) => x.send([moveTo(at), ...Array.from({ length: count }, () => clickOf(code)).flat()]))) return;
+    if (await this.viaXTest((x) => x.send([moveTo(at), ...presses(code, count)]))) return;
     const nut = await nutFor(this.display);
     const button = this.buttonOf(nut, options.button ?? 'left');
     await this.warp(nut, at);
@@ -110,7 +115,7 @@ export class XInputDriver implements InputDriver {
 
   async scroll(at: Point, direction: ScrollDirection, amount: number): Promise<void> {
     const steps = Math.max(0, Math.round(amount));
-    if (await this.viaXTest((x) => x.send([moveTo(at), ...Array.from({ length: steps }, () => clickOf(WHEEL[direction])).flat()]))) return;
+    if (await this.viaXTest((x) => x.send([moveTo(at), ...presses(WHEEL[direction], steps)]))) return;
     const nut = await nutFor(this.display);
     await this.warp(nut, at);
     if (steps === 0) return;
@@ -151,11 +156,14 @@ export class XInputDriver implements InputDriver {
     if (await this.viaKeyboard((k) => k.type(keysyms, this.typeDelayMs))) return;
     // xdotool types "\n" as the Linefeed keysym, which GTK ignores: send Return for it.
     const lines = unified.split('\n');
+    // xdotool unmaps the spare key it lends a missing character half its delay after the key
+    // went up; an app that looks the key up later than that (xterm, busy) reads nothing.
+    const delayMs = Math.max(this.typeDelayMs, SPARE_KEY_DELAY_MS);
     for (const [index, line] of lines.entries()) {
       if (index > 0) await this.xdotool(['key', 'Return']);
       if (line === '') continue;
-      await this.xdotool(['type', '--delay', String(this.typeDelayMs), '--', line], {
-        timeoutMs: 10_000 + line.length * this.typeDelayMs * 4,
+      await this.xdotool(['type', '--delay', String(delayMs), '--', line], {
+        timeoutMs: 10_000 + line.length * delayMs * 4,
       });
     }
   }
