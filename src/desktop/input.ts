@@ -4,10 +4,11 @@
  * Both go through XTEST over retrace's own X connection (x11/xtest.ts). The pointer jumps
  * rather than glides: retrace waits for the screen itself. A click is one write (move, press,
  * release) and one round trip. Keys are looked up in the keymap with Shift pressed where they
- * need it (x11/keyboard.ts). What the keymap lacks, and a platform's own key names, go through
- * xdotool, which maps a spare key for them; a display retrace cannot reach over its own
- * connection (a remote one, or one without XTEST) gets the mouse through nut-js and keys
- * through xdotool.
+ * need it (x11/keyboard.ts); on a display retrace owns, what the keymap lacks is lent a spare
+ * keycode. The rest — a platform's own key names, and characters the keymap of a user's own
+ * display lacks — go through xdotool, which maps a spare key for the moment; a display retrace
+ * cannot reach over its own connection (a remote one, or one without XTEST) gets the mouse
+ * through nut-js and keys through xdotool.
  */
 import type { Point, ScrollDirection } from '../domain.ts';
 import { InfrastructureError, InvalidInputError } from '../errors.ts';
@@ -202,7 +203,7 @@ export class XInputDriver implements InputDriver {
         void x.closed.then(() => {
           this.xtestOf = undefined;
         });
-        return xtest && { xtest, keyboard: new XKeyboard(xtest) };
+        return xtest && { xtest, keyboard: new XKeyboard(xtest, this.display.owned) };
       },
       () => undefined,
     );

@@ -81,24 +81,35 @@ describe('XInputDriver on a recording terminal', () => {
     expect(await probe.received((t) => t.length >= text.length)).toBe(text);
   });
 
-  test('keys and text need no process: they arrive with xdotool off the PATH', async () => {
+  /** `send` with no xdotool to be found: what arrives came over retrace's own connection. */
+  const withoutXdotool = async (send: () => Promise<void>): Promise<void> => {
     const path = process.env.PATH;
     process.env.PATH = '/nonexistent';
     try {
-      await desktop.input.key('ctrl+e');
-      await desktop.input.key('shift+Tab');
-      await desktop.input.type('Hi! {x} ~/a_b');
+      await send();
     } finally {
       process.env.PATH = path;
     }
+  };
+
+  test('keys and text need no process: they arrive with xdotool off the PATH', async () => {
+    await withoutXdotool(async () => {
+      await desktop.input.key('ctrl+e');
+      await desktop.input.key('shift+Tab');
+      await desktop.input.type('Hi! {x} ~/a_b');
+    });
     const expected = `\x05${ESC}[ZHi! {x} ~/a_b`;
     expect(await probe.received((t) => t.length >= expected.length)).toBe(expected);
   });
 
-  test('a character the keymap lacks is typed through xdotool', async () => {
-    await desktop.input.type('a€b');
-    // The probe records bytes: the euro sign is its three bytes of UTF-8.
-    const expected = `a${Buffer.from('€').toString('latin1')}b`;
+  test('characters the keymap lacks are lent spare keys, with xdotool off the PATH, and keep them', async () => {
+    await withoutXdotool(async () => {
+      await desktop.input.type('a€b→');
+      // Lent once: typed again, they are on the keys they were lent.
+      await desktop.input.type('€→€');
+    });
+    // The probe records bytes: each of these is its bytes of UTF-8.
+    const expected = Buffer.from('a€b→€→€').toString('latin1');
     expect(await probe.received((t) => t.length >= expected.length)).toBe(expected);
   });
 

@@ -9,7 +9,7 @@
 import { connect, type Socket } from 'node:net';
 import { cookieFor, type XAuth } from './auth.ts';
 
-const OPCODE = { getWindowAttributes: 3, getGeometry: 14, internAtom: 16, getProperty: 20, getSelectionOwner: 23, sendEvent: 25, translateCoordinates: 40, getInputFocus: 43, getImage: 73, queryExtension: 98, getKeyboardMapping: 101 } as const;
+const OPCODE = { getWindowAttributes: 3, getGeometry: 14, internAtom: 16, getProperty: 20, getSelectionOwner: 23, sendEvent: 25, translateCoordinates: 40, getInputFocus: 43, getImage: 73, queryExtension: 98, changeKeyboardMapping: 100, getKeyboardMapping: 101 } as const;
 const Z_PIXMAP = 2;
 const MAP_STATE_VIEWABLE = 2;
 const CLIENT_MESSAGE = 33;
@@ -359,6 +359,15 @@ export class XConnection {
     const keysyms = new Uint32Array(words);
     for (let i = 0; i < words; i++) keysyms[i] = reply.readUInt32LE(32 + 4 * i);
     return { perKeycode: reply.readUInt8(1), keysyms };
+  }
+
+  /** Puts `keysyms` (its levels, unshifted first) on `keycode`; resolves once the server has. */
+  async changeKeyboardMapping(keycode: number, keysyms: readonly number[]): Promise<void> {
+    const request = this.header(OPCODE.changeKeyboardMapping, 1, 2 + keysyms.length);
+    request.writeUInt8(keycode, 4);
+    request.writeUInt8(keysyms.length, 5);
+    keysyms.forEach((keysym, i) => request.writeUInt32LE(keysym, 8 + 4 * i));
+    await this.sendSynced(request);
   }
 
   /** Requests of an extension, written at once and confirmed by one round trip. */
