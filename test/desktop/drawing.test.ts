@@ -43,6 +43,9 @@ describe('drawing reported by the X server', () => {
     const drawn = here.drawn(performance.now() + 5000);
     await desktop.input.type('drawn');
     expect(await drawn).toBe(true);
+    // The first letter told it; the terminal draws the echo of the rest after the keys went in
+    // (a loaded machine drew one more after the mark below once): wait until it has drawn it all.
+    await waitForStable(() => desktop.capture.grab(l), { quietMs: 300 });
     expect(await there.drawn(performance.now())).toBe(false);
     // Marked again, what was drawn before is forgotten.
     here.mark();
