@@ -171,7 +171,7 @@ export class XInputDriver implements InputDriver {
 
   /**
    * Sends keys through the own connection's keyboard: false when there is none (a remote
-   * display, no XTEST) or the keymap lacks a key, and nothing was sent.
+   * display, no XTEST) or the keymap lacks a key it may not or cannot lend, and nothing was sent.
    */
   private async viaKeyboard(send: (keyboard: XKeyboard) => Promise<boolean>): Promise<boolean> {
     return (await this.withXTest('Key input', (own) => send(own.keyboard))) === true;

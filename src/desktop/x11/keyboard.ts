@@ -82,7 +82,7 @@ export class XKeyboard {
 
   /** Whether every keysym is in the keymap, after lending spare keycodes to those it lacked. */
   private async present(keysyms: readonly number[]): Promise<boolean> {
-    const { places, spare } = await (this.keymap ??= this.readKeymap());
+    const { places, spare } = await this.current();
     const missing = [...new Set(keysyms.filter((k) => !places.has(k)))];
     if (missing.length === 0) return true;
     if (!this.lend || missing.length > spare.length) return false;
@@ -93,7 +93,7 @@ export class XKeyboard {
   }
 
   private async placesOf(keysyms: readonly number[]): Promise<KeyPlace[] | undefined> {
-    const { places: keymap } = await (this.keymap ??= this.readKeymap());
+    const { places: keymap } = await this.current();
     const places = keysyms.map((k) => keymap.get(k));
     return places.every((p): p is KeyPlace => p !== undefined) ? places : undefined;
   }
@@ -105,6 +105,11 @@ export class XKeyboard {
     const shift = (await this.placesOf([SHIFT_L]))?.[0];
     if (shift === undefined) return undefined;
     return keycodes.includes(shift.keycode) ? keycodes : [...keycodes.slice(0, -1), shift.keycode, ...keycodes.slice(-1)];
+  }
+
+  /** The keymap as last read; read again after it changed. */
+  private current(): Promise<Keymap> {
+    return (this.keymap ??= this.readKeymap());
   }
 
   /** Each keysym at its first place: the lowest keycode, the unshifted level before the shifted. */
