@@ -30,6 +30,7 @@ export function printRunResult(result: RunResult, reportsDir: string, quiet: boo
     '',
     `${t.passed} passed, ${t.failed} failed, ${t.broken} broken, ${t.skipped} skipped — ${t.modelCalls} model calls, ${(t.durationMs / 1000).toFixed(1)} s`,
   );
+  for (const g of result.unreported) out.push(`broken: ${g.spec}#${g.goal}: ${g.message ?? 'no reason given'}`);
   for (const b of result.newBaselines) out.push(`new baseline (not a comparison): ${b}`);
   for (const f of result.flaky) out.push(`flaky: ${f.spec}#${f.goal} passed only after healing or a retry`);
   out.push(`reports: ${reportsDir}/summary.json, ${reportsDir}/allure-results (retrace report builds the HTML)`);

@@ -30,6 +30,7 @@ const PINNED_ENV = { LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TZ: 'UTC' } as const;
 
 const STDERR_TAIL_LINES = 20;
 const STOP_GRACE_MS = 2_000;
+const STDERR_DRAIN_MS = 1_000;
 
 /**
  * A process that has exited but not been reaped yet still exists for `kill(pid, 0)`; its
@@ -88,6 +89,7 @@ export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
     { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], detached: true },
   );
   const stderrTail = lineTail(xvfb.stderr, STDERR_TAIL_LINES);
+  const closed = new Promise<void>((resolve) => xvfb.once('close', () => resolve()));
   // Neither the server nor its pipes may keep this process alive; the watchdog ends it.
   xvfb.unref();
   for (const stream of [xvfb.stderr, xvfb.stdio[3]]) {
@@ -111,6 +113,8 @@ export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
     kill('SIGKILL');
     standDown?.();
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw missingTool('Xvfb', error);
+    // Its last words can still be in the pipe when its exit is seen.
+    await settlesWithin(closed, STDERR_DRAIN_MS);
     const detail = stderrTail();
     throw new InfrastructureError(
       'NO_DISPLAY',

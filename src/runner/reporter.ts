@@ -38,6 +38,8 @@ export interface RunResult {
   readonly flaky: readonly { readonly spec: string; readonly goal: string }[];
   /** Baselines this run wrote. */
   readonly newBaselines: readonly string[];
+  /** Broken goals no worker reported (a spec that does not load, a worker or display that failed): no console line said why. */
+  readonly unreported: readonly Verdict[];
   /** Errors vitest saw outside any test (a worker that died): the run is broken. */
   readonly unhandledErrors: number;
 }
@@ -118,9 +120,12 @@ export class RetraceReporter implements Reporter {
         const retries = diagnostic?.retryCount ?? 0;
         let verdict = meta?.verdict;
         if (!verdict) {
-          const why = test.result().errors?.map((e) => e.message).join('\n') || unhandled || 'the goal reported no verdict';
+          // The test's own error when it threw one (the worker's display did not open), else
+          // whatever the run saw go wrong around it.
+          const own = test.result().errors?.map((e) => e.message).join('\n');
+          const why = own || `the goal ended without a verdict (its worker died?): ${unhandled || 'no error was reported'}`;
           const spec = this.specs.get(module.moduleId)?.id ?? module.relativeModuleId;
-          verdict = { ...brokenVerdict(spec, test.name, `the goal ended without a verdict (its worker died?): ${why}`), durationMs: Math.round(diagnostic?.duration ?? 0) };
+          verdict = { ...brokenVerdict(spec, test.name, why), durationMs: Math.round(diagnostic?.duration ?? 0) };
           orphans.push({ verdict, retries, stop: (diagnostic?.startTime ?? Date.now()) + verdict.durationMs });
         }
         goals.push(verdict);
@@ -137,7 +142,7 @@ export class RetraceReporter implements Reporter {
     const specs = [...this.specs.values()].filter((s): s is RunSpec => s !== undefined);
     const [width, height] = context.options.display.size;
     writeRunMetadata(allureResultsDir(reports), retraceEnvironment({ display: { width, height }, appCommands: [...new Set(specs.map((s) => s.app))] }));
-    this.result = { summary, flaky, newBaselines, unhandledErrors: errors.length };
+    this.result = { summary, flaky, newBaselines, unreported: orphans.map((o) => o.verdict), unhandledErrors: errors.length };
   }
 
   private async reportOrphans(orphans: readonly { verdict: Verdict; retries: number; stop: number }[]): Promise<void> {

@@ -23,7 +23,10 @@ type Holder = { [KEY]?: Promise<WorkerDesktop> };
  */
 export const workersDir = (reportsDir: string): string => join(reportsDir, '.workers');
 
-/** The worker's desktop, created once per process and kept across test files. */
+/**
+ * The worker's desktop, created once per process and kept across test files. A desktop that
+ * failed to open is not kept: the next goal tries again instead of inheriting the failure.
+ */
 export function workerDesktop(context: RunContext): Promise<WorkerDesktop> {
   const holder = globalThis as Holder;
   holder[KEY] ??= (async () => {
@@ -37,5 +40,9 @@ export function workerDesktop(context: RunContext): Promise<WorkerDesktop> {
     const { sharedTextReader } = await import('../vision/ocr/tesseract-reader.ts');
     return { desktop, reader: sharedTextReader() };
   })();
-  return holder[KEY];
+  const opening = holder[KEY];
+  opening.catch(() => {
+    if (holder[KEY] === opening) delete holder[KEY];
+  });
+  return opening;
 }

@@ -11,6 +11,6 @@ import { isSpecFile } from './spec-module.ts';
 beforeAll(async ({}, suite) => {
   if (!isSpecFile(suite.file.filepath)) return;
   await workerDesktop(inject('retrace')).catch(() => {
-    // The goals report the fault themselves (as broken), with its message.
+    // Each goal opens it again and is broken by the fault, which the run prints with its message.
   });
 });

@@ -6,6 +6,8 @@
  * display, and it is counted in the summary and the history: never dropped.
  */
 import { describe, expect, test } from 'vitest';
+import { chmodSync } from 'node:fs';
+import { join } from 'node:path';
 import { Project } from '../support/project.ts';
 import { descendants, environOf, freezeDuringXRequest, isAlive, pollFor, startCli, waitUntilIdle, type CliProcess } from '../support/faults-cli.ts';
 
@@ -101,5 +103,30 @@ describe('the X server dies mid-run', () => {
     // killed: the reply never comes and the connection breaks under it.
     await freezeDuringXRequest(run.xvfb, run.worker);
     await killDisplayAndCheck(project, cli, run, 'run-end');
+  });
+});
+
+describe('an X server that does not start', () => {
+  test('every goal is broken with Xvfb\'s own words on the console, and each goal tries again', { timeout: 120_000 }, async () => {
+    const project = new Project()
+      .write('specs/display.yaml', `${SPEC}  - id: second
+    steps:
+      - wait: 10
+`)
+      .write('bin/Xvfb', '#!/bin/sh\necho started >> "$(dirname "$0")/../starts"\necho "(EE) Fatal server error: no screens found" >&2\nexit 1\n');
+    chmodSync(join(project.root, 'bin', 'Xvfb'), 0o755);
+    const result = await project.cli(['run', '--workers', '1'], { PATH: `${join(project.root, 'bin')}:${process.env.PATH ?? ''}` });
+
+    expect(result.code, result.stdout + result.stderr).toBe(3);
+    expect(project.summary().goals.map((g) => [g.goal, g.status, g.category])).toEqual([
+      ['long-wait', 'broken', 'infrastructure'],
+      ['second', 'broken', 'infrastructure'],
+    ]);
+    // No worker could say why: the run's own output does, for each goal.
+    for (const goal of ['long-wait', 'second']) {
+      expect(result.stdout, result.stderr).toMatch(new RegExp(`broken: specs/display\\.yaml#${goal}: .*Could not start Xvfb[^]*no screens found`));
+    }
+    // A failed start is not kept for the worker's life: the spec file's set-up tried, then each goal.
+    expect(project.read('starts').trim().split('\n')).toHaveLength(3);
   });
 });
