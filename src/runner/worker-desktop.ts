@@ -29,20 +29,28 @@ export const workersDir = (reportsDir: string): string => join(reportsDir, '.wor
  */
 export function workerDesktop(context: RunContext): Promise<WorkerDesktop> {
   const holder = globalThis as Holder;
-  holder[KEY] ??= (async () => {
-    const { openDesktop } = await import('../desktop/index.ts');
-    const { reports } = context.options;
-    // vitest numbers its workers 1..maxWorkers, one process per number at a time.
-    const given = context.displays?.[Number(process.env.VITEST_POOL_ID ?? 1) - 1];
-    if (given !== undefined) process.env.DISPLAY = given;
-    const desktop = await openDesktop({ own: given === undefined && context.ownDisplays, size: context.options.display.size });
-    writeFileAtomic(join(workersDir(reports), `${process.pid}.json`), JSON.stringify({ display: desktop.display.name }));
-    const { sharedTextReader } = await import('../vision/ocr/tesseract-reader.ts');
-    return { desktop, reader: sharedTextReader() };
-  })();
-  const opening = holder[KEY];
-  opening.catch(() => {
-    if (holder[KEY] === opening) delete holder[KEY];
-  });
-  return opening;
+  if (holder[KEY] === undefined) {
+    const opening = (async () => {
+      const { openDesktop } = await import('../desktop/index.ts');
+      const { reports } = context.options;
+      // vitest numbers its workers 1..maxWorkers, one process per number at a time.
+      const given = context.displays?.[Number(process.env.VITEST_POOL_ID ?? 1) - 1];
+      if (given !== undefined) process.env.DISPLAY = given;
+      const desktop = await openDesktop({ own: given === undefined && context.ownDisplays, size: context.options.display.size });
+      try {
+        writeFileAtomic(join(workersDir(reports), `${process.pid}.json`), JSON.stringify({ display: desktop.display.name }));
+        const { sharedTextReader } = await import('../vision/ocr/tesseract-reader.ts');
+        return { desktop, reader: sharedTextReader() };
+      } catch (error) {
+        // The next goal opens another: this one must not outlive the failure.
+        await desktop.display.stop();
+        throw error;
+      }
+    })();
+    holder[KEY] = opening;
+    opening.catch(() => {
+      if (holder[KEY] === opening) delete holder[KEY];
+    });
+  }
+  return holder[KEY];
 }
