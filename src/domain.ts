@@ -247,6 +247,11 @@ export interface Path {
   readonly model?: string;
   /** Window size when recorded. */
   readonly window: { readonly width: number; readonly height: number };
+  /**
+   * Where the pointer rested before the first action, relative to the window (outside it):
+   * replay puts it there, so hover state starts the same. Absent in older paths: then parked.
+   */
+  readonly pointer?: Point;
   readonly actions: readonly RecordedAction[];
 }
 

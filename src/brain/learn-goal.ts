@@ -15,6 +15,7 @@ import { learn } from './learner.ts';
 import type { AssetSink } from './observe.ts';
 import type { Planner } from './planners/types.ts';
 import { RulesPlanner } from './planners/rules-planner.ts';
+import { placePointer } from './pointer.ts';
 import { parseRulesGoal } from './rules-grammar.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
 import { onlyNewBaselines } from '../assert/screenshot.ts';
@@ -26,6 +27,7 @@ export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mod
   if (goal.expect.length === 0) input.hooks?.warn?.(`goal "${goal.id}" has no expect: its path is saved without proof that it reaches the goal`);
   input.hooks?.phase?.('learning', 'watching for content that changes on its own');
   const start = await stage.window();
+  const pointer = await placePointer(stage);
   const dynamic = await stage.guard(detectDynamic(stage.grabber(start.region), CYCLE_LIMITS.dynamicProbeMs));
   const before = await expectationsBefore(input, stage);
   const planner: Planner = goal.steps ? new RulesPlanner(goal.steps) : choosePlanner(input);
@@ -60,6 +62,7 @@ export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mod
     planner: goal.steps ? 'scripted' : planner.name,
     ...(planner.model ? { model: planner.model } : {}),
     window: { width: window.region.width, height: window.region.height },
+    pointer,
     actions,
   };
   // A relearned path (--relearn, after a replay failed) may have learned a regression: it is a

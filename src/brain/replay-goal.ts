@@ -9,6 +9,7 @@ import type { PathStore } from '../paths/store.ts';
 import { fingerprint, sameState } from '../vision/fingerprint.ts';
 import type { Stage } from './stage.ts';
 import { ActionCycle } from './cycle.ts';
+import { placePointer } from './pointer.ts';
 import { replay, type Replay } from './replayer.ts';
 import { NavigationGraph } from './graph.ts';
 import { checkGoal, cycleOptions, expectationsBefore, type GoalOutcome, type GoalRunInput } from './goal.ts';
@@ -22,6 +23,7 @@ export interface ReplayedGoal {
 export async function replayGoal(input: GoalRunInput, store: PathStore, stage: Stage, path: Path): Promise<ReplayedGoal> {
   const { spec, goal, options } = input;
   if (spec.app.restart === 'spec') await navigateToStart(input, store, stage, path);
+  await placePointer(stage, path.pointer);
   const model = options.healWithModel ? input.modelLocator?.() : undefined;
   const before = await expectationsBefore(input, stage);
   input.hooks?.phase?.('replaying');

@@ -25,7 +25,10 @@ export interface Display {
    * undefined when there is none or accessibility is switched off (then `Desktop.elements` is absent).
    */
   readonly sessionBus?: string;
-  /** The session services retrace runs on an owned display (none on `$DISPLAY`). */
+  /**
+   * The session services retrace runs: on an owned display always; on `$DISPLAY` only when it
+   * had no session bus or accessibility bus for retrace's apps (then without an XSETTINGS manager).
+   */
   readonly services?: SessionServices;
   /** Resolves when the X server stops answering or exits (never, for a healthy display). */
   readonly died: Promise<void>;
@@ -35,7 +38,7 @@ export interface Display {
    * connection to a dead server.
    */
   assertAlive(): void;
-  /** Stops an owned display; a no-op for `$DISPLAY`. */
+  /** Stops an owned display; for `$DISPLAY`, only the services retrace started for it. */
   stop(): Promise<void>;
 }
 

@@ -224,6 +224,11 @@ function check(data: Json): void {
   if (!isObject(window) || !isCount(window.width, MAX_WINDOW_SIDE) || !isCount(window.height, MAX_WINDOW_SIDE) || window.width < 1 || window.height < 1) {
     throw new PathProblem(['window'], `window must be { width, height } in pixels, from 1 to ${MAX_WINDOW_SIDE}`);
   }
+  const pointer = data.pointer;
+  const coordinate = (v: unknown): boolean => Number.isInteger(v) && Math.abs(v as number) <= MAX_WINDOW_SIDE;
+  if (pointer !== undefined && (!isObject(pointer) || !coordinate(pointer.x) || !coordinate(pointer.y))) {
+    throw new PathProblem(['pointer'], `pointer must be { x, y } in whole pixels relative to the window, within ±${MAX_WINDOW_SIDE}`);
+  }
   if (!Array.isArray(data.actions)) throw new PathProblem(['actions'], 'actions must be an array');
   const checker = new Checker({ width: window.width, height: window.height });
   data.actions.forEach((entry: unknown, i: number) => checker.recorded(entry, ['actions', i]));

@@ -24,6 +24,11 @@ export interface RunContext {
    * pool id, 1-based) runs on the i-th, which the live view serves as its screen i.
    */
   readonly displays?: readonly string[];
+  /**
+   * The session bus of each of `displays` ("" for none): its apps use the services the main
+   * process started with it, not a second set a worker would start.
+   */
+  readonly sessionBuses?: readonly string[];
   /** Leave the app and its display running after a failed goal. */
   readonly keepOpen: boolean;
   readonly verbosity: Verbosity;

@@ -34,8 +34,11 @@ export function workerDesktop(context: RunContext): Promise<WorkerDesktop> {
       const { openDesktop } = await import('../desktop/index.ts');
       const { reports } = context.options;
       // vitest numbers its workers 1..maxWorkers, one process per number at a time.
-      const given = context.displays?.[Number(process.env.VITEST_POOL_ID ?? 1) - 1];
+      const worker = Number(process.env.VITEST_POOL_ID ?? 1) - 1;
+      const given = context.displays?.[worker];
       if (given !== undefined) process.env.DISPLAY = given;
+      const bus = context.sessionBuses?.[worker];
+      if (bus) process.env.DBUS_SESSION_BUS_ADDRESS = bus;
       const desktop = await openDesktop({ own: given === undefined && context.ownDisplays, size: context.options.display.size });
       try {
         writeFileAtomic(join(workersDir(reports), `${process.pid}.json`), JSON.stringify({ display: desktop.display.name }));

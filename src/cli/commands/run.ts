@@ -88,7 +88,10 @@ export default async function run(args: ParsedArgs): Promise<number> {
     baselinesDir: baselinesDirOf(root),
     runId: randomUUID(),
     ownDisplays: displays.length === 0 && (options.workers > 1 || !hasUserDisplay()),
-    ...(displays.length > 0 && { displays: displays.map((d) => d.name) }),
+    ...(displays.length > 0 && {
+      displays: displays.map((d) => d.name),
+      sessionBuses: displays.map((d) => d.env.DBUS_SESSION_BUS_ADDRESS ?? ''),
+    }),
     keepOpen,
     verbosity: quiet ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
     tty: Boolean(process.stderr.isTTY) && !process.env.CI,
