@@ -14,6 +14,7 @@ import { delay, pollUntil, settlesWithin } from './poll.ts';
 import { appProcesses } from './process-tree.ts';
 import { animationsEnv } from './session/animations.ts';
 import { createPrivateHome, type PrivateHome } from './session/private-home.ts';
+import { toolkitEnv } from './session/toolkits.ts';
 import { runShellStep } from './shell-step.ts';
 import { parseTitlePattern, type TitlePattern } from './title-pattern.ts';
 import type {
@@ -90,7 +91,7 @@ export const launchApp = async (
     config.isolate === false
       ? undefined
       : createPrivateHome({ animationsOff: !animationsAllowed, ...(display.services && { parent: display.services.dir }) });
-  const env = { ...process.env, ...display.env, ...home?.env, ...animationsEnv(animationsAllowed), ...config.env };
+  const env = { ...process.env, ...toolkitEnv(process.env), ...display.env, ...home?.env, ...animationsEnv(animationsAllowed), ...config.env };
   try {
     if (config.setup) await runShellStep('setup', config.setup, { cwd: config.cwd, env });
   } catch (error) {

@@ -102,6 +102,32 @@ describe('GTK: galculator', () => {
   });
 });
 
+describe('GTK 4: gnome-calculator', () => {
+  test('draws (cairo renderer), publishes its keys below the window under their names said once, and a click at a key box presses it', async () => {
+    const desktop = await getTestDesktop();
+    const elements = source(desktop);
+    const app = await desktop.launch({ launch: 'gnome-calculator', window: 'Calculator' });
+    try {
+      const window = (await app.window()).region;
+      await readWhenPublished(elements, app, 30);
+      for (const label of ['7', '+', '8', '=']) {
+        const found = await elements.find(app, { role: 'button', name: label });
+        expect(found, label).toHaveLength(1);
+        expect(found[0], label).toMatchObject({ toolkitRole: 'push button', states: { sensitive: true, showing: true } });
+        expect(inside((found[0] as Element).box, window)).toBe(true);
+        const fresh = await elements.refresh(app, found[0] as Element);
+        expect(fresh, label).toMatchObject({ name: label, states: { showing: true } });
+        await desktop.input.click(centre((found[0] as Element).box, window));
+      }
+      // Drawn, not a black window: the result is on screen, read by OCR.
+      const { sharedTextReader } = await import('../../src/vision/ocr/tesseract-reader.ts');
+      await expect.poll(async () => (await sharedTextReader().read(await desktop.capture.grab(window))).text, { timeout: 10_000 }).toMatch(/\b15\b/);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('Chromium: the fixture calculator', () => {
   test('publishes its page: buttons where apps.json says they are', async () => {
     const desktop = await getTestDesktop();

@@ -1,5 +1,5 @@
 /**
- * The corpus of real third-party apps (specs/real: galculator, xcalc, mousepad, xterm, zenity,
+ * The corpus of real third-party apps (specs/real: galculator, gnome-calculator (GTK 4), xcalc, mousepad, xterm, zenity,
  * a Tk app, FeatherPad) in a throw-away project, as the e2e test and the benchmark run it: the
  * specs keep their ids (so their committed baselines apply), the Tk fixture is launched from
  * the repository.

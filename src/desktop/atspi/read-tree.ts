@@ -68,6 +68,30 @@ const maybe = <T>(work: Promise<T>): Promise<T | undefined> => work.catch(() => 
 const notImplemented = (error: unknown): boolean =>
   error instanceof BusCallError && /UnknownMethod|UnknownObject|UnknownInterface|NotSupported/.test(error.errorName);
 
+/**
+ * GTK 4 before 4.10 sets SHOWING on its windows only: below them, VISIBLE is what a hidden
+ * widget lacks (and a hidden subtree is left out of its parent's children). For such an app
+ * VISIBLE counts as SHOWING, or nothing below its window would be read. One property call,
+ * asked beside the cache.
+ */
+export const showingFromVisible = async (link: BusLink, bus: string): Promise<boolean> => {
+  const version = await maybe(link.property(bus, ROOT_PATH, 'org.a11y.atspi.Application', 'Version'));
+  const toolkit = await maybe(link.property(bus, ROOT_PATH, 'org.a11y.atspi.Application', 'ToolkitName'));
+  return /^gtk$/i.test(String(toolkit)) && /^4\.[0-9]\./.test(String(version));
+};
+
+/** The states as retrace reads them: with SHOWING where `fromVisible` and VISIBLE is set. */
+export const effectiveStates = (states: readonly number[], fromVisible: boolean): readonly number[] =>
+  fromVisible && hasState(states, STATE.visible) && !hasState(states, STATE.showing)
+    ? [(states[0] ?? 0) | (1 << STATE.showing), ...states.slice(1)]
+    : states;
+
+/**
+ * The same GTK 4 versions name a button by its content twice over ("7 7": its label's name and
+ * text); the name is said once.
+ */
+export const onceNamed = (name: string, fromVisible: boolean): string => (fromVisible ? /^(.+) \1$/s.exec(name)?.[1] ?? name : name);
+
 /** The app's showing elements, and what only some of them have (by ref). */
 export const readAppTree = async (link: BusLink, bus: string): Promise<{ elements: RawElement[]; extras: Map<string, RawExtras> }> => {
   const rootRef = refOf([bus, ROOT_PATH]);
@@ -75,6 +99,7 @@ export const readAppTree = async (link: BusLink, bus: string): Promise<{ element
   const listed = new Map<string, number>(); // how many children the cache lists per parent
   const counts = new Map<string, number>(); // how many children each element says it has
   let cached: readonly CacheItem[] = [];
+  const lax = showingFromVisible(link, bus);
   try {
     const [items] = await link.call(bus, '/org/a11y/atspi/cache', 'org.a11y.atspi.Cache', 'GetItems');
     // The current format has the index and child count as numbers; an old one lists children.
@@ -82,7 +107,9 @@ export const readAppTree = async (link: BusLink, bus: string): Promise<{ element
   } catch (error) {
     if (!notImplemented(error)) throw error;
   }
-  for (const [self, , parent, index, childCount, , name, role, description, states] of cached) {
+  const fromVisible = await lax;
+  for (const [self, , parent, index, childCount, , name, role, description, rawStates] of cached) {
+    const states = effectiveStates(rawStates, fromVisible);
     const ref = refOf(self);
     const parentRef = refOf(parent);
     listed.set(parentRef, (listed.get(parentRef) ?? 0) + 1);
@@ -90,7 +117,7 @@ export const readAppTree = async (link: BusLink, bus: string): Promise<{ element
     if (role === ROLE_APPLICATION || !hasState(states, STATE.showing)) continue;
     elements.set(ref, {
       ref, bus: self[0], path: self[1], parent: parentRef === rootRef ? undefined : parentRef, order: index,
-      role, name, description, states, screenBox: NOWHERE,
+      role, name: onceNamed(name, fromVisible), description, states, screenBox: NOWHERE,
     });
   }
   // Boxes, what only some elements have, and what the cache left out are independent of each
@@ -101,7 +128,7 @@ export const readAppTree = async (link: BusLink, bus: string): Promise<{ element
   const [boxes, extras, below] = await Promise.all([
     Promise.all(fromCache.map((e) => maybe(link.call(e.bus, e.path, 'org.a11y.atspi.Component', 'GetExtents', 'u', [SCREEN_COORDS])))),
     readExtras(link, fromCache),
-    Promise.all(gaps.map((gap) => readBelow(link, gap, rootRef))).then(async (found) => {
+    Promise.all(gaps.map((gap) => readBelow(link, gap, rootRef, fromVisible))).then(async (found) => {
       const fresh = found.flat().filter((e) => !elements.has(e.ref));
       return { fresh, extras: await readExtras(link, fresh) };
     }),
@@ -113,15 +140,17 @@ export const readAppTree = async (link: BusLink, bus: string): Promise<{ element
 };
 
 /** The showing elements below `gap`: one Collection query, or a walk where there is none. */
-const readBelow = async (link: BusLink, gap: string, rootRef: string): Promise<RawElement[]> => {
+const readBelow = async (link: BusLink, gap: string, rootRef: string, fromVisible: boolean): Promise<RawElement[]> => {
   const [bus, path] = splitRef(gap);
   let refs: ObjectRef[];
+  // A query for SHOWING finds nothing in an app that does not set it.
+  if (fromVisible) return walk(link, gap, rootRef, fromVisible);
   try {
     const [found] = await link.call(bus, path, 'org.a11y.atspi.Collection', 'GetMatches', '(aiia{ss}iaiiasib)uib', [SHOWING_RULE, SORT_CANONICAL, 0, true]);
     refs = (found as ObjectRef[] | undefined) ?? [];
   } catch (error) {
     if (!notImplemented(error)) return [];
-    return walk(link, gap, rootRef);
+    return walk(link, gap, rootRef, fromVisible);
   }
   const read = await Promise.all(
     refs.map(async ([b, p], order): Promise<RawElement | undefined> => {
@@ -145,7 +174,7 @@ const readBelow = async (link: BusLink, gap: string, rootRef: string): Promise<R
 };
 
 /** Level by level from `top`, each level's calls sent together; hidden subtrees are not entered. */
-const walk = async (link: BusLink, top: string, rootRef: string): Promise<RawElement[]> => {
+const walk = async (link: BusLink, top: string, rootRef: string, fromVisible: boolean): Promise<RawElement[]> => {
   const result: RawElement[] = [];
   let level: Array<{ ref: ObjectRef; parent: string | undefined; order: number }> = [];
   const childrenOf = async (ref: string): Promise<ObjectRef[]> => {
@@ -165,10 +194,11 @@ const walk = async (link: BusLink, top: string, rootRef: string): Promise<RawEle
           maybe(link.call(b, p, 'org.a11y.atspi.Component', 'GetExtents', 'u', [SCREEN_COORDS])),
           maybe(link.call(b, p, ACCESSIBLE, 'GetChildren')),
         ]).catch(() => []);
-        if (role === undefined || !hasState((states?.[0] as number[] | undefined) ?? [], STATE.showing)) return undefined;
+        const stateSet = effectiveStates((states?.[0] as number[] | undefined) ?? [], fromVisible);
+        if (role === undefined || !hasState(stateSet, STATE.showing)) return undefined;
         const element: RawElement = {
-          ref: refOf([b, p]), bus: b, path: p, parent, order, role: Number(role[0]), name: String(name ?? ''),
-          description: String(description ?? ''), states: states?.[0] as number[], screenBox: toBox(box?.[0]),
+          ref: refOf([b, p]), bus: b, path: p, parent, order, role: Number(role[0]), name: onceNamed(String(name ?? ''), fromVisible),
+          description: String(description ?? ''), states: stateSet, screenBox: toBox(box?.[0]),
         };
         return { element, children: ((children?.[0] as ObjectRef[] | undefined) ?? []) };
       }),

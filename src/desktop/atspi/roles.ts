@@ -78,6 +78,7 @@ export const STATE = {
   selected: 23,
   sensitive: 24,
   showing: 25,
+  visible: 30,
 } as const;
 
 export const hasState = (states: readonly number[], bit: number): boolean =>

@@ -9,7 +9,7 @@ import { appProcesses } from '../process-tree.ts';
 import type { AppSession, Element, ElementQuery, ElementReadOptions, ElementSource, ElementSourceStatus } from '../types.ts';
 import { accessibilityBusAddress } from './a11y-bus.ts';
 import { openBus, openPeer, type BusLink } from './dbus.ts';
-import { readAppTree, readExtras, ROOT_PATH, splitRef, type RawElement, type RawExtras } from './read-tree.ts';
+import { effectiveStates, onceNamed, readAppTree, readExtras, ROOT_PATH, showingFromVisible, splitRef, type RawElement, type RawExtras } from './read-tree.ts';
 import { hasState, retraceRole, STATE, toolkitRoleName } from './roles.ts';
 
 const REGISTRY = 'org.a11y.atspi.Registry';
@@ -71,18 +71,19 @@ export class AtspiElementSource implements ElementSource {
     const [bus, path] = splitRef(element.ref);
     const link = through(busLink, bus, await this.peerOf(busLink, bus));
     const accessible = 'org.a11y.atspi.Accessible';
-    const [name, description, states, box] = await Promise.all([
+    const [name, description, states, box, fromVisible] = await Promise.all([
       link.property(bus, path, accessible, 'Name'),
       link.property(bus, path, accessible, 'Description'),
       link.call(bus, path, accessible, 'GetState'),
       link.call(bus, path, 'org.a11y.atspi.Component', 'GetExtents', 'u', [0]),
+      showingFromVisible(link, bus),
     ]).catch(() => []);
-    const stateSet = (states?.[0] as number[] | undefined) ?? [];
+    const stateSet = effectiveStates((states?.[0] as number[] | undefined) ?? [], fromVisible === true);
     if (name === undefined || !hasState(stateSet, STATE.showing)) return undefined;
     const [x = 0, y = 0, width = 0, height = 0] = (box?.[0] as number[] | undefined) ?? [];
     const raw: RawElement = {
       ref: element.ref, bus, path, parent: element.parent, order: element.index, role: roleNumber(element),
-      name: String(name), description: String(description ?? ''), states: stateSet, screenBox: { x, y, width, height },
+      name: onceNamed(String(name), fromVisible === true), description: String(description ?? ''), states: stateSet, screenBox: { x, y, width, height },
     };
     const extras = (await readExtras(link, [raw])).get(raw.ref);
     const fresh = toElement(raw, extras, window, element.index, element.depth);
