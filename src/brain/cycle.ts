@@ -131,6 +131,7 @@ export class ActionCycle {
     const waited = step.kind === 'replay' ? this.replaying.waited : 0;
     const started = performance.now() - waited;
     const phases: Phases = { waitMs: waited, resolveMs: 0, actMs: 0, settleMs: 0, verifyMs: 0 };
+    this.stage.resetRetries();
     const report = (extra: Pick<ActionReport, 'verified' | 'resolvedBy' | 'retries'>): ActionReport => ({
       kind: action.kind,
       ms: Math.round(performance.now() - started),
@@ -139,7 +140,7 @@ export class ActionCycle {
       waitMs: Math.round(phases.waitMs),
       resolveMs: Math.round(phases.resolveMs),
       actMs: Math.round(phases.actMs),
-      retries: extra.retries,
+      retries: extra.retries + this.stage.retriesNoted,
       verified: extra.verified,
       resolvedBy: extra.resolvedBy,
       description: describeAction(action),

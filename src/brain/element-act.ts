@@ -10,6 +10,8 @@ import { accessibleName } from '../desktop/index.ts';
 import { containsPoint } from '../vision/frame.ts';
 import type { Stage } from './stage.ts';
 import { perform } from './perform.ts';
+import { typeInto } from './paced-typing.ts';
+import { containsSecret } from '../spec-file/interpolate.ts';
 import { centre } from './locate.ts';
 import { CONTAINERS, describeElement, elementAt, snapshot } from './elements.ts';
 
@@ -30,6 +32,10 @@ export async function act(
   window: Region,
   resolveText: (template: string) => string,
 ): Promise<string | undefined> {
+  if (action.kind === 'type' && action.into !== undefined && points[0] !== undefined) {
+    stage.countRetries(await typeInto(stage, points[0], window, resolveText(action.text), containsSecret(action.text)));
+    return undefined;
+  }
   if (action.kind !== 'check' && action.kind !== 'select') {
     await stage.guard(perform(stage.input, action, points, window, resolveText));
     return undefined;

@@ -34,6 +34,8 @@ export class Stage {
   readonly input: InputDriver;
   /** Every frame captured passes through it: a typed secret never leaves the stage. */
   private readonly screen: SecretScreen;
+  /** Keys sent again within the current action (paced typing), for its report. */
+  private retries = 0;
 
   constructor(
     readonly desktop: Desktop,
@@ -74,6 +76,21 @@ export class Stage {
       ]);
       throw fault ?? error;
     }
+  }
+
+  /** Notes retries made inside an action's input, to be counted in its report. */
+  countRetries(n: number): void {
+    this.retries += n;
+  }
+
+  /** The retries noted since the last `resetRetries`. */
+  get retriesNoted(): number {
+    return this.retries;
+  }
+
+  /** Called when an action begins: its report counts only its own retries. */
+  resetRetries(): void {
+    this.retries = 0;
   }
 
   async window(): Promise<WindowInfo> {

@@ -15,6 +15,8 @@ import { appProcesses } from './process-tree.ts';
 import { animationsEnv } from './session/animations.ts';
 import { createPrivateHome, type PrivateHome } from './session/private-home.ts';
 import { toolkitEnv } from './session/toolkits.ts';
+import { findAtkWrapper, javaAccessibilityEnv } from './session/java.ts';
+import { accessibilityEnv } from './atspi/a11y-bus.ts';
 import { runShellStep } from './shell-step.ts';
 import { parseTitlePattern, type TitlePattern } from './title-pattern.ts';
 import type {
@@ -74,6 +76,20 @@ const killProcess = (pid: number): void => {
   }
 };
 
+/** The display's environment, less the switches that make apps publish when `off`. */
+const withoutBridges = (env: Readonly<Record<string, string>>, off: boolean): Readonly<Record<string, string>> =>
+  off ? Object.fromEntries(Object.entries(env).filter(([key]) => !(key in accessibilityEnv(true)))) : env;
+
+/**
+ * The bridges switched on for one launch: none with `accessibility: off` (GTK told not to load
+ * its own); the ATK wrapper for any JVM while the display has an accessibility bus.
+ */
+const bridgeEnv = (display: Display, accessibility: AppConfig['accessibility']): Readonly<Record<string, string>> => {
+  if (accessibility === 'off') return accessibilityEnv(false);
+  const wrapper = display.sessionBus === undefined ? undefined : findAtkWrapper();
+  return wrapper ? javaAccessibilityEnv(wrapper, process.env.JAVA_TOOL_OPTIONS) : {};
+};
+
 export const launchApp = async (
   config: AppConfig,
   display: Display,
@@ -91,7 +107,15 @@ export const launchApp = async (
     config.isolate === false
       ? undefined
       : createPrivateHome({ animationsOff: !animationsAllowed, ...(display.services && { parent: display.services.dir }) });
-  const env = { ...process.env, ...toolkitEnv(process.env), ...display.env, ...home?.env, ...animationsEnv(animationsAllowed), ...config.env };
+  const env = {
+    ...process.env,
+    ...toolkitEnv(process.env),
+    ...withoutBridges(display.env, config.accessibility === 'off'),
+    ...bridgeEnv(display, config.accessibility),
+    ...home?.env,
+    ...animationsEnv(animationsAllowed),
+    ...config.env,
+  };
   try {
     if (config.setup) await runShellStep('setup', config.setup, { cwd: config.cwd, env });
   } catch (error) {

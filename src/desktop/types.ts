@@ -147,6 +147,12 @@ export interface AppConfig {
    */
   readonly animations?: 'off' | 'allow';
   /**
+   * `on`: the app is asked to publish its widgets while the display has an accessibility bus
+   * (a JVM gets the ATK wrapper when it is installed); `off`: no bridge is switched on for it
+   * (`NO_AT_BRIDGE=1`, no wrapper). @default 'on'
+   */
+  readonly accessibility?: 'on' | 'off';
+  /**
    * Run the app with a private HOME and XDG config, cache, data, state and runtime directories
    * (created before `setup`, removed after `teardown`), and GSettings in memory, so no run sees
    * another's settings, sessions or files, and the user's own are never touched. @default true

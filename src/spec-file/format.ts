@@ -31,6 +31,7 @@ export const MAX_SCROLL_AMOUNT = 1000;
 export const TEXT_MATCHES = ['contains', 'substring', 'exact', 'regex', 'fuzzy'] as const;
 export const RESTART_MODES = ['goal', 'spec'] as const;
 export const ANIMATION_MODES = ['off', 'allow'] as const;
+export const ACCESSIBILITY_MODES = ['on', 'off'] as const;
 export const SCROLL_DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
 /** Notches scrolled when a step or a rules clause gives no amount. */
 export const DEFAULT_SCROLL_AMOUNT = 3;
@@ -317,6 +318,11 @@ export const appShape: Shape = obj(
       doc: 'off: GTK animations and caret blinking off, reduced motion for Chromium; allow: as the toolkit likes',
       shape: oneOf(ANIMATION_MODES),
       default: 'off',
+    },
+    accessibility: {
+      doc: "on: the application publishes its widgets (GTK, Qt, Chromium; Java through the ATK wrapper when it is installed); off: no accessibility bridge is switched on for it",
+      shape: oneOf(ACCESSIBILITY_MODES),
+      default: 'on',
     },
     isolate: {
       doc: 'Run the application with a private HOME and XDG directories (seed them in setup:); false: the real ones',

@@ -101,6 +101,7 @@ function build(
     window: raw.app.window,
     restart: raw.app.restart,
     animations: raw.app.animations,
+    accessibility: raw.app.accessibility,
     isolate: raw.app.isolate,
     env: raw.app.env,
     ...(raw.app.size && { size: [raw.app.size[0], raw.app.size[1]] as const }),

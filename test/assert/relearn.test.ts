@@ -27,7 +27,7 @@ function counterGoal(id: string, expected: string): { input: GoalRunInput; store
     file: join(dir, 'specs/counter.yaml'),
     id: 'specs/counter.yaml',
     name: 'counter',
-    app: { launch: 'counter', window: 'Counter', restart: 'goal', env: {}, animations: 'off', isolate: false },
+    app: { launch: 'counter', window: 'Counter', restart: 'goal', env: {}, animations: 'off', accessibility: 'on', isolate: false },
     goals: [goal],
   };
   const app = { variant: {} as CounterOptions };

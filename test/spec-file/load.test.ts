@@ -27,6 +27,7 @@ describe('loadSpec: the PRODUCT.md example', () => {
       restart: 'goal',
       env: { LANG: 'C.UTF-8' },
       animations: 'off',
+      accessibility: 'on',
       isolate: true,
     });
   });
@@ -223,7 +224,7 @@ describe('loadSpec: invalid files name file:line:column and what was expected', 
 
   it('lists the known keys when no key is close', () => {
     expect(problems(`app:\n  launch: x\n  window: y\n  colour: red\ngoals:\n  - id: a\n    goal: b\n`)).toEqual([
-      'specs/calc.yaml:4:3: app has an unknown key "colour" (expected one of: launch, window, size, restart, env, cwd, setup, teardown, windowTimeoutMs, animations, isolate)',
+      'specs/calc.yaml:4:3: app has an unknown key "colour" (expected one of: launch, window, size, restart, env, cwd, setup, teardown, windowTimeoutMs, animations, accessibility, isolate)',
     ]);
   });
 

@@ -48,6 +48,7 @@ async function accessibilityCheck(desktop: import('../../desktop/types.ts').Desk
     ...(spec.app.teardown !== undefined && { teardown: spec.app.teardown }),
     isolate: spec.app.isolate,
     animations: spec.app.animations,
+    accessibility: spec.app.accessibility,
   });
   try {
     // An app joins the bus a moment after its window shows.

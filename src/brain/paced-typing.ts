@@ -1,0 +1,74 @@
+/**
+ * Typing into a field at the pace the app takes it. Some apps lose keys that come too soon: a
+ * Swing field takes the keyboard focus a moment after the click that asks for it, and keys that
+ * arrive before go nowhere ("lice" for "Alice"). When the field is an element retrace can read,
+ * the keys wait for its focus, then go one at a time, each waiting (bounded) for the field's text
+ * to grow; a key the field proves missing (its text did not grow within the bound) is sent once
+ * more and counted as a retry. Without elements, or for a secret (typed whole, so the screen can
+ * hide it), the text is typed at once as before.
+ */
+import type { Element } from '../desktop/types.ts';
+import type { Point, Region } from '../domain.ts';
+import { InfrastructureError } from '../errors.ts';
+import { elementAt, snapshot } from './elements.ts';
+import type { Stage } from './stage.ts';
+
+/** How long the field may take to take the focus, and each key to show in its text. */
+export const PACE_LIMITS = Object.freeze({ focusMs: 1_000, keyMs: 500, pollMs: 10, maxPacedChars: 64 });
+
+/** An element whose text the keys change. */
+const isField = (e: Element): boolean => e.states.editable && e.text !== undefined;
+
+/** The field read again; undefined when it cannot be read (gone, or the bus failed). */
+const reread = async (stage: Stage, field: Element, window: Region): Promise<Element | undefined> => {
+  try {
+    return await stage.guard(stage.desktop.elements?.refresh(stage.app, field, { window }) ?? Promise.resolve(undefined));
+  } catch (error) {
+    if (error instanceof InfrastructureError || stage.signal.aborted) throw error;
+    return undefined;
+  }
+};
+
+/** Polls `field` until `ready` holds of it, up to `ms`; the last reading (undefined if none). */
+const waitFor = async (stage: Stage, field: Element, window: Region, ms: number, ready: (e: Element) => boolean): Promise<Element | undefined> => {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const now = await reread(stage, field, window);
+    if (now === undefined || ready(now) || Date.now() >= deadline) return now;
+    await stage.wait(PACE_LIMITS.pollMs);
+  }
+};
+
+/**
+ * Clicks the field at `point` (window-relative) and types `text` into it, paced when it can be.
+ * @returns how many keys were sent again.
+ */
+export async function typeInto(stage: Stage, point: Point, window: Region, text: string, secret: boolean): Promise<number> {
+  await stage.guard(stage.input.click({ x: window.x + point.x, y: window.y + point.y }));
+  const read = await snapshot(stage, window);
+  const target = read.ok ? elementAt(read.elements, point) : undefined;
+  const field = target !== undefined && isField(target) ? target : undefined;
+  if (field === undefined) {
+    await stage.guard(stage.input.type(text));
+    return 0;
+  }
+  let now = await waitFor(stage, field, window, PACE_LIMITS.focusMs, (e) => e.states.focused);
+  if (secret || now === undefined || [...text].length > PACE_LIMITS.maxPacedChars) {
+    await stage.guard(stage.input.type(text));
+    return 0;
+  }
+  let resent = 0;
+  for (const key of text) {
+    // Changed, not grown: a key typed over a selection replaces it.
+    const before = now?.text;
+    const grew = (e: Element): boolean => e.text !== before;
+    await stage.guard(stage.input.type(key));
+    now = await waitFor(stage, field, window, PACE_LIMITS.keyMs, grew);
+    if (now !== undefined && !grew(now)) {
+      resent++;
+      await stage.guard(stage.input.type(key));
+      now = await waitFor(stage, field, window, PACE_LIMITS.keyMs, grew);
+    }
+  }
+  return resent;
+}
