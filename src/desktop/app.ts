@@ -196,7 +196,36 @@ class ProcessAppSession implements AppSession {
     const main = await this.waitForWindow(windowTimeoutMs ?? APP_DEFAULTS.windowTimeoutMs, display);
     this.mainId = main.id;
     if (size !== undefined) await this.applySize(main, size[0], size[1]);
+    await this.fitToScreen(size === undefined ? main : ((await this.windowSystem.get(main.id)) ?? main), display);
     await this.windowSystem.focus(main.id);
+  }
+
+  /**
+   * A window that reaches past the screen cannot be seen whole (nor captured): it is moved onto
+   * the screen, and resized to fit when it is larger, with one line saying which.
+   */
+  private async fitToScreen(main: WindowInfo, display: Display): Promise<void> {
+    const { x, y, width, height } = main.region;
+    if (x >= 0 && y >= 0 && x + width <= display.width && y + height <= display.height) return;
+    const screen = `${display.width}x${display.height}`;
+    if (width <= display.width && height <= display.height) {
+      await this.windowSystem.move(main.id, Math.min(Math.max(0, x), display.width - width), Math.min(Math.max(0, y), display.height - height));
+      process.stderr.write(`retrace: the window "${main.title}" reached past the ${screen} screen: moved onto it\n`);
+      return;
+    }
+    const fit: [number, number] = [Math.min(width, display.width), Math.min(height, display.height)];
+    await this.windowSystem.move(main.id, 0, 0);
+    try {
+      await this.applySize(main, fit[0], fit[1]);
+    } catch (error) {
+      throw new InfrastructureError(
+        'WINDOW_TIMEOUT',
+        `The window "${main.title}" is ${width}x${height}, larger than the ${screen} screen, and did not shrink to ` +
+          `${fit[0]}x${fit[1]} (its own minimum size?). Make the screen larger (display.size in retrace.config.yaml).`,
+        { cause: error },
+      );
+    }
+    process.stderr.write(`retrace: the window "${main.title}" was ${width}x${height}, larger than the ${screen} screen: resized to ${fit[0]}x${fit[1]}\n`);
   }
 
   async window(): Promise<WindowInfo> {
