@@ -5,12 +5,15 @@
  * the keys wait for its focus, then go one at a time, each waiting (bounded) for the field's text
  * to grow; a key the field proves missing (its text did not grow within the bound) is sent once
  * more and counted as a retry. Without elements, or for a secret (typed whole, so the screen can
- * hide it), the text is typed at once as before.
+ * hide it), the text is typed at once as before. A target that is a label types into the field
+ * it names.
  */
 import type { Element } from '../desktop/types.ts';
 import type { Point, Region } from '../domain.ts';
 import { InfrastructureError } from '../errors.ts';
+import { accessibleName } from '../desktop/index.ts';
 import { elementAt, snapshot } from './elements.ts';
+import { centre } from './locate.ts';
 import type { Stage } from './stage.ts';
 
 /** How long the field may take to take the focus, and each key to show in its text. */
@@ -18,6 +21,25 @@ export const PACE_LIMITS = Object.freeze({ focusMs: 1_000, keyMs: 500, pollMs: 1
 
 /** An element whose text the keys change. */
 const isField = (e: Element): boolean => e.states.editable && e.text !== undefined;
+
+/**
+ * The field a label names, as Playwright's `getByLabel().fill()` finds it: a field named by the
+ * label or tied to it (the labelled-by relation, else the layout: `Element.label`), else the
+ * nearest field to its right on its row or below it in its column. Typing into a label types
+ * nowhere, or into whichever field happens to have the focus.
+ */
+export function fieldLabelledBy(elements: readonly Element[], label: Element): Element | undefined {
+  const name = accessibleName(label);
+  if (isField(label) || name === '') return undefined;
+  const fields = elements.filter((e) => e !== label && isField(e) && e.box.width > 0 && e.box.height > 0);
+  const named = fields.find((e) => e.name.trim() === name || e.label?.trim() === name);
+  if (named !== undefined) return named;
+  const l = label.box;
+  const right = (e: Element): boolean => e.box.x >= l.x + l.width / 2 && e.box.y < l.y + l.height && e.box.y + e.box.height > l.y;
+  const below = (e: Element): boolean => e.box.y >= l.y + l.height / 2 && e.box.x < l.x + l.width && e.box.x + e.box.width > l.x;
+  const distance = (e: Element): number => Math.hypot(e.box.x - l.x, e.box.y - l.y);
+  return fields.filter((e) => right(e) || below(e)).sort((a, b) => distance(a) - distance(b))[0];
+}
 
 /** The field read again; undefined when it cannot be read (gone, or the bus failed). */
 const reread = async (stage: Stage, field: Element, window: Region): Promise<Element | undefined> => {
@@ -44,10 +66,11 @@ const waitFor = async (stage: Stage, field: Element, window: Region, ms: number,
  * @returns how many keys were sent again.
  */
 export async function typeInto(stage: Stage, point: Point, window: Region, text: string, secret: boolean): Promise<number> {
-  await stage.guard(stage.input.click({ x: window.x + point.x, y: window.y + point.y }));
   const read = await snapshot(stage, window);
   const target = read.ok ? elementAt(read.elements, point) : undefined;
-  const field = target !== undefined && isField(target) ? target : undefined;
+  const field = target === undefined ? undefined : isField(target) ? target : read.ok ? fieldLabelledBy(read.elements, target) : undefined;
+  const at = field === undefined || field === target ? point : centre(field.box);
+  await stage.guard(stage.input.click({ x: window.x + at.x, y: window.y + at.y }));
   if (field === undefined) {
     await stage.guard(stage.input.type(text));
     return 0;
