@@ -70,8 +70,9 @@ export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
  * a report or a prompt never holds a secret.
  */
 export type Action =
-  | { readonly kind: 'click' | 'double-click' | 'right-click'; readonly target: Target }
-  | { readonly kind: 'type'; readonly text: string; readonly into?: Target }
+  /** `changes: 'nothing'`: expected to change nothing, so learning does not refuse it for that. */
+  | { readonly kind: 'click' | 'double-click' | 'right-click'; readonly target: Target; readonly changes?: 'nothing' }
+  | { readonly kind: 'type'; readonly text: string; readonly into?: Target; readonly changes?: 'nothing' }
   | { readonly kind: 'key'; readonly combo: string }
   | {
       readonly kind: 'scroll';

@@ -38,6 +38,25 @@ export interface LearnInput {
   readonly onAction?: (index: number, description: string) => void;
 }
 
+/**
+ * Why a learned click or type that changed nothing on screen or in the app's elements must not
+ * be recorded, or undefined when it may be (another kind, or marked `changes: nothing`). A path
+ * that records such an action replays it "verified" whatever the app does with it.
+ */
+async function didNothing(stage: Stage, action: Action): Promise<string | undefined> {
+  const hint = ' (mark the step `changes: nothing` if that is expected)';
+  if (action.kind === 'type' && action.changes !== 'nothing') {
+    const focused = await stage.guard(stage.desktop.windows.focused());
+    return focused === undefined
+      ? `the keys went nowhere: no window has the keyboard focus${hint}`
+      : `the keys changed nothing on screen or in the app's elements (the keyboard focus is in "${focused.title}")${hint}`;
+  }
+  if ((action.kind === 'click' || action.kind === 'double-click' || action.kind === 'right-click') && action.changes !== 'nothing') {
+    return `the click changed nothing on screen or in the app's elements${hint}`;
+  }
+  return undefined;
+}
+
 export async function learn(input: LearnInput): Promise<Lesson> {
   const { stage, planner, cycle, bounds } = input;
   const actions: RecordedAction[] = [];
@@ -89,9 +108,17 @@ export async function learn(input: LearnInput): Promise<Lesson> {
       previous = { action, changed: false, ...(outcome.failure ? { error: outcome.failure.message } : {}) };
       continue;
     }
+    const exit = exitOf(outcome.observed)?.exit;
+    // A rules plan (a goal's clauses, a spec's steps) says each action does something; a model's
+    // is told what its action changed, and may go on another way.
+    const nothing = planner.name === 'rules' && exit === undefined && !outcome.changed ? await didNothing(stage, action) : undefined;
+    if (nothing !== undefined) {
+      reports.push({ ...outcome.report, verified: false });
+      const failure: ActionFailure = { category: 'effect-not-verified', message: `${describeAction(action)}: ${nothing}`, index: actions.length };
+      return stop('error', failure.message, failure);
+    }
     actions.push(outcome.observed);
     reports.push(outcome.report);
-    const exit = exitOf(outcome.observed)?.exit;
     if (exit) return ended(`the application ${describeExit(exit)} after "${describeAction(action)}"`, undefined, shot.frame);
     const same = previous !== undefined && JSON.stringify(previous.action) === JSON.stringify(action);
     repeats = outcome.changed ? 0 : same ? repeats + 1 : 1;

@@ -109,15 +109,23 @@ export function keyComboProblems(combo: unknown): { key: string; detail: string 
   }
 }
 
+/** Beside a click or a type: the action is expected to change nothing, so learning keeps it. */
+const changesField = {
+  changes: {
+    doc: "nothing: the action is expected to change nothing on screen or in the app's elements; without it, learning refuses an action that changed nothing",
+    shape: oneOf(['nothing'] as const),
+  },
+};
+
 export const stepShape: Shape = {
   type: 'tagged',
   ref: 'step',
   noun: 'step',
   doc: 'One action of a hand-written path; a mapping with exactly one key, the kind of action.',
   variants: {
-    click: { doc: clickDoc('Click'), value: targetShape, fields: {} },
-    'double-click': { doc: clickDoc('Double-click'), value: targetShape, fields: {} },
-    'right-click': { doc: clickDoc('Right-click'), value: targetShape, fields: {} },
+    click: { doc: clickDoc('Click'), value: targetShape, fields: changesField },
+    'double-click': { doc: clickDoc('Double-click'), value: targetShape, fields: changesField },
+    'right-click': { doc: clickDoc('Right-click'), value: targetShape, fields: changesField },
     type: {
       doc: 'Type a text ("S"), or { text, into } to click a target first',
       value: {
@@ -131,7 +139,7 @@ export const stepShape: Shape = {
           }),
         ],
       },
-      fields: {},
+      fields: changesField,
     },
     key: {
       doc: 'Press a key combination, such as ctrl+s or Enter',
