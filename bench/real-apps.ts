@@ -1,5 +1,5 @@
 /**
- * The real-app corpus (specs/real: galculator, gnome-calculator (GTK 4), xcalc, mousepad, xterm, zenity, a Tk app,
+ * The real-app corpus (specs/real: galculator, gnome-calculator (GTK 4), xcalc, mousepad, xterm, zenity, a Tk app, a Swing form,
  * FeatherPad) through the real CLI: one learn run (rules planner), one replay run (--learn off),
  * and per app the goals' learn time, their replay time and the ms per replayed action (from
  * summary.json: the goal's own time, without starting vitest).

@@ -32,7 +32,7 @@ describe('the real-app corpus', () => {
     for (const goal of replayed.goals) expect(goal, goal.message).toMatchObject({ status: 'passed', mode: expect.stringMatching(/^(replayed|healed)$/) });
     expect(replayed.totals.modelCalls).toBe(0);
     const specs = new Set(learned.goals.map((g) => g.spec.replace(/^specs\/real\//, '')));
-    expect([...specs].sort()).toEqual(['featherpad.yaml', 'galculator.yaml', 'gnome-calculator.yaml', 'mousepad.yaml', 'tk-greeter.yaml', 'xcalc.yaml', 'xterm.yaml', 'zenity-entry.yaml', 'zenity-forms.yaml', 'zenity-list.yaml', 'zenity-question.yaml']);
+    expect([...specs].sort()).toEqual(['featherpad.yaml', 'galculator.yaml', 'gnome-calculator.yaml', 'mousepad.yaml', 'swing-form.yaml', 'tk-greeter.yaml', 'xcalc.yaml', 'xterm.yaml', 'zenity-entry.yaml', 'zenity-forms.yaml', 'zenity-list.yaml', 'zenity-question.yaml']);
   });
 
   test('a goal that closes the dialog records the exit, with its code, as the last action\'s effect', () => {
