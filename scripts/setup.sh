@@ -10,7 +10,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 packages=(xvfb x11-xserver-utils x11-utils x11-xkb-utils xdotool fonts-dejavu-core
   dbus dbus-x11 at-spi2-core xsettingsd x11vnc
   chromium galculator mousepad xterm zenity x11-apps python3-tk featherpad
-  gnome-calculator default-jdk-headless libatk-wrapper-java libatk-wrapper-java-jni)
+  gnome-calculator default-jdk libatk-wrapper-java libatk-wrapper-java-jni)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
