@@ -39,9 +39,10 @@ export interface LearnInput {
 }
 
 /**
- * Why a learned click or type that changed nothing on screen or in the app's elements must not
- * be recorded, or undefined when it may be (another kind, or marked `changes: nothing`). A path
- * that records such an action replays it "verified" whatever the app does with it.
+ * Why a learned `type` that changed nothing on screen or in the app's elements must not be
+ * recorded, or undefined when it may be (another kind, or marked `changes: nothing`): a path that
+ * records it replays it "verified" whatever the app does. A click is not refused: one that only
+ * moves the focus into a field shows nothing but a caret, which no effect counts.
  */
 async function didNothing(stage: Stage, action: Action): Promise<string | undefined> {
   const hint = ' (mark the step `changes: nothing` if that is expected)';
@@ -50,9 +51,6 @@ async function didNothing(stage: Stage, action: Action): Promise<string | undefi
     return focused === undefined
       ? `the keys went nowhere: no window has the keyboard focus${hint}`
       : `the keys changed nothing on screen or in the app's elements (the keyboard focus is in "${focused.title}")${hint}`;
-  }
-  if ((action.kind === 'click' || action.kind === 'double-click' || action.kind === 'right-click') && action.changes !== 'nothing') {
-    return `the click changed nothing on screen or in the app's elements${hint}`;
   }
   return undefined;
 }

@@ -112,7 +112,7 @@ export function keyComboProblems(combo: unknown): { key: string; detail: string 
 /** Beside a click or a type: the action is expected to change nothing, so learning keeps it. */
 const changesField = {
   changes: {
-    doc: "nothing: the action is expected to change nothing on screen or in the app's elements; without it, learning refuses an action that changed nothing",
+    doc: "nothing: the action is expected to change nothing on screen or in the app's elements; without it, learning refuses a type that changed nothing",
     shape: oneOf(['nothing'] as const),
   },
 };
