@@ -14,6 +14,8 @@ export interface FlagSpec {
   readonly choices?: readonly string[];
   /** Shown in help. */
   readonly defaultText?: string;
+  /** A string flag that may be given bare (`--html`): it then stands for its default (`true`). */
+  readonly valueOptional?: boolean;
 }
 
 export interface CommandSpec {
@@ -69,7 +71,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     args: '[show|accept|reject <spec>#<goal>]',
     flags: {
       json: { type: 'boolean', description: 'print JSON' },
-      html: { type: 'string', description: 'paths show: write the storyboard page to this file', defaultText: '<reports>/storyboards/<spec>/<goal>.html' },
+      html: { type: 'string', valueOptional: true, description: 'paths show: write the storyboard page to this file', defaultText: '<reports>/storyboards/<spec>/<goal>.html' },
       ...DIRS,
     },
   },
@@ -145,6 +147,11 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       flags[name] = true;
       continue;
     }
+    const next = rest[i + 1];
+    if (eq === -1 && flag.valueOptional && (next === undefined || next.startsWith('--'))) {
+      flags[name] = true;
+      continue;
+    }
     const value = eq !== -1 ? arg.slice(eq + 1) : rest[++i];
     if (value === undefined || (eq === -1 && value.startsWith('--'))) throw usage(`--${name} needs a value`);
     if (flag.choices && !flag.choices.includes(value)) {
@@ -177,7 +184,7 @@ export function parseShard(value: string): { index: number; count: number } {
 const commandHelp = (name: string, spec: CommandSpec): string[] => {
   const lines = [`  retrace ${name} ${spec.args}`.trimEnd(), `      ${spec.summary}`];
   for (const [flag, f] of Object.entries(spec.flags)) {
-    const type = f.choices ? f.choices.join('|') : f.type;
+    const type = f.choices ? f.choices.join('|') : f.valueOptional ? `${f.type}, optional` : f.type;
     lines.push(`      --${flag.padEnd(18)} [${type}] ${f.description}${f.defaultText ? ` (default: ${f.defaultText})` : ''}`);
   }
   return lines;

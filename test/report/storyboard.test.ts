@@ -96,6 +96,15 @@ describe('retrace paths show', () => {
     expect(countPixels(shot, near(HEALED))).toBeGreaterThan(1000);
   }, 60_000);
 
+  test('a bare --html writes where its help says, and the list names the path as every command takes it', async () => {
+    const result = await project.cli(['paths', 'show', `${SPEC}#save`, '--html']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('storyboard: reports/storyboards/specs/notes/save.html');
+    const listed = await project.cli(['paths']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`^${SPEC.replace('.', '\\.')}#save  `, 'm'));
+  });
+
   test('a goal without a path is bad input', async () => {
     const result = await project.cli(['paths', 'show', `${SPEC}#other`]);
     expect(result.code).toBe(2);
