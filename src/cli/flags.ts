@@ -41,6 +41,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       'heal-with-model': { type: 'boolean', description: 'let replay ask the model to find a lost target' },
       strict: { type: 'boolean', description: 'a replayed action that had to be done again (the app ignored it once) fails the goal' },
       'unexpected-changes': { type: 'string', choices: ['fail', 'warn'], description: 'what a change no recorded effect accounts for does to the goal', defaultText: 'fail' },
+      trace: { type: 'string', choices: ['off', 'on', 'retain-on-failure'], description: 'keep each goal\'s trace under <reports>/traces/ (open it with retrace trace show)', defaultText: 'retain-on-failure' },
       'update-baselines': { type: 'string', choices: ['missing', 'changed', 'all', 'none'], description: 'which screenshot baselines may be written', defaultText: 'missing; none when CI=true' },
       goal: { type: 'list', description: 'run only this goal id (repeatable)' },
       bail: { type: 'boolean', description: 'stop at the first failure' },
@@ -96,6 +97,13 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     summary: 'merge the reports of shards (history, Allure results, summaries) into --reports',
     args: '<report dirs…>',
     flags: { ...DIRS },
+  },
+  trace: {
+    summary: 'open a goal\'s trace (reports/traces/<spec>/<goal>/) in a local page: each action\'s window before and after, rungs, effects, expectations; Ctrl-C ends it',
+    args: 'show <trace folder or its trace.json>',
+    flags: {
+      port: { type: 'number', description: 'the local port to serve the page on', defaultText: 'a free one' },
+    },
   },
   init: {
     summary: 'scaffold specs/example.yaml, paths/, fixtures/ and a vitest config',

@@ -4,6 +4,7 @@
  * the console. Every attempt of a retried goal ends here once.
  */
 import { inject } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { ActionReport, Verdict } from '../domain.ts';
 import { PathStore } from '../paths/store.ts';
@@ -19,7 +20,17 @@ import { describeAction } from '../brain/describe.ts';
 import { computePathStats, type PathStats } from '../paths/stats.ts';
 import { appendHistory, readHistory, recordOfVerdict } from '../report/history.ts';
 import { consoleOptions, createProgress, type GoalEnd } from './progress.ts';
-import type { GoalEvidence } from './evidence.ts';
+import { judgedImage, type GoalEvidence } from './evidence.ts';
+import { TRACE_FILE, TRACE_PAGE } from '../report/trace.ts';
+
+/** Where the Allure report finds a goal's trace, and the command that opens its page. */
+function traceLink(reportsDir: string, dir: string): { readonly page: string; readonly command: string; readonly json: string } {
+  return {
+    page: relative(join(reportsDir, ALLURE_REPORT_DIR), join(dir, TRACE_PAGE)).split(sep).join('/'),
+    command: `npx retrace trace show ${relative(process.cwd(), dir) || dir}`,
+    json: readFileSync(join(dir, TRACE_FILE), 'utf8'),
+  };
+}
 
 /** The statistics of one path from the run history before this attempt (undefined when it never ran). */
 export async function pathStatsOf(reportsDir: string, spec: string, goal: string): Promise<PathStats | undefined> {
@@ -53,7 +64,7 @@ export async function recordGoalReport(
   verdict: Verdict,
   assertions: readonly AssertionResult[],
   evidence: GoalEvidence,
-  extra: { readonly planner?: string; readonly retries: number; readonly pathStats?: PathStats; readonly storyboard?: string },
+  extra: { readonly planner?: string; readonly retries: number; readonly pathStats?: PathStats; readonly storyboard?: string; readonly trace?: string },
 ): Promise<void> {
   const stop = Date.now();
   const run = inject('retrace');
@@ -68,6 +79,7 @@ export async function recordGoalReport(
     ...(extra.pathStats ? { pathStats: extra.pathStats } : {}),
     retries: extra.retries,
     ...(extra.storyboard ? { storyboard: extra.storyboard } : {}),
+    ...(extra.trace ? { trace: traceLink(reports, extra.trace) } : {}),
     actions: evidence.actions(),
     assertions: assertions.map((a) => ({
       description: a.description,
@@ -77,6 +89,7 @@ export async function recordGoalReport(
       ...(a.read !== undefined ? { actual: a.read } : {}),
       ...(a.images ? { diff: a.images } : {}),
       ...(a.written ? { newBaseline: a.written } : {}),
+      ...(a.judged ? { judged: judgedImage(a.judged) } : {}),
     })),
     stop,
     thread: `worker ${process.env.VITEST_POOL_ID ?? process.pid}`,
