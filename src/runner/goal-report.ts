@@ -18,6 +18,7 @@ import { describeForDisplay } from '../spec-file/interpolate.ts';
 import { secretMasker } from '../spec-file/secrets.ts';
 import { describeAction } from '../brain/describe.ts';
 import { computePathStats, type PathStats } from '../paths/stats.ts';
+import { specHashOf } from '../paths/source.ts';
 import { appendHistory, readHistory, recordOfVerdict } from '../report/history.ts';
 import { consoleOptions, createProgress, type GoalEnd } from './progress.ts';
 import { judgedImage, type GoalEvidence } from './evidence.ts';
@@ -69,7 +70,9 @@ export async function recordGoalReport(
   const stop = Date.now();
   const run = inject('retrace');
   const reports = run.options.reports;
-  await appendHistory(reports, [recordOfVerdict(verdict, { runId: run.runId, retries: extra.retries })]);
+  // What this attempt ran against, so a change of outcome after an edit is not counted a flake.
+  const basis = { specHash: specHashOf(spec.app, goal), pathHash: new PathStore(run.options.paths).fileHash(verdict.spec, verdict.goal) };
+  await appendHistory(reports, [recordOfVerdict(verdict, { runId: run.runId, retries: extra.retries, basis })]);
   writeGoalResult(allureResultsDir(reports), {
     verdict,
     specName: spec.name,

@@ -13,6 +13,7 @@ import { Project, until, type RunningCli } from '../support/project.ts';
 import { BrowserPage } from '../support/browser-page.ts';
 import { countPixels } from '../support/page-shot.ts';
 import type { Trace } from '../../src/report/trace.ts';
+import type { HistoryRecord } from '../../src/report/history.ts';
 
 const RUN_MS = 120_000;
 const spec = (extra: string, expectText = 'Alice'): string =>
@@ -55,6 +56,11 @@ describe('retrace trace', () => {
     expect(action?.detail?.effects.some((e) => e.verified && e.text === 'Alice')).toBe(true);
     expect(trace.expectations).toEqual([expect.objectContaining({ description: 'text "Alice"', passed: true })]);
     expect(trace.console.some((l) => l.includes('types passed'))).toBe(true);
+    // Each history line says what it ran against: the same spec and the same path, both times.
+    const lines = project.read('reports/history/runs.jsonl').trim().split('\n').map((l) => JSON.parse(l) as HistoryRecord);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]?.pathHash).toMatch(/^[0-9a-f]{16}$/);
+    expect(lines[1]).toMatchObject({ specHash: lines[0]?.specHash, pathHash: lines[0]?.pathHash });
   }, 2 * RUN_MS);
 
   test('a failing goal is diagnosed from its trace page alone', async () => {
