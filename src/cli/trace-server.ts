@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { InfrastructureError } from '../errors.ts';
 import { TRACE_PAGE, traceImages, tracePageFile, type Trace } from '../report/trace.ts';
 
 export interface TraceServer {
@@ -63,7 +64,8 @@ export async function serveTrace(dir: string, trace: Trace, port = 0): Promise<T
     res.writeHead(200, { 'Content-Type': 'image/png', ...headers }).end(png);
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    // A port taken or refused is the machine's doing: one line, exit 3.
+    server.once('error', (error) => reject(new InfrastructureError('IO', `cannot serve the trace on 127.0.0.1:${port}: ${error.message}`, { cause: error })));
     server.listen(port, '127.0.0.1', resolve);
   });
   const address = server.address();

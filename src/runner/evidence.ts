@@ -11,6 +11,7 @@ import type { Problem } from '../brain/outcome.ts';
 import type { Rgba } from '../vision/types.ts';
 import { cloneFrame, createFrame, encodePng, strokeRegion } from '../vision/frame.ts';
 import type { AssertionResult } from '../assert/types.ts';
+import { pngOnce } from './png-once.ts';
 import { compareFrames, diffCanvasSize } from '../vision/compare.ts';
 import { writeFileAtomic } from '../paths/atomic.ts';
 import type { ActionEvidence, ActionImages } from '../report/allure-goal.ts';
@@ -92,6 +93,13 @@ export class GoalEvidence {
     this.problems.set(index, [...(this.problems.get(index) ?? []), render(problem)]);
   };
 
+  /** The full window before and after each action that left them, as PNG: the storyboard's last run. */
+  windows(): Map<number, { readonly before: Uint8Array; readonly after: Uint8Array }> {
+    const out = new Map<number, { before: Uint8Array; after: Uint8Array }>();
+    for (const [index, s] of this.seen) if (s.before && s.after) out.set(index, { before: pngOnce(s.before), after: pngOnce(s.after) });
+    return out;
+  }
+
   actions(): Map<number, ActionEvidence> {
     const indices = new Set([...this.seen.keys(), ...this.problems.keys()]);
     return new Map(
@@ -102,7 +110,7 @@ export class GoalEvidence {
         const files = rendered.flatMap((r) => r.files);
         const images: ActionImages = {
           // Full size: on a 1200-pixel window a thumbnail cannot tell which of two check boxes changed.
-          ...(s.before && s.after && { before: encodePng(s.before), after: encodePng(s.after) }),
+          ...(s.before && s.after && { before: pngOnce(s.before), after: pngOnce(s.after) }),
           ...(files.length > 0 && { evidence: files }),
           ...(diff && { diff }),
         };

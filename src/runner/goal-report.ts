@@ -118,9 +118,13 @@ export function goalStoryboard(
   options: { readonly paths: string; readonly reports: string },
   spec: string,
   goal: string,
-  extra: { readonly lastRun: readonly ActionReport[]; readonly stats?: PathStats },
+  extra: { readonly lastRun: readonly ActionReport[]; readonly lastRunWindows?: ReadonlyMap<number, { readonly before: Uint8Array; readonly after: Uint8Array }>; readonly stats?: PathStats },
 ): string | undefined {
   const file = storyboardFile(options.reports, spec, goal);
-  const written = writeStoryboard(new PathStore(options.paths), spec, goal, file, { lastRun: extra.lastRun, ...(extra.stats ? { stats: extra.stats } : {}) });
+  const written = writeStoryboard(new PathStore(options.paths), spec, goal, file, {
+    lastRun: extra.lastRun,
+    ...(extra.lastRunWindows ? { lastRunWindows: extra.lastRunWindows } : {}),
+    ...(extra.stats ? { stats: extra.stats } : {}),
+  });
   return written ? relative(join(options.reports, ALLURE_REPORT_DIR), file).split(sep).join('/') : undefined;
 }

@@ -8,7 +8,8 @@ import type { Frame, Region, Verdict } from '../domain.ts';
 import type { ActionDetail, Problem } from '../brain/outcome.ts';
 import type { AssertionResult } from '../assert/types.ts';
 import type { TraceMode } from '../spec-file/defaults.ts';
-import { decodePng, encodePng } from '../vision/frame.ts';
+import { decodePng } from '../vision/frame.ts';
+import { pngOnce } from './png-once.ts';
 import { keepsTrace, traceDir, writeTrace, type TraceAction, type TraceExpectation, type TraceImage } from '../report/trace.ts';
 
 interface Seen {
@@ -67,7 +68,7 @@ export class GoalTrace {
     const images = new Map<string, Uint8Array>();
     const image = (name: string, frame: Frame | undefined): TraceImage | undefined => {
       if (!frame) return undefined;
-      images.set(name, encodePng(frame));
+      images.set(name, pngOnce(frame));
       return { file: name, width: frame.width, height: frame.height };
     };
     const png = (name: string, bytes: Uint8Array): TraceImage => {

@@ -166,7 +166,7 @@ async function runOne(
   // A storyboard is a view of the path: a path file it cannot read must not fail the goal.
   const storyboard = (() => {
     try {
-      return goalStoryboard(options, spec.id, goal.id, { lastRun: verdict.actions, ...(stats ? { stats } : {}) });
+      return goalStoryboard(options, spec.id, goal.id, { lastRun: verdict.actions, lastRunWindows: evidence.windows(), ...(stats ? { stats } : {}) });
     } catch {
       return undefined;
     }

@@ -14,6 +14,7 @@ import { BrowserPage } from '../support/browser-page.ts';
 import { countPixels } from '../support/page-shot.ts';
 import type { Trace } from '../../src/report/trace.ts';
 import type { HistoryRecord } from '../../src/report/history.ts';
+import { decodePng } from '../../src/vision/frame.ts';
 
 const RUN_MS = 120_000;
 const spec = (extra: string, expectText = 'Alice'): string =>
@@ -109,11 +110,14 @@ describe('retrace trace', () => {
     const results = join(project.root, 'reports/allure-results');
     const latest = readdirSync(results)
       .filter((f) => f.endsWith('-result.json'))
-      .map((f) => JSON.parse(readFileSync(join(results, f), 'utf8')) as { start: number; links: { name: string; url: string }[]; attachments: { name: string }[]; steps: { name: string; attachments: { name: string }[] }[] })
+      .map((f) => JSON.parse(readFileSync(join(results, f), 'utf8')) as { start: number; links: { name: string; url: string }[]; attachments: { name: string }[]; steps: { name: string; attachments: { name: string; source: string }[] }[] })
       .sort((a, b) => b.start - a.start)[0]!;
     expect(latest.links).toContainEqual(expect.objectContaining({ name: 'trace', url: expect.stringMatching(/traces\/specs\/entry\/types\/index\.html$/) }));
     expect(latest.attachments.map((a) => a.name)).toEqual(expect.arrayContaining(['trace: how to open it', 'trace.json']));
     const step = latest.steps.find((s) => s.name === 'expect text "Bob"');
     expect(step?.attachments.map((a) => a.name)).toContain('judged on (blue: where it read, red: the words read)');
+    // The window before and after each action at full size, as the trace has it: no thumbnail.
+    const before = latest.steps[0]?.attachments.find((a) => a.name === 'before');
+    expect(decodePng(readFileSync(join(results, before!.source))).width).toBe(trace.actions[0]?.before?.width);
   }, RUN_MS);
 });
