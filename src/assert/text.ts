@@ -55,7 +55,7 @@ export async function assertText(stage: Stage, check: TextCheck): Promise<Assert
     ok: last.ok,
     message: last.ok ? `found "${check.display}"` : `expected ${check.match} "${check.display}", but the screen shows: "${read}"`,
     read,
-    ...(!last.ok && { judged: last.judged }),
+    judged: last.judged,
     ms: Math.round(performance.now() - started),
   };
 }
@@ -77,7 +77,7 @@ export async function assertAbsent(stage: Stage, check: Omit<TextCheck, 'match'>
     ok: last.ok,
     message: last.ok ? `"${check.display}" is not shown` : `"${check.display}" should not be shown, but the screen shows: "${read}"`,
     read,
-    ...(!last.ok && { judged: last.judged }),
+    judged: last.judged,
     ms: Math.round(performance.now() - started),
   };
 }

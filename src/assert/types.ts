@@ -21,7 +21,7 @@ export interface AssertionResult {
   readonly written?: Uint8Array;
   /** Expected/actual/diff PNGs of a failed screenshot assertion. */
   readonly images?: DiffImages;
-  /** A failed text or absent assertion: the window it was last judged on, where it read, and the words it read there. */
+  /** A text or absent assertion: the window it was last judged on, where it read, and the words it read there. */
   readonly judged?: { readonly frame: Frame; readonly region?: Region; readonly words: readonly Region[] };
   readonly ms: number;
 }

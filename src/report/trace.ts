@@ -49,7 +49,7 @@ export interface TraceExpectation {
   readonly description: string;
   readonly passed: boolean;
   readonly message: string;
-  /** The window it was judged on (a failed text or absent check), with where it read and the words it read. */
+  /** The window a text or absent check was judged on, with where it read and the words it read. */
   readonly frame?: TraceImage;
   readonly region?: Region;
   readonly words?: readonly Region[];

@@ -92,7 +92,8 @@ export async function recordGoalReport(
       ...(a.read !== undefined ? { actual: a.read } : {}),
       ...(a.images ? { diff: a.images } : {}),
       ...(a.written ? { newBaseline: a.written } : {}),
-      ...(a.judged ? { judged: judgedImage(a.judged) } : {}),
+      // Only a failed check's window goes to Allure; the trace keeps every one.
+      ...(a.judged && !a.ok ? { judged: judgedImage(a.judged) } : {}),
     })),
     stop,
     thread: `worker ${process.env.VITEST_POOL_ID ?? process.pid}`,

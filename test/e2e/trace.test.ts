@@ -55,7 +55,7 @@ describe('retrace trace', () => {
     expect(action?.before?.file).toBe('action-1-before.png');
     expect(action?.report?.resolvedBy).toBeDefined();
     expect(action?.detail?.effects.some((e) => e.verified && e.text === 'Alice')).toBe(true);
-    expect(trace.expectations).toEqual([expect.objectContaining({ description: 'text "Alice"', passed: true })]);
+    expect(trace.expectations).toEqual([expect.objectContaining({ description: 'text "Alice"', passed: true, frame: expect.objectContaining({ file: 'expect-1-judged.png' }) })]);
     expect(trace.console.some((l) => l.includes('types passed'))).toBe(true);
     // Each history line says what it ran against: the same spec and the same path, both times.
     const lines = project.read('reports/history/runs.jsonl').trim().split('\n').map((l) => JSON.parse(l) as HistoryRecord);

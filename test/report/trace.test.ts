@@ -12,6 +12,7 @@ import { readTrace, traceDir, writeTrace, type Trace } from '../../src/report/tr
 import { serveTrace, type TraceServer } from '../../src/cli/trace-server.ts';
 import { createFrame, encodePng } from '../../src/vision/frame.ts';
 import { InvalidInputError } from '../../src/errors.ts';
+import { Project } from '../support/project.ts';
 
 const EVIL = '<img src=x onerror="alert(1)">&\'';
 const reports = mkdtempSync(join(tmpdir(), 'retrace-trace-'));
@@ -97,5 +98,20 @@ describe('retrace trace show: the server', () => {
     expect((await get(port, '/action-1-before.png', { Host: host })).status).toBe(403);
     expect((await get(port, '/trace.json', { Host: host, Cookie: page.cookie! })).status).toBe(404);
     expect((await get(port, '/..%2f..%2fsecret.txt', { Host: host, Cookie: page.cookie! })).status).toBe(404);
+  });
+});
+
+describe('retrace trace on the command line', () => {
+  const project = new Project();
+  test('a missing trace or no verb is invalid input, exit 2, naming what is expected', async () => {
+    const missing = await project.cli(['trace', 'show', 'reports/traces/specs/none/g']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no trace here: expected a trace folder');
+    const bare = await project.cli(['trace']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('use: retrace trace show <trace folder or trace.json>');
+    const help = await project.cli(['--help']);
+    expect(help.stdout).toContain('retrace trace show <trace folder or its trace.json>');
+    expect((await project.cli(['run', '--help'])).stdout).toMatch(/--trace\s+\[off\|on\|retain-on-failure\]/);
   });
 });
