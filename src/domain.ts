@@ -183,6 +183,9 @@ export interface ExitStatus {
   readonly signal: string | null;
 }
 
+/** "exited with code 0", "was killed by SIGSEGV". */
+export const describeExit = (exit: ExitStatus): string => (exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`);
+
 /** The role a text's colours give it: an error is red, a success green, whatever the theme. */
 export type TextRole = 'plain' | 'alert' | 'success';
 
@@ -227,6 +230,12 @@ export interface RecordedAction {
    */
   readonly beforeLine?: { readonly region: Region; readonly image: string };
 }
+
+/** The `exit` effect of an action, if it ended the app. */
+export const exitOf = (recorded: RecordedAction): Effect | undefined => recorded.effects.find((e) => e.kind === 'exit');
+
+/** Effects that show on screen: all but the app's end. */
+export const onScreen = (effects: readonly Effect[]): readonly Effect[] => effects.filter((e) => e.kind !== 'exit');
 
 /** Where a path came from: the goal text, or the hand-written steps. */
 export interface PathSource {

@@ -13,7 +13,7 @@ import { interpolate, describeForDisplay } from '../spec-file/interpolate.ts';
 import { secretMasker } from '../spec-file/secrets.ts';
 import type { AppSession } from '../desktop/types.ts';
 import { runGoal, type Phase } from '../brain/run-goal.ts';
-import type { AssertionResult } from '../assert/types.ts';
+import type { AssertionResult } from '../brain/assert/types.ts';
 import type { RunContext } from './context.ts';
 import { createProgress } from './progress.ts';
 import { workerDesktop } from './worker-desktop.ts';

@@ -1,8 +1,8 @@
 /** `window:` assertion: the title of the focused window, by substring or `/regex/flags`. */
-import type { Stage } from '../brain/stage.ts';
+import type { Stage } from '../stage.ts';
 import type { AssertionResult } from './types.ts';
 import { pollAssertion } from './poll.ts';
-import { parseTitlePattern } from '../desktop/title-pattern.ts';
+import { parseTitlePattern } from '../../desktop/title-pattern.ts';
 
 const TIMEOUT_MS = 2000;
 
