@@ -52,6 +52,19 @@ export interface ElementTarget {
   readonly nth?: number;
 }
 
+/**
+ * retrace's role names: the words a spec puts before a target (`click button "OK"`). Each
+ * desktop maps its toolkit's roles onto them.
+ */
+export const ELEMENT_ROLES = [
+  'button', 'checkbox', 'radio', 'entry', 'textarea', 'spinbutton', 'label', 'heading', 'paragraph',
+  'link', 'image', 'combobox', 'list', 'item', 'tree', 'table', 'cell', 'row', 'columnheader', 'menu',
+  'menubar', 'menuitem', 'tab', 'tablist', 'slider', 'scrollbar', 'progressbar', 'toolbar', 'statusbar',
+  'separator', 'tooltip', 'terminal', 'window', 'dialog', 'document', 'group',
+] as const;
+
+export type ElementRole = (typeof ELEMENT_ROLES)[number];
+
 /** Where an action points: a window-relative position, a text found on screen by OCR, or an element. */
 export type Target = Point | { readonly text: string } | ElementTarget;
 

@@ -2,7 +2,7 @@
 import type { Stage } from '../stage.ts';
 import type { AssertionResult } from './types.ts';
 import { pollAssertion } from './poll.ts';
-import { parseTitlePattern } from '../../desktop/title-pattern.ts';
+import { parseTitlePattern } from '../../desktop/index.ts';
 
 const TIMEOUT_MS = 2000;
 

@@ -2,6 +2,7 @@
  * AT-SPI's numbers (roles, states, relations) and retrace's names for them. The toolkit role
  * names are at-spi2's own (`atspi_role_get_name`), in the order of its AtspiRole enum.
  */
+import type { ElementRole } from '../../domain.ts';
 
 /** AtspiRole, by number. */
 const TOOLKIT_ROLES = [
@@ -34,7 +35,7 @@ export const toolkitRoleName = (role: number): string => TOOLKIT_ROLES[role] ?? 
  * retrace's role names for toolkit roles: the words a spec uses (`click button "OK"`). Entries
  * and text areas are told apart by the multi-line state (see retraceRole).
  */
-export const ROLES: Readonly<Record<string, string>> = {
+export const ROLES: Readonly<Record<string, ElementRole>> = {
   'push button': 'button', 'toggle button': 'button', 'push button menu': 'button',
   'check box': 'checkbox', 'radio button': 'radio',
   text: 'entry', entry: 'entry', 'password text': 'entry', 'spin button': 'spinbutton',
