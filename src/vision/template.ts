@@ -142,7 +142,7 @@ export function matchAt(haystack: Frame, needle: Frame, point: Point): number {
 
 // ---- scoring ---------------------------------------------------------------------------
 
-const clamp01 = (v: number): number => (v > 1 ? 1 : v < 0 ? 0 : v);
+const clamp01 = (v: number): number => Math.min(1, Math.max(0, v));
 
 interface Integrals {
   readonly w: number;
