@@ -56,6 +56,7 @@ export interface ElementTarget {
  * retrace's role names: the words a spec puts before a target (`click button "OK"`). Each
  * desktop maps its toolkit's roles onto them.
  */
+// biome-ignore format: a list of words, packed
 export const ELEMENT_ROLES = [
   'button', 'checkbox', 'radio', 'entry', 'textarea', 'spinbutton', 'label', 'heading', 'paragraph',
   'link', 'image', 'combobox', 'list', 'item', 'tree', 'table', 'cell', 'row', 'columnheader', 'menu',
