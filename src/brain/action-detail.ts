@@ -2,8 +2,7 @@
  * The detail of a replayed action that a trace shows and a verdict never reads: what each rung of
  * the ladder scored and where, each recorded effect where it was expected and where it was found.
  */
-import type { ElementEffect, RecordedAction } from '../domain.ts';
-import type { ActionDetail, RungTry } from './outcome.ts';
+import type { ActionDetail, ElementEffect, RecordedAction, RungTry } from '../domain.ts';
 import { kindOf, type EffectCheck } from './verify.ts';
 
 const describeElementEffect = (e: ElementEffect): string =>
@@ -31,7 +30,13 @@ export function actionDetail(
       ...(c.detail ? { detail: c.detail } : {}),
     })),
     ...(recorded.elements?.length
-      ? { elements: { expected: recorded.elements.map(describeElementEffect), checked: elementCheck !== undefined, ...(elementCheck?.problem ? { problem: elementCheck.problem } : {}) } }
+      ? {
+          elements: {
+            expected: recorded.elements.map(describeElementEffect),
+            checked: elementCheck !== undefined,
+            ...(elementCheck?.problem ? { problem: elementCheck.problem } : {}),
+          },
+        }
       : {}),
   };
 }

@@ -11,7 +11,7 @@
  * target not found or an effect not verified is an outcome (a value), never an exception:
  * exceptions are infrastructure faults only.
  */
-import type { Action, ActionReport, Frame, Point, RecordedAction, Region, ResolvedBy } from '../domain.ts';
+import type { Action, ActionReport, Frame, Point, RecordedAction, Region, ResolvedBy, RungTry } from '../domain.ts';
 import { isElementTarget, isPointTarget } from '../domain.ts';
 import type { Element } from '../desktop/types.ts';
 import { fingerprint } from '../vision/fingerprint.ts';
@@ -23,11 +23,11 @@ import { locateText, centre } from './locate.ts';
 import { act } from './element-act.ts';
 import { locateElement, elementAnchorAt } from './element-target.ts';
 import { elementChanges, focusMoves, readElements } from './element-effects.ts';
-import { describeAction, targetsOf } from './describe.ts';
+import { describeAction, targetsOf } from '../spec-file/describe.ts';
 import { makeAnchor, makeEffects, withBeforeLine, type AssetSink } from './observe.ts';
 import { resolveTarget, type ModelLocator } from './ladder.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
-import type { ActionFailure, ActionOutcome, DetailSink, Held, ProblemSink, RungTry } from './outcome.ts';
+import type { ActionFailure, ActionOutcome, DetailSink, Held, ProblemSink } from './outcome.ts';
 import { ReplayStep, type Phases } from './replay-step.ts';
 import { endedAction, hasEnded, unlessEnded } from './exit.ts';
 

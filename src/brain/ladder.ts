@@ -4,14 +4,13 @@
  * order: the first rung whose finding is accepted resolves the target, and the caller records
  * which rung won. Adding a rung is an entry in `RUNGS` and a finder here.
  */
-import type { Anchor, Frame, Point, Region, ResolvedBy, Target } from '../domain.ts';
+import type { Anchor, Frame, Point, Region, ResolvedBy, RungTry, Target } from '../domain.ts';
 import { isPointTarget, isTextTarget } from '../domain.ts';
 import { matchAt, findTemplate } from '../vision/template.ts';
 import type { Stage, Shot } from './stage.ts';
 import { locateText, centre } from './locate.ts';
 import { RUNGS, type RungSpec } from './thresholds.ts';
 import { findByElement } from './element-target.ts';
-import type { RungTry } from './outcome.ts';
 
 /** Asks a model where a target is now; undefined when it cannot tell. */
 export type ModelLocator = (frame: Frame, description: string) => Promise<Point | undefined>;

@@ -20,13 +20,15 @@ export interface TraceServer {
 
 const COOKIE = 'retrace-trace';
 const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',
 };
 
-const same = (a: string | undefined, b: string): boolean => a !== undefined && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const same = (a: string | undefined, b: string): boolean =>
+  a !== undefined && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 const cookieOf = (req: IncomingMessage): string | undefined =>
   (req.headers.cookie ?? '')
@@ -65,7 +67,9 @@ export async function serveTrace(dir: string, trace: Trace, port = 0): Promise<T
   });
   await new Promise<void>((resolve, reject) => {
     // A port taken or refused is the machine's doing: one line, exit 3.
-    server.once('error', (error) => reject(new InfrastructureError('IO', `cannot serve the trace on 127.0.0.1:${port}: ${error.message}`, { cause: error })));
+    server.once('error', (error) =>
+      reject(new InfrastructureError('IO', `cannot serve the trace on 127.0.0.1:${port}: ${error.message}`, { cause: error })),
+    );
     server.listen(port, '127.0.0.1', resolve);
   });
   const address = server.address();

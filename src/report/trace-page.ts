@@ -21,7 +21,8 @@ const pct = (n: number, of: number): string => `${((n / Math.max(1, of)) * 100).
 const boxText = (r: Region): string => `[${r.x}, ${r.y}, ${r.width}, ${r.height}]`;
 
 function shot(title: string, image: TraceImage | undefined, boxes: readonly Box[]): string {
-  if (!image) return `<figure class="shot"><figcaption>${esc(title)}</figcaption><p class="none">no image (a secret was typed, or the action never acted)</p></figure>`;
+  if (!image)
+    return `<figure class="shot"><figcaption>${esc(title)}</figcaption><p class="none">no image (a secret was typed, or the action never acted)</p></figure>`;
   const drawn = boxes
     .map(
       (b) =>
@@ -48,7 +49,12 @@ function beforeBoxes(a: TraceAction): Box[] {
   const boxes: Box[] = [];
   if (a.recorded) boxes.push({ region: a.recorded, kind: 'recorded', label: `recorded target ${boxText(a.recorded)}` });
   for (const r of a.detail?.rungs ?? []) {
-    if (r.box) boxes.push({ region: r.box, kind: r.accepted ? 'target' : 'rung', label: `${r.rung}: score ${r.score.toFixed(2)}${r.accepted ? ' (accepted)' : ''}` });
+    if (r.box)
+      boxes.push({
+        region: r.box,
+        kind: r.accepted ? 'target' : 'rung',
+        label: `${r.rung}: score ${r.score.toFixed(2)}${r.accepted ? ' (accepted)' : ''}`,
+      });
   }
   if (a.candidate) boxes.push({ region: a.candidate, kind: 'candidate', label: `best candidate ${boxText(a.candidate)}` });
   return boxes;
@@ -59,26 +65,45 @@ function afterBoxes(a: TraceAction): Box[] {
   for (const e of a.detail?.effects ?? []) {
     if (e.skipped) continue;
     boxes.push({ region: e.expected, kind: 'expected', label: `${e.kind} effect recorded here` });
-    boxes.push({ region: e.found, kind: e.verified ? 'found' : 'missing', label: `${e.kind} effect ${e.verified ? 'found' : 'not found'}${e.detail ? `: ${e.detail}` : ''}` });
+    boxes.push({
+      region: e.found,
+      kind: e.verified ? 'found' : 'missing',
+      label: `${e.kind} effect ${e.verified ? 'found' : 'not found'}${e.detail ? `: ${e.detail}` : ''}`,
+    });
   }
-  for (const u of a.report?.unexpected ?? []) boxes.push({ region: u.region, kind: 'unexpected', label: `unexpected change: ${u.text || 'no text'}` });
+  for (const u of a.report?.unexpected ?? [])
+    boxes.push({ region: u.region, kind: 'unexpected', label: `unexpected change: ${u.text || 'no text'}` });
   return boxes;
 }
 
 function actionStep(a: TraceAction, failed: boolean): string {
   const r = a.report;
   const timing = r
-    ? table(['ms', 'wait', 'resolve', 'act', 'settle', 'verify', 'retries', 'resolved by', 'verified'], [
-        [r.ms, r.waitMs, r.resolveMs, r.actMs, r.settleMs, r.verifyMs, r.retries, r.resolvedBy, r.verified].map(String),
-      ])
+    ? table(
+        ['ms', 'wait', 'resolve', 'act', 'settle', 'verify', 'retries', 'resolved by', 'verified'],
+        [[r.ms, r.waitMs, r.resolveMs, r.actMs, r.settleMs, r.verifyMs, r.retries, r.resolvedBy, r.verified].map(String)],
+      )
     : '<p class="none">the action did not report (the goal ended in it)</p>';
   const rungs = table(
     ['rung', 'score', 'runner-up', 'box', 'accepted'],
-    (a.detail?.rungs ?? []).map((g) => [g.rung, g.score.toFixed(3), g.runnerUp.toFixed(3), g.box ? boxText(g.box) : '—', g.accepted ? 'yes' : 'no']),
+    (a.detail?.rungs ?? []).map((g) => [
+      g.rung,
+      g.score.toFixed(3),
+      g.runnerUp.toFixed(3),
+      g.box ? boxText(g.box) : '—',
+      g.accepted ? 'yes' : 'no',
+    ]),
   );
   const effects = table(
     ['effect', 'recorded text', 'expected at', 'found at', 'verified', 'why not'],
-    (a.detail?.effects ?? []).map((e) => [e.skipped ? `${e.kind} (feedback, not checked)` : e.kind, e.text ?? '', boxText(e.expected), boxText(e.found), e.verified ? 'found' : 'NOT found', e.detail ?? '']),
+    (a.detail?.effects ?? []).map((e) => [
+      e.skipped ? `${e.kind} (feedback, not checked)` : e.kind,
+      e.text ?? '',
+      boxText(e.expected),
+      boxText(e.found),
+      e.verified ? 'found' : 'NOT found',
+      e.detail ?? '',
+    ]),
     (i) => ((a.detail?.effects ?? [])[i]?.verified ? 'ok' : 'bad'),
   );
   const elements = a.detail?.elements
@@ -90,7 +115,9 @@ function actionStep(a: TraceAction, failed: boolean): string {
           : '<li class="ok">found as recorded</li>') +
       '</ul>'
     : '';
-  const unexpected = (r?.unexpected ?? []).map((u) => `<li class="bad">${esc(boxText(u.region))}: ${esc(u.text ? `"${u.text}"` : 'no text')}</li>`).join('');
+  const unexpected = (r?.unexpected ?? [])
+    .map((u) => `<li class="bad">${esc(boxText(u.region))}: ${esc(u.text ? `"${u.text}"` : 'no text')}</li>`)
+    .join('');
   return (
     `<h2>Action ${a.index + 1}: ${esc(a.description)}${failed ? ' <span class="badge bad">failed here</span>' : ''}</h2>` +
     (a.failure ? `<p class="failure">${esc(a.failure)}</p>` : '') +
@@ -109,7 +136,9 @@ function expectationBlock(e: TraceExpectation): string {
     ...(e.region ? [{ region: e.region, kind: 'region' as const, label: `read here ${boxText(e.region)}` }] : []),
     ...(e.words ?? []).map((w) => ({ region: w, kind: 'word' as const, label: `a word read ${boxText(w)}` })),
   ];
-  const diff = e.diff ? `<div class="shots">${shot('expected', e.diff.expected, [])}${shot('actual', e.diff.actual, [])}${shot('diff', e.diff.diff, [])}</div>` : '';
+  const diff = e.diff
+    ? `<div class="shots">${shot('expected', e.diff.expected, [])}${shot('actual', e.diff.actual, [])}${shot('diff', e.diff.diff, [])}</div>`
+    : '';
   return (
     `<div class="expectation ${e.passed ? 'ok' : 'bad'}"><h3>${e.passed ? '✓' : '✗'} expect ${esc(e.description)}</h3><p>${esc(e.message)}</p>` +
     (e.frame ? `<div class="shots">${shot('judged on', e.frame, boxes)}</div>` : '') +
@@ -160,13 +189,26 @@ show(0);
 /** The whole page, self-contained but for the trace's own images beside it. */
 export function tracePage(trace: Trace): string {
   const steps = [
-    ...trace.actions.map((a) => ({ title: `action ${a.index + 1}: ${a.description}`, failed: trace.failedAction === a.index, body: actionStep(a, trace.failedAction === a.index) })),
+    ...trace.actions.map((a) => ({
+      title: `action ${a.index + 1}: ${a.description}`,
+      failed: trace.failedAction === a.index,
+      body: actionStep(a, trace.failedAction === a.index),
+    })),
     ...(trace.expectations.length > 0
-      ? [{ title: 'expectations', failed: trace.category === 'expectation-failed', body: `<h2>Expectations</h2>${trace.expectations.map(expectationBlock).join('')}` }]
+      ? [
+          {
+            title: 'expectations',
+            failed: trace.category === 'expectation-failed',
+            body: `<h2>Expectations</h2>${trace.expectations.map(expectationBlock).join('')}`,
+          },
+        ]
       : []),
   ];
   const sections = steps
-    .map((s, i) => `<section class="step${s.failed ? ' failed' : ''}" data-step="${i}" data-title="${esc(s.title)}"${i === 0 ? '' : ' hidden'}>${s.body}</section>`)
+    .map(
+      (s, i) =>
+        `<section class="step${s.failed ? ' failed' : ''}" data-step="${i}" data-title="${esc(s.title)}"${i === 0 ? '' : ' hidden'}>${s.body}</section>`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>trace: ${esc(trace.spec)} › ${esc(trace.goal)}</title><style>${STYLE}</style></head>

@@ -8,14 +8,12 @@
  */
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ActionReport, Region, Verdict } from '../domain.ts';
-import type { ActionDetail } from '../brain/outcome.ts';
+import type { ActionDetail, ActionReport, Region, Verdict } from '../domain.ts';
 import { InvalidInputError } from '../errors.ts';
 import { writeFileAtomic } from '../paths/atomic.ts';
 import { specDirName } from '../paths/location.ts';
 import type { TraceMode } from '../spec-file/defaults.ts';
 import { tracePage } from './trace-page.ts';
-
 
 export const TRACE_FILE = 'trace.json';
 export const TRACE_PAGE = 'index.html';
@@ -97,7 +95,11 @@ export function writeTrace(dir: string, trace: Omit<Trace, 'version'>, images: R
 export function readTrace(path: string): { readonly dir: string; readonly trace: Trace } {
   const dir = statSync(path, { throwIfNoEntry: false })?.isDirectory() ? path : join(path, '..');
   const file = join(dir, TRACE_FILE);
-  if (!existsSync(file)) throw new InvalidInputError({ file: path }, `no trace here: expected a trace folder (reports/traces/<spec>/<goal>/) or its ${TRACE_FILE}`);
+  if (!existsSync(file))
+    throw new InvalidInputError(
+      { file: path },
+      `no trace here: expected a trace folder (reports/traces/<spec>/<goal>/) or its ${TRACE_FILE}`,
+    );
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
@@ -105,8 +107,20 @@ export function readTrace(path: string): { readonly dir: string; readonly trace:
     throw new InvalidInputError({ file }, `not JSON: ${(error as Error).message}`);
   }
   const t = parsed as Partial<Trace> | null;
-  if (!t || typeof t !== 'object' || t.version !== TRACE_VERSION || typeof t.spec !== 'string' || typeof t.goal !== 'string' || !Array.isArray(t.actions) || !Array.isArray(t.expectations) || !Array.isArray(t.console)) {
-    throw new InvalidInputError({ file }, `not a retrace trace of version ${TRACE_VERSION} (expected version, spec, goal, actions, expectations and console)`);
+  if (
+    !t ||
+    typeof t !== 'object' ||
+    t.version !== TRACE_VERSION ||
+    typeof t.spec !== 'string' ||
+    typeof t.goal !== 'string' ||
+    !Array.isArray(t.actions) ||
+    !Array.isArray(t.expectations) ||
+    !Array.isArray(t.console)
+  ) {
+    throw new InvalidInputError(
+      { file },
+      `not a retrace trace of version ${TRACE_VERSION} (expected version, spec, goal, actions, expectations and console)`,
+    );
   }
   return { dir, trace: t as Trace };
 }

@@ -10,7 +10,7 @@ import type { EvidenceFile, Frame, Region, Verdict } from '../domain.ts';
 import type { Problem } from '../brain/outcome.ts';
 import type { Rgba } from '../vision/types.ts';
 import { cloneFrame, createFrame, encodePng, strokeRegion } from '../vision/frame.ts';
-import type { AssertionResult } from '../assert/types.ts';
+import type { AssertionResult } from '../brain/assert/types.ts';
 import { pngOnce } from './png-once.ts';
 import { compareFrames, diffCanvasSize } from '../vision/compare.ts';
 import { writeFileAtomic } from '../paths/atomic.ts';

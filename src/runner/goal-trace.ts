@@ -4,9 +4,9 @@
  * and, once its verdict is known, the trace folder (`src/report/trace.ts`) when the run keeps it.
  * Frames come from the stage, which has already painted over every secret typed; text is masked.
  */
-import type { Frame, Region, Verdict } from '../domain.ts';
-import type { ActionDetail, Problem } from '../brain/outcome.ts';
-import type { AssertionResult } from '../assert/types.ts';
+import type { ActionDetail, Frame, Region, Verdict } from '../domain.ts';
+import type { Problem } from '../brain/outcome.ts';
+import type { AssertionResult } from '../brain/assert/types.ts';
 import type { TraceMode } from '../spec-file/defaults.ts';
 import { decodePng } from '../vision/frame.ts';
 import { pngOnce } from './png-once.ts';
@@ -76,7 +76,11 @@ export class GoalTrace {
       const { width, height } = decodePng(bytes);
       return { file: name, width, height };
     };
-    const count = Math.max(verdict.actions.length, ...[...this.seen.keys()].map((i) => i + 1), verdict.failedAction !== undefined ? verdict.failedAction + 1 : 0);
+    const count = Math.max(
+      verdict.actions.length,
+      ...[...this.seen.keys()].map((i) => i + 1),
+      verdict.failedAction !== undefined ? verdict.failedAction + 1 : 0,
+    );
     const actions: TraceAction[] = [];
     for (let index = 0; index < count; index++) {
       const s = this.seen.get(index) ?? {};

@@ -20,7 +20,13 @@ describe('goal evidence', () => {
   });
 
   test('a judged window boxes where it read in blue and each word read in red', () => {
-    const frame = decodePng(judgedImage({ frame: createFrame(200, 100, [255, 255, 255, 255]), region: { x: 10, y: 10, width: 100, height: 50 }, words: [{ x: 20, y: 20, width: 30, height: 10 }] }));
+    const frame = decodePng(
+      judgedImage({
+        frame: createFrame(200, 100, [255, 255, 255, 255]),
+        region: { x: 10, y: 10, width: 100, height: 50 },
+        words: [{ x: 20, y: 20, width: 30, height: 10 }],
+      }),
+    );
     const px = (x: number, y: number): number[] => [...frame.data.subarray((y * frame.width + x) * 4, (y * frame.width + x) * 4 + 3)];
     // Strokes lie just outside the box, so the words stay readable.
     expect(px(9, 30)).toEqual([0, 110, 255]);

@@ -46,7 +46,13 @@ function get(port: number, path: string, headers: Record<string, string>): Promi
     const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
       let body = '';
       res.on('data', (d: Buffer) => (body += String(d)));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ...(res.headers['set-cookie'] ? { cookie: res.headers['set-cookie'][0]!.split(';')[0]! } : {}) }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          body,
+          ...(res.headers['set-cookie'] ? { cookie: res.headers['set-cookie'][0]!.split(';')[0]! } : {}),
+        }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -77,7 +83,7 @@ describe('retrace trace show: the server', () => {
   let server: TraceServer;
   afterAll(async () => server?.close());
 
-  test('answers only its own Host and Origin, only with its token, only the trace\'s files', async () => {
+  test("answers only its own Host and Origin, only with its token, only the trace's files", async () => {
     server = await serveTrace(dir, readTrace(dir).trace);
     const url = new URL(server.url);
     const port = Number(url.port);

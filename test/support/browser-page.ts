@@ -40,9 +40,21 @@ export class BrowserPage {
 
   static async open(url: string, size: readonly [number, number] = [1400, 1000]): Promise<BrowserPage> {
     const dir = mkdtempSync(join(tmpdir(), 'retrace-browser-'));
-    const chromium = spawn('/usr/bin/chromium', ['--headless', '--no-sandbox', '--disable-gpu', '--remote-debugging-port=0', `--user-data-dir=${join(dir, 'profile')}`, `--window-size=${size[0]},${size[1]}`, 'about:blank'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const chromium = spawn(
+      '/usr/bin/chromium',
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--remote-debugging-port=0',
+        `--user-data-dir=${join(dir, 'profile')}`,
+        `--window-size=${size[0]},${size[1]}`,
+        'about:blank',
+      ],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     const browser = await new Promise<string>((resolve, reject) => {
       let text = '';
       chromium.stderr!.on('data', (chunk: Buffer) => {
@@ -79,7 +91,10 @@ export class BrowserPage {
   }
 
   async evaluate<T>(expression: string): Promise<T> {
-    const out = await this.send<{ result: { value: T }; exceptionDetails?: { text: string } }>('Runtime.evaluate', { expression, returnByValue: true });
+    const out = await this.send<{ result: { value: T }; exceptionDetails?: { text: string } }>('Runtime.evaluate', {
+      expression,
+      returnByValue: true,
+    });
     if (out.exceptionDetails) throw new Error(`page script failed: ${out.exceptionDetails.text}`);
     return out.result.value;
   }
@@ -87,7 +102,8 @@ export class BrowserPage {
   /** A key pressed and released, as the keyboard sends it. */
   async press(key: string): Promise<void> {
     const code = KEY_CODES[key] ?? key.toUpperCase().charCodeAt(0);
-    for (const type of ['rawKeyDown', 'keyUp']) await this.send('Input.dispatchKeyEvent', { type, key, code: key, windowsVirtualKeyCode: code });
+    for (const type of ['rawKeyDown', 'keyUp'])
+      await this.send('Input.dispatchKeyEvent', { type, key, code: key, windowsVirtualKeyCode: code });
   }
 
   async screenshot(): Promise<Frame> {

@@ -1,5 +1,5 @@
 /** Results of `expect:` assertions. A failed assertion is a result; the goal runner turns it into a GoalFailure. */
-import type { Frame, Region } from '../domain.ts';
+import type { Frame, Region } from '../../domain.ts';
 
 export interface DiffImages {
   readonly expected: Uint8Array;
