@@ -65,15 +65,19 @@ describe('retrace trace', () => {
         }),
       ]);
       expect(trace.console.some((l) => l.includes('types passed'))).toBe(true);
-      // Each history line says what it ran against: the same spec and the same path, both times.
+      // A run that keeps no trace leaves none of an earlier run behind.
+      const again = await project.cli(['run', 'specs', '--learn', 'off'], {}, RUN_MS);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+      expect(project.exists('reports/traces')).toBe(false);
+      // Each history line says what it ran against: the same spec and the same path, every time.
       const lines = project
         .read('reports/history/runs.jsonl')
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l) as HistoryRecord);
-      expect(lines).toHaveLength(2);
+      expect(lines).toHaveLength(3);
       expect(lines[0]?.pathHash).toMatch(/^[0-9a-f]{16}$/);
-      expect(lines[1]).toMatchObject({ specHash: lines[0]?.specHash, pathHash: lines[0]?.pathHash });
+      for (const line of lines.slice(1)) expect(line).toMatchObject({ specHash: lines[0]?.specHash, pathHash: lines[0]?.pathHash });
     },
     2 * RUN_MS,
   );

@@ -12,6 +12,7 @@ import { readTrace, traceDir, writeTrace, type Trace } from '../../src/report/tr
 import { serveTrace, type TraceServer } from '../../src/cli/trace-server.ts';
 import { createFrame, encodePng } from '../../src/vision/frame.ts';
 import { InvalidInputError } from '../../src/errors.ts';
+import { GoalTrace } from '../../src/runner/goal-trace.ts';
 import { Project } from '../support/project.ts';
 
 const EVIL = '<img src=x onerror="alert(1)">&\'';
@@ -119,5 +120,54 @@ describe('retrace trace on the command line', () => {
     const help = await project.cli(['--help']);
     expect(help.stdout).toContain('retrace trace show <trace folder or its trace.json>');
     expect((await project.cli(['run', '--help'])).stdout).toMatch(/--trace\s+\[off\|on\|retain-on-failure\]/);
+  });
+});
+
+describe('a goal trace as the runner writes it', () => {
+  test('keeps it only as the mode says, and masks every text a secret may be in', () => {
+    const reportsDir = mkdtempSync(join(tmpdir(), 'retrace-goal-trace-'));
+    const mask = (text: string): string => text.replaceAll('hunter2', '••••');
+    const goal = new GoalTrace(mask);
+    goal.started(0, 'type "${secret.PW}"');
+    goal.collect(0, createFrame(40, 30, [255, 255, 255, 255]), createFrame(40, 30, [0, 0, 0, 255]));
+    goal.detail(0, {
+      rungs: [],
+      effects: [
+        {
+          kind: 'text',
+          expected: { x: 1, y: 1, width: 5, height: 5 },
+          found: { x: 1, y: 1, width: 5, height: 5 },
+          verified: false,
+          moved: false,
+          text: 'pw hunter2',
+          detail: 'reads "hunter2"',
+        },
+      ],
+      elements: { expected: ['entry "Password": text "hunter2"'], checked: true, problem: 'entry "Password" reads "hunter2"' },
+    });
+    goal.line('typed hunter2');
+    const verdict = {
+      spec: 'specs/s.yaml',
+      goal: 'g',
+      status: 'passed' as const,
+      mode: 'replayed' as const,
+      modelCalls: 0,
+      durationMs: 5,
+      actions: [],
+    };
+    expect(goal.write(reportsDir, 'retain-on-failure', verdict, [])).toBeUndefined();
+    expect(goal.write(reportsDir, 'off', { ...verdict, status: 'failed', message: 'no hunter2 here' }, [])).toBeUndefined();
+    const dir = goal.write(
+      reportsDir,
+      'retain-on-failure',
+      { ...verdict, status: 'failed', message: 'no hunter2 here', failedAction: 0 },
+      [],
+    );
+    expect(dir).toBe(traceDir(reportsDir, 'specs/s.yaml', 'g'));
+    const json = readFileSync(join(dir!, 'trace.json'), 'utf8');
+    const page = readFileSync(join(dir!, 'index.html'), 'utf8');
+    expect(json).toContain('••••');
+    expect(json + page).not.toContain('hunter2');
+    expect(readTrace(dir!).trace.actions[0]?.after).toEqual({ file: 'action-1-after.png', width: 40, height: 30 });
   });
 });
