@@ -34,12 +34,12 @@ export class XScreenCapture implements ScreenCapture {
   private nutOnly = false;
 
   constructor(private readonly display: Display) {
-    this.own = connectionTo(display.name);
+    this.own = connectionTo(display.name, display.env);
   }
 
   async drawing(region: Region): Promise<DrawReport | undefined> {
     if (!drawingEnabled()) return undefined;
-    this.watch ??= DrawingWatch.open(this.display.name);
+    this.watch ??= DrawingWatch.open(this.display.name, this.display.env);
     const watch = await this.watch;
     return watch?.alive ? watch.report(region) : undefined;
   }

@@ -33,9 +33,11 @@ export const acquireDisplay = async (options: DisplayOptions = {}): Promise<Disp
 /** Size of the screen of `name`, or undefined when nothing answers there. */
 export const probeDisplay = async (
   name: string,
+  /** The display's own environment (an owned display's cookie), over this process's. */
+  env: Readonly<Record<string, string>> = {},
 ): Promise<{ width: number; height: number } | undefined> => {
   const result = await runTool('xdpyinfo', ['-display', name], {
-    env: { ...process.env, DISPLAY: name },
+    env: { ...process.env, ...env, DISPLAY: name },
     timeoutMs: 5_000,
   });
   const match = /dimensions:\s+(\d+)x(\d+) pixels/.exec(result.stdout);

@@ -64,10 +64,12 @@ export const hasUserDisplay = (): boolean => Boolean(process.env.DISPLAY);
 
 /**
  * The capture library binds to `$DISPLAY` on first use, once per process, and child processes
- * (the run's workers) inherit it: the display must be this process's before anything touches X.
+ * (the run's workers) inherit it: the display, and the cookie that lets them in, must be this
+ * process's before anything touches X.
  */
 const bindProcess = (display: Display): void => {
   process.env.DISPLAY = display.name;
+  if (display.env.XAUTHORITY !== undefined) process.env.XAUTHORITY = display.env.XAUTHORITY;
 };
 
 export { acquireDisplay, probeDisplay, DISPLAY_DEFAULTS } from './display.ts';

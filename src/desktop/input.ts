@@ -65,7 +65,7 @@ export class XInputDriver implements InputDriver {
   ) {
     this.typeDelayMs = options.typeDelayMs ?? INPUT_DEFAULTS.typeDelayMs;
     this.dragSteps = Math.max(1, options.dragSteps ?? INPUT_DEFAULTS.dragSteps);
-    this.connection = connectionTo(display.name);
+    this.connection = connectionTo(display.name, display.env);
   }
 
   async move(to: Point): Promise<void> {

@@ -88,7 +88,7 @@ export class XWindowSystem implements WindowSystem {
     options: XWindowOptions = {},
   ) {
     this.focusTimeoutMs = options.focusTimeoutMs ?? 2_000;
-    this.connection = connectionTo(display.name);
+    this.connection = connectionTo(display.name, display.env);
   }
 
   async list(): Promise<WindowInfo[]> {

@@ -145,12 +145,15 @@ const parseSetup = (setup: Buffer): { root: number; pixels: XPixelFormat; keycod
   };
 };
 
+/** What finds a display's cookie: `XAUTHORITY` (a display retrace owns sets it), else `HOME`. */
+export type XEnv = Readonly<Record<string, string | undefined>>;
+
 /** A connection to `display`, opened on first use, and again after it ended or failed to open. */
-export const connectionTo = (display: string): (() => Promise<XConnection>) => {
+export const connectionTo = (display: string, env: XEnv): (() => Promise<XConnection>) => {
   let current: Promise<XConnection> | undefined;
   return () => {
     if (current === undefined) {
-      const opened = XConnection.open(display);
+      const opened = XConnection.open(display, env);
       current = opened;
       void opened
         .then((x) => x.closed, () => undefined)
@@ -193,8 +196,11 @@ export class XConnection {
     socket.on('close', () => this.fail(new XProtocolError('X connection closed')));
   }
 
-  /** Opens a connection to a local display (`:N`). Rejects for remote displays. */
-  static open(display: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<XConnection> {
+  /**
+   * Opens a connection to a local display (`:N`), with the cookie `env` points to (over this
+   * process's environment). Rejects for remote displays.
+   */
+  static open(display: string, env: XEnv = {}, timeoutMs = REQUEST_TIMEOUT_MS): Promise<XConnection> {
     const local = socketPath(display);
     if (local === undefined) return Promise.reject(new XProtocolError(`not a local display: ${display}`));
     return new Promise((resolve, reject) => {
@@ -234,7 +240,7 @@ export class XConnection {
         finish(connection);
       };
       socket.once('error', finish);
-      socket.once('connect', () => socket.write(setupRequest(cookieFor(local.number))));
+      socket.once('connect', () => socket.write(setupRequest(cookieFor(local.number, { ...process.env, ...env }))));
     });
   }
 
