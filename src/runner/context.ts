@@ -7,6 +7,13 @@ import type { CliOptions } from '../spec-file/options.ts';
 
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
 
+/** A display the main process opened for a worker: its name, and the cookie that lets the worker in. */
+export interface SharedDisplay {
+  readonly name: string;
+  /** The display's XAUTHORITY file, for a display retrace owns. */
+  readonly xauthority?: string;
+}
+
 export interface RunContext {
   /** Absolute project root; spec ids and default directories are relative to it. */
   readonly root: string;
@@ -23,7 +30,7 @@ export interface RunContext {
    * Displays the main process opened for the workers (`--live`), one per worker: worker i (vitest
    * pool id, 1-based) runs on the i-th, which the live view serves as its screen i.
    */
-  readonly displays?: readonly string[];
+  readonly displays?: readonly SharedDisplay[];
   /** Leave the app and its display running after a failed goal. */
   readonly keepOpen: boolean;
   readonly verbosity: Verbosity;

@@ -166,9 +166,12 @@ async function runOne(
   const keep = context.keepOpen && verdict.status !== 'passed';
   await app.end(keep);
   if (keep) {
+    // A display retrace owns lets in only the holder of its cookie.
+    const cookie = desktop.display.env.XAUTHORITY;
+    const xEnv = `${cookie ? `XAUTHORITY=${cookie} ` : ''}DISPLAY=${desktop.display.name}`;
     progress.line(
       `--keep-open: the app is still running on display ${desktop.display.name}.\n` +
-        `  Look at it: DISPLAY=${desktop.display.name} import -window root /tmp/retrace-${goal.id}.png  (or xwd -root -display ${desktop.display.name} | convert xwd:- out.png)`,
+        `  Look at it: ${xEnv} import -window root /tmp/retrace-${goal.id}.png  (or ${xEnv} xwd -root | convert xwd:- out.png)`,
     );
   }
   if (verdict.status !== 'passed') throw verdictError(verdict, cause);

@@ -88,7 +88,7 @@ export default async function run(args: ParsedArgs): Promise<number> {
     baselinesDir: baselinesDirOf(root),
     runId: randomUUID(),
     ownDisplays: displays.length === 0 && (options.workers > 1 || !hasUserDisplay()),
-    ...(displays.length > 0 && { displays: displays.map((d) => d.name) }),
+    ...(displays.length > 0 && { displays: displays.map((d) => ({ name: d.name, ...(d.env.XAUTHORITY !== undefined && { xauthority: d.env.XAUTHORITY }) })) }),
     keepOpen,
     verbosity: quiet ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
     tty: Boolean(process.stderr.isTTY) && !process.env.CI,
