@@ -203,6 +203,39 @@ describe('a connection straight to an app', () => {
     }
   });
 
+  test('a reply it cannot read fails its own call; the connection and the next call go on', async () => {
+    // The peer's reader keeps no member: the first call (serial 1) is the one answered badly.
+    const app = await peer((_, serial) => {
+      const answer = reply(serial, 's', ['fine']);
+      if (serial !== 1) return answer;
+      // The body's signature "s" made "Z", a type D-Bus does not have.
+      const at = answer.indexOf(Buffer.from([8, 1, 0x67, 0, 1, 0x73, 0]));
+      answer[at + 5] = 0x5a;
+      return answer;
+    });
+    try {
+      const link = await openPeer(app.address, 2_000);
+      const bad = link.call(':1.5', '/a', 'org.a11y.atspi.Accessible', 'GetName');
+      const good = link.call(':1.5', '/a', 'org.a11y.atspi.Accessible', 'GetRoleName');
+      await expect(bad).rejects.toMatchObject({ errorName: 'retrace.BadMessage', message: expect.stringMatching(/GetName .*could not be read: .*unknown type/) });
+      await expect(good).resolves.toEqual(['fine']);
+      expect(link.open).toBe(true);
+    } finally {
+      app.close();
+    }
+  });
+
+  test('a stream that is not D-Bus fails the connection, not the process', async () => {
+    const app = await peer(() => Buffer.from('HTTP/1.1 400 Bad Request\r\n\r\n'));
+    try {
+      const link = await openPeer(app.address, 2_000);
+      await expect(link.call(':1.5', '/a', 'org.a11y.atspi.Accessible', 'GetRole')).rejects.toMatchObject({ errorName: 'retrace.Disconnected', message: expect.stringMatching(/not "l" or "B"/) });
+      expect(link.open).toBe(false);
+    } finally {
+      app.close();
+    }
+  });
+
   test('an address it cannot reach is an error, not a hang', async () => {
     await expect(openPeer('unix:path=/nonexistent/retrace/socket', 1_000)).rejects.toThrow();
     await expect(openPeer('tcp:host=localhost,port=1', 1_000)).rejects.toBeInstanceOf(BusCallError);

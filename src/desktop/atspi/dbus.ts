@@ -83,8 +83,13 @@ class Calls {
   settle(message: WireMessage): void {
     const serial = message.replySerial;
     const call = serial === undefined ? undefined : this.finish(serial, this.waiting.get(serial));
-    if (call === undefined) return;
-    if (message.type === MESSAGE_TYPE.error) {
+    if (call === undefined) {
+      if (message.malformed !== undefined) console.warn(`retrace: dropped a D-Bus message from ${this.address} that answers no call: ${message.malformed}`);
+      return;
+    }
+    if (message.malformed !== undefined) {
+      call.reject(new BusCallError(`${describeCall(call.call)}: the reply could not be read: ${message.malformed}`, 'retrace.BadMessage'));
+    } else if (message.type === MESSAGE_TYPE.error) {
       call.reject(new BusCallError(`${describeCall(call.call)}: ${String(message.body[0] ?? message.errorName)}`, message.errorName ?? 'org.freedesktop.DBus.Error.Failed'));
     } else {
       call.resolve(message.body);
@@ -96,11 +101,19 @@ class Calls {
    * now on. Calls sent in one tick leave in batches: the app answers the first batch while the
    * rest are still being written.
    */
-  takeOver(stream: Stream): void {
+  takeOver(stream: Stream, close: () => void): void {
     const reader = new MessageReader();
     stream.removeAllListeners('readable');
+    // Decoding happens here, at the socket, inside a guard: whatever a peer sends, a throw from
+    // this listener would be uncaught and end the run. A message that cannot be read fails the
+    // call it answers (MessageReader); a stream whose framing is lost fails the connection.
     stream.on('readable', () => {
-      for (let chunk = stream.read(); chunk !== null; chunk = stream.read()) for (const m of reader.push(chunk)) this.settle(m);
+      try {
+        for (let chunk = stream.read(); chunk !== null; chunk = stream.read()) for (const m of reader.push(chunk)) this.settle(m);
+      } catch (error) {
+        this.fail(error);
+        close();
+      }
     });
     const out = new CallWriter();
     const flush = (): void => {
@@ -190,7 +203,7 @@ export const openBus = async (address: string, timeoutMs = CALL_TIMEOUT_MS): Pro
   bus.on('error', (error: unknown) => calls.fail(error));
   // The first call proves the connection (authentication, hello) within the time bound.
   await calls.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.Peer', 'Ping');
-  if (stream !== undefined) calls.takeOver(stream);
+  if (stream !== undefined) calls.takeOver(stream, () => bus.disconnect());
   return calls.link(() => bus.disconnect());
 };
 
@@ -230,7 +243,7 @@ export const openPeer = async (address: string, timeoutMs = CALL_TIMEOUT_MS): Pr
   socket.write('BEGIN\r\n');
   let serial = 0;
   const calls = new Calls(address, timeoutMs, () => ++serial, () => undefined);
-  calls.takeOver(socket);
+  calls.takeOver(socket, () => socket.destroy());
   socket.on('error', (error) => calls.fail(error));
   socket.on('close', () => calls.fail(new Error('closed')));
   return calls.link(() => socket.destroy());
