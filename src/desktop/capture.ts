@@ -17,6 +17,7 @@ import { bgraToRgba } from './bgra.ts';
 import { nutFor } from './nut.ts';
 import type { Display, ScreenCapture } from './types.ts';
 import { connectionTo, type XConnection, type XPixelFormat } from './x11/connection.ts';
+import { displayFailure } from './x11/x-errors.ts';
 import { DrawingWatch, drawingEnabled } from './x11/drawing.ts';
 
 /** Little-endian 32-bit pixels, red in the third byte: what bgraToRgba reads. */
@@ -65,8 +66,7 @@ export class XScreenCapture implements ScreenCapture {
     try {
       await x.image(area, data);
     } catch (error) {
-      this.display.assertAlive();
-      throw new InfrastructureError('DISPLAY_DIED', `Could not capture the screen of X display ${this.display.name}: ${(error as Error).message}`, { cause: error });
+      throw displayFailure(this.display, 'Capturing the screen', error);
     }
     return { width: area.width, height: area.height, data: bgraToRgba(data, area.width, area.height, area.width * 4, data) };
   }
