@@ -6,14 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { CallWriter, MAX_MESSAGE_BYTES, MessageReader, Variant, WireFramingError, type MethodCall, type WireMessage } from '../../src/desktop/atspi/wire.ts';
-
-/** mulberry32: a small seeded generator, so every case can be replayed. */
-const random = (seed: number): (() => number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+import { random } from '../support/seeded.ts';
 
 const BODIES: ReadonlyArray<[string, unknown[]]> = [
   ['', []],

@@ -7,6 +7,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { XConnection } from '../../src/desktop/x11/connection.ts';
 import { XProtocolError } from '../../src/desktop/x11/x-errors.ts';
+import { random } from '../support/seeded.ts';
 
 const DISPLAY_NUMBER = 900 + (process.pid % 90);
 const ROOT = 0x100;
@@ -224,14 +225,6 @@ describe('XConnection', () => {
     await x.closed;
   });
 });
-
-/** mulberry32: a small seeded generator, so every case can be replayed. */
-const random = (seed: number): (() => number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
 
 describe('XConnection, fuzzed', () => {
   test('2,000 servers sending random, truncated and mutated setups and replies: every call settles, nothing is thrown', { timeout: 60_000 }, async () => {
