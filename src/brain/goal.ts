@@ -6,9 +6,9 @@
 import type { ActionReport, FailureCategory, Mode, RecordedAction, Region, StopReason } from '../domain.ts';
 import type { GoalSpec, Spec } from '../spec-file/types.ts';
 import type { ResolvedOptions } from '../spec-file/defaults.ts';
-import { checkExpectations, type CheckContext } from '../assert/check.ts';
-import { heldBefore, holdMsOf, judgeQuietScreen, provedNothing } from '../assert/judge.ts';
-import type { AssertionResult } from '../assert/types.ts';
+import { checkExpectations, type CheckContext } from './assert/check.ts';
+import { heldBefore, holdMsOf, judgeQuietScreen, provedNothing } from './assert/judge.ts';
+import type { AssertionResult } from './assert/types.ts';
 import type { Stage } from './stage.ts';
 import type { CycleOptions, Evidence } from './cycle.ts';
 import type { ProblemSink } from './outcome.ts';
@@ -94,7 +94,7 @@ const checkContext = (input: GoalRunInput): CheckContext => ({
   expectMs: input.options.timeouts.expectMs,
 });
 
-/** Which expectations already hold before the goal's first action (src/assert/judge.ts). */
+/** Which expectations already hold before the goal's first action (assert/judge.ts). */
 export function expectationsBefore(input: GoalRunInput, stage: Stage): Promise<ReadonlySet<number>> {
   return heldBefore(stage, input.goal.expect, checkContext(input));
 }

@@ -18,7 +18,8 @@ import { nutFor } from './nut.ts';
 import type { Display, ScreenCapture } from './types.ts';
 import { connectionTo, type XConnection, type XPixelFormat } from './x11/connection.ts';
 import { displayFailure } from './x11/x-errors.ts';
-import { DrawingWatch, drawingEnabled } from './x11/drawing.ts';
+import { DrawingWatch } from './x11/drawing.ts';
+import { drawingReportsWanted } from '../switches.ts';
 
 /** Little-endian 32-bit pixels, red in the third byte: what bgraToRgba reads. */
 const isBgrx = (pixels: XPixelFormat): boolean =>
@@ -39,7 +40,7 @@ export class XScreenCapture implements ScreenCapture {
   }
 
   async drawing(region: Region): Promise<DrawReport | undefined> {
-    if (!drawingEnabled()) return undefined;
+    if (!drawingReportsWanted()) return undefined;
     this.watch ??= DrawingWatch.open(this.display.name, this.display.env);
     const watch = await this.watch;
     return watch?.alive ? watch.report(region) : undefined;

@@ -11,7 +11,7 @@ import { InfrastructureError } from '../errors.ts';
 import { runTool, type ToolResult } from './exec-tool.ts';
 import { pollUntil } from './poll.ts';
 import type { Display, WindowInfo, WindowSystem } from './types.ts';
-import { connectionTo, XConnection } from './x11/connection.ts';
+import { connectionTo, type XConnection } from './x11/connection.ts';
 import { XProtocolError } from './x11/x-errors.ts';
 
 export interface XWindowOptions {

@@ -35,12 +35,12 @@ export function workerDesktop(context: RunContext): Promise<WorkerDesktop> {
       const { reports } = context.options;
       // vitest numbers its workers 1..maxWorkers, one process per number at a time.
       const given = context.displays?.[Number(process.env.VITEST_POOL_ID ?? 1) - 1];
-      if (given !== undefined) {
-        // Each display has its own cookie: the one this process inherited may be another's.
-        process.env.DISPLAY = given.name;
-        if (given.xauthority !== undefined) process.env.XAUTHORITY = given.xauthority;
-      }
-      const desktop = await openDesktop({ own: given === undefined && context.ownDisplays, size: context.options.display.size });
+      // Each display has its own cookie: the one this process inherited may be another's.
+      const desktop = await openDesktop({
+        own: context.ownDisplays,
+        size: context.options.display.size,
+        ...(given !== undefined ? { display: given } : {}),
+      });
       try {
         writeFileAtomic(join(workersDir(reports), `${process.pid}.json`), JSON.stringify({ display: desktop.display.name }));
         const { sharedTextReader } = await import('../vision/ocr/tesseract-reader.ts');

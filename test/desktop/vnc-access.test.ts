@@ -20,7 +20,10 @@ afterAll(async () => {
 /** The TCP ports the process `pid` listens on. */
 const listeningPorts = async (pid: number): Promise<string[]> => {
   const { stdout } = await run('ss', ['-Hltnp']);
-  return stdout.split('\n').filter((line) => line.includes(`pid=${pid},`)).map((line) => line.split(/\s+/)[3] ?? line);
+  return stdout
+    .split('\n')
+    .filter((line) => line.includes(`pid=${pid},`))
+    .map((line) => line.split(/\s+/)[3] ?? line);
 };
 
 describe('the browser view', () => {
@@ -45,7 +48,10 @@ describe('the browser view', () => {
 
   test('two bridges have two tokens: the address of one does not open the other', async () => {
     const { display } = await getTestDesktop();
-    const [a, b] = await Promise.all([startVncBridge([display], { title: 'a', viewOnly: true }), startVncBridge([display], { title: 'b', viewOnly: true })]);
+    const [a, b] = await Promise.all([
+      startVncBridge([display], { title: 'a', viewOnly: true }),
+      startVncBridge([display], { title: 'b', viewOnly: true }),
+    ]);
     bridges.push(a, b);
     const tokenOf = (url: string): string => new URL(url).pathname;
     expect(tokenOf(a.url)).not.toBe(tokenOf(b.url));

@@ -5,14 +5,30 @@
  * throws WireFramingError (a size no peer may send): never anything else, never a hang.
  */
 import { describe, expect, test } from 'vitest';
-import { CallWriter, MAX_MESSAGE_BYTES, MessageReader, Variant, WireFramingError, type MethodCall, type WireMessage } from '../../src/desktop/atspi/wire.ts';
+import {
+  CallWriter,
+  MAX_MESSAGE_BYTES,
+  MessageReader,
+  Variant,
+  WireFramingError,
+  type MethodCall,
+  type WireMessage,
+} from '../../src/desktop/atspi/wire.ts';
 import { random } from '../support/seeded.ts';
 
 const BODIES: ReadonlyArray<[string, unknown[]]> = [
   ['', []],
   ['s', ['Grüße']],
   ['(iiii)', [[10, -20, 300, 40]]],
-  ['a(so)', [[[':1.5', '/a'], [':1.6', '/b']]]],
+  [
+    'a(so)',
+    [
+      [
+        [':1.5', '/a'],
+        [':1.6', '/b'],
+      ],
+    ],
+  ],
   ['a{sv}', [{ Name: new Variant('s', 'OK'), Count: new Variant('i', 3), Box: new Variant('(ii)', [1, 2]) }]],
   ['xtbynqay', [-(2n ** 40n), 2n ** 63n, true, 200, -3, 65535, Buffer.from([1, 2, 3])]],
   ['v', [new Variant('av', [new Variant('s', 'x'), new Variant('au', [1, 2])])]],
@@ -20,7 +36,15 @@ const BODIES: ReadonlyArray<[string, unknown[]]> = [
 
 const message = (serial: number, signature: string, body: readonly unknown[]): Buffer => {
   const writer = new CallWriter();
-  const call: MethodCall = { serial, destination: ':1.5', path: '/org/a11y/atspi/accessible/1', iface: 'org.a11y.atspi.Accessible', member: 'GetChildren', signature, body };
+  const call: MethodCall = {
+    serial,
+    destination: ':1.5',
+    path: '/org/a11y/atspi/accessible/1',
+    iface: 'org.a11y.atspi.Accessible',
+    member: 'GetChildren',
+    signature,
+    body,
+  };
   writer.append(call);
   return Buffer.from(writer.take());
 };
@@ -52,7 +76,12 @@ const mutate = (bytes: Buffer, rand: () => number): Buffer => {
   for (let i = 0; i < flips; i++) {
     const at = Math.floor(rand() * out.length);
     // Bytes that matter most: a signature's letters, a length's low byte, anything.
-    out[at] = kind === 1 ? '()a{}vsgiuy'.charCodeAt(Math.floor(rand() * 11)) : kind === 2 ? Math.floor(rand() * 256) & 0x3f : Math.floor(rand() * 256);
+    out[at] =
+      kind === 1
+        ? '()a{}vsgiuy'.charCodeAt(Math.floor(rand() * 11))
+        : kind === 2
+          ? Math.floor(rand() * 256) & 0x3f
+          : Math.floor(rand() * 256);
   }
   return out;
 };
@@ -96,7 +125,11 @@ describe('the D-Bus reader, fuzzed', () => {
     const withSignature = (signature: string, body: Buffer): Buffer => {
       const good = message(9, 'y', [0]);
       const at = good.indexOf(Buffer.from([8, 1, 0x67, 0, 1, 0x79, 0]));
-      const head = Buffer.concat([good.subarray(0, at), Buffer.from([8, 1, 0x67, 0, signature.length]), Buffer.from(`${signature}\0`, 'latin1')]);
+      const head = Buffer.concat([
+        good.subarray(0, at),
+        Buffer.from([8, 1, 0x67, 0, signature.length]),
+        Buffer.from(`${signature}\0`, 'latin1'),
+      ]);
       const fieldsLength = head.length - 16;
       head.writeUInt32LE(fieldsLength, 12);
       const padded = Buffer.concat([head, Buffer.alloc((8 - (head.length % 8)) % 8)]);

@@ -19,8 +19,23 @@ export class XProtocolError extends Error {
 
 /** The core protocol's error codes (X11 protocol, section "Errors"). */
 const ERROR_NAMES: Readonly<Record<number, string>> = {
-  1: 'BadRequest', 2: 'BadValue', 3: 'BadWindow', 4: 'BadPixmap', 5: 'BadAtom', 6: 'BadCursor', 7: 'BadFont', 8: 'BadMatch', 9: 'BadDrawable',
-  10: 'BadAccess', 11: 'BadAlloc', 12: 'BadColormap', 13: 'BadGContext', 14: 'BadIDChoice', 15: 'BadName', 16: 'BadLength', 17: 'BadImplementation',
+  1: 'BadRequest',
+  2: 'BadValue',
+  3: 'BadWindow',
+  4: 'BadPixmap',
+  5: 'BadAtom',
+  6: 'BadCursor',
+  7: 'BadFont',
+  8: 'BadMatch',
+  9: 'BadDrawable',
+  10: 'BadAccess',
+  11: 'BadAlloc',
+  12: 'BadColormap',
+  13: 'BadGContext',
+  14: 'BadIDChoice',
+  15: 'BadName',
+  16: 'BadLength',
+  17: 'BadImplementation',
 };
 
 /** "BadWindow on GetProperty": the error packet's code, for the request it answers. */
