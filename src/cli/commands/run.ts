@@ -29,6 +29,7 @@ export function cliOptions(flags: ParsedArgs['flags']): CliOptions {
     healWithModel: pick<boolean>('heal-with-model'),
     strict: pick<boolean>('strict'),
     unexpectedChanges: pick<string>('unexpected-changes'),
+    trace: pick<string>('trace'),
     updateBaselines: pick<string>('update-baselines'),
     workers: pick<number>('workers'),
     paths: pick<string>('paths'),
