@@ -22,6 +22,8 @@ export interface GoalHooks {
   phase?(phase: Phase, detail?: string): void;
   action?(index: number, total: number | undefined, description: string): void;
   warn?(message: string): void;
+  /** The final check judged the expectations once, in `ms` (the rest of the check is holding still). */
+  judged?(ms: number): void;
 }
 
 export interface GoalRunInput {
@@ -113,7 +115,14 @@ export interface Judged {
 export async function checkGoal(input: GoalRunInput, stage: Stage, actions: readonly RecordedAction[], before: ReadonlySet<number>): Promise<Judged> {
   input.hooks?.phase?.('checking');
   const last = actions.at(-1);
-  const judge = (): Promise<AssertionResult[]> => checkExpectations(stage, input.goal.expect, checkContext(input));
+  const judge = async (): Promise<AssertionResult[]> => {
+    const from = performance.now();
+    try {
+      return await checkExpectations(stage, input.goal.expect, checkContext(input));
+    } finally {
+      input.hooks?.judged?.(performance.now() - from);
+    }
+  };
   // A goal that ends the app has no final screen to hold: its window is gone, or going.
   const ends = stage.app.exitInfo() !== undefined || input.goal.expect.some((e) => e.kind === 'exited');
   const assertions = ends

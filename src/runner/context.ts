@@ -17,6 +17,8 @@ export interface RunContext {
   /** Absolute `fixtures/baselines`. */
   readonly baselinesDir: string;
   readonly runId: string;
+  /** When the command started (epoch ms): the first goal of each worker counts its start from here. */
+  readonly startedAt: number;
   /** Each worker starts its own virtual display instead of sharing `$DISPLAY`. */
   readonly ownDisplays: boolean;
   /**

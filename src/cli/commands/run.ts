@@ -87,6 +87,8 @@ export default async function run(args: ParsedArgs): Promise<number> {
     cli,
     baselinesDir: baselinesDirOf(root),
     runId: randomUUID(),
+    // The process's own start: node and the CLI's imports are part of what the user waits for.
+    startedAt: performance.timeOrigin,
     ownDisplays: displays.length === 0 && (options.workers > 1 || !hasUserDisplay()),
     ...(displays.length > 0 && { displays: displays.map((d) => d.name) }),
     keepOpen,
@@ -103,7 +105,7 @@ export default async function run(args: ParsedArgs): Promise<number> {
     ...(typeof flags.junit === 'string' ? { junit: flags.junit } : {}),
     ...(viewer ? { onProgress: (message: ConsoleMessage) => statuses.emit('status', liveStatusOf(message)) } : {}),
   });
-  printRunResult(result, relative(root, options.reports) || '.', quiet);
+  printRunResult(result, relative(root, options.reports) || '.', quiet, context.verbosity === 'verbose');
   const code = exitCodeOf(result);
   if (keepOpen && displays[0] && code !== 0) await holdDisplay(displays[0].name);
   await viewer?.close();
