@@ -82,11 +82,6 @@ export const cycleOptions = (input: GoalRunInput, reported = true): CycleOptions
   ...(reported && input.onReport ? { onReport: input.onReport } : {}),
 });
 
-/** A goal with only `expect:`: nothing can learn it, a person records it. */
-export const noPathToLearn = (specId: string, goalId: string, stale: boolean): string =>
-  `goal "${goalId}" has ${stale ? 'a stale path (its steps: were removed)' : 'no path'}, and with only expect: there is nothing to learn it from; ` +
-  `record it by demonstration: retrace record ${specId} --goal ${goalId}`;
-
 const checkContext = (input: GoalRunInput): CheckContext => ({
   ...input.check,
   specId: input.spec.id,
