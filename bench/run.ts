@@ -62,7 +62,7 @@ const GROUPS: readonly [string, (desktop: Promise<Desktop>) => Promise<Measureme
   ['cost of learning with Claude', benchCost],
   ['replay vs learn, scale (CLI runs)', () => benchSuite()],
   ['verdicts', () => benchVerdicts()],
-  ['real apps (specs/real)', () => benchRealApps()],
+  ['real apps (specs/real)', benchRealApps],
 ];
 
 async function main(): Promise<void> {

@@ -26,6 +26,12 @@ export interface RunContext {
    * pool id, 1-based) runs on the i-th, which the live view serves as its screen i.
    */
   readonly displays?: readonly string[];
+  /**
+   * Every file of the run is a spec (`retrace run`): a worker opens its display as soon as it
+   * starts, while it loads the spec module, instead of after. Off where ordinary test files may
+   * share the run (a project's own vitest config), which must start no display.
+   */
+  readonly eagerDisplay?: boolean;
   /** Leave the app and its display running after a failed goal. */
   readonly keepOpen: boolean;
   readonly verbosity: Verbosity;

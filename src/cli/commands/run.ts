@@ -91,6 +91,7 @@ export default async function run(args: ParsedArgs): Promise<number> {
     startedAt: performance.timeOrigin,
     ownDisplays: displays.length === 0 && (options.workers > 1 || !hasUserDisplay()),
     ...(displays.length > 0 && { displays: displays.map((d) => d.name) }),
+    eagerDisplay: true,
     keepOpen,
     verbosity: quiet ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
     tty: Boolean(process.stderr.isTTY) && !process.env.CI,
