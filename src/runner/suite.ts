@@ -154,6 +154,10 @@ async function runOne(
     clearTimeout(timer);
   }
 
+  // The app is done with once the verdict is known: it closes while the reports are written.
+  const keep = context.keepOpen && verdict.status !== 'passed';
+  const ended = app.end(keep);
+  ended.catch(() => undefined); // awaited below, after the reports
   verdict = evidence.write(options.reports, verdict);
   const baselines = assertions.filter((a) => a.baseline).map((a) => ({ description: a.description, baseline: a.baseline! }));
   ctx.task.meta.retrace = { verdict, baselines };
@@ -173,8 +177,7 @@ async function runOne(
     retries: ctx.task.result?.retryCount ?? 0,
   });
 
-  const keep = context.keepOpen && verdict.status !== 'passed';
-  await app.end(keep);
+  await ended;
   // The split is whole only now that the reports are written and the app closed.
   const phases = clock.phases();
   verdict = { ...verdict, phases };
