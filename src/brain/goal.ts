@@ -91,9 +91,24 @@ const checkContext = (input: GoalRunInput): CheckContext => ({
   expectMs: input.options.timeouts.expectMs,
 });
 
-/** Which expectations already hold before the goal's first action (src/assert/judge.ts). */
-export function expectationsBefore(input: GoalRunInput, stage: Stage): Promise<ReadonlySet<number>> {
-  return heldBefore(stage, input.goal.expect, checkContext(input));
+/** Which expectations held before the goal's first action, once known (see expectationsBefore). */
+export type HeldBefore = () => Promise<ReadonlySet<number>>;
+
+/**
+ * Which expectations already hold before the goal's first action (src/assert/judge.ts). The
+ * elements are read and the window captured now; reading the capture's text (OCR, a second or
+ * more with a cold reader) goes on while the actions run: the first action need not wait for it.
+ */
+export async function expectationsBefore(input: GoalRunInput, stage: Stage): Promise<HeldBefore> {
+  const { expect } = input.goal;
+  if (!expect.some((e) => e.kind === 'text' || e.kind === 'element')) return async () => new Set();
+  const context = checkContext(input);
+  const still = expect.some((e) => e.kind === 'text') ? await stage.still() : undefined;
+  const elements = await heldBefore(stage, expect, context, ['element']);
+  const texts = still ? heldBefore(still, expect, context, ['text']) : Promise.resolve(new Set<number>());
+  // Awaited only by the final check: a goal that fails before it must not leave it unobserved.
+  texts.catch(() => undefined);
+  return async () => new Set([...elements, ...(await texts)]);
 }
 
 export interface Judged {
@@ -107,7 +122,7 @@ export interface Judged {
  * Runs the goal's `expect:` list on its final screen, once quiet for as long as the app took to
  * react while `actions` were learned; `before` are the expectations that held before it began.
  */
-export async function checkGoal(input: GoalRunInput, stage: Stage, actions: readonly RecordedAction[], before: ReadonlySet<number>): Promise<Judged> {
+export async function checkGoal(input: GoalRunInput, stage: Stage, actions: readonly RecordedAction[], before: HeldBefore): Promise<Judged> {
   input.hooks?.phase?.('checking');
   const last = actions.at(-1);
   const judge = async (): Promise<AssertionResult[]> => {
@@ -130,7 +145,7 @@ export async function checkGoal(input: GoalRunInput, stage: Stage, actions: read
   const failed = expectationMismatch(assertions);
   if (failed) return { assertions, mismatch: failed, warnings: [] };
   const changed: Region[] = [...actions].reverse().find((a) => a.effects.length > 0)?.effects.map((e) => e.region) ?? [];
-  const warnings = provedNothing(input.goal.expect, assertions, before, changed);
+  const warnings = provedNothing(input.goal.expect, assertions, await before(), changed);
   if (warnings.length > 0 && input.options.strict) return { assertions, mismatch: { category: 'expectation-failed', message: `${warnings.join('\n')} (--strict)` }, warnings: [] };
   return { assertions, warnings };
 }
