@@ -6,7 +6,7 @@
  * the floor a replay that also waits for, finds and verifies every action is compared with.
  */
 import type { Path, RecordedAction } from '../src/domain.ts';
-import { toXdotoolKey } from '../src/desktop/index.ts';
+import { toXdotoolKey } from '../src/desktop/x-keys.ts';
 import { parseKeyCombo } from '../src/key-combo.ts';
 import { runCommand } from '../test/support/project.ts';
 

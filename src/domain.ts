@@ -52,6 +52,20 @@ export interface ElementTarget {
   readonly nth?: number;
 }
 
+/**
+ * retrace's role names: the words a spec puts before a target (`click button "OK"`). Each
+ * desktop maps its toolkit's roles onto them.
+ */
+// biome-ignore format: a list of words, packed
+export const ELEMENT_ROLES = [
+  'button', 'checkbox', 'radio', 'entry', 'textarea', 'spinbutton', 'label', 'heading', 'paragraph',
+  'link', 'image', 'combobox', 'list', 'item', 'tree', 'table', 'cell', 'row', 'columnheader', 'menu',
+  'menubar', 'menuitem', 'tab', 'tablist', 'slider', 'scrollbar', 'progressbar', 'toolbar', 'statusbar',
+  'separator', 'tooltip', 'terminal', 'window', 'dialog', 'document', 'group',
+] as const;
+
+export type ElementRole = (typeof ELEMENT_ROLES)[number];
+
 /** Where an action points: a window-relative position, a text found on screen by OCR, or an element. */
 export type Target = Point | { readonly text: string } | ElementTarget;
 
@@ -183,6 +197,9 @@ export interface ExitStatus {
   readonly signal: string | null;
 }
 
+/** "exited with code 0", "was killed by SIGSEGV". */
+export const describeExit = (exit: ExitStatus): string => (exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`);
+
 /** The role a text's colours give it: an error is red, a success green, whatever the theme. */
 export type TextRole = 'plain' | 'alert' | 'success';
 
@@ -227,6 +244,12 @@ export interface RecordedAction {
    */
   readonly beforeLine?: { readonly region: Region; readonly image: string };
 }
+
+/** The `exit` effect of an action, if it ended the app. */
+export const exitOf = (recorded: RecordedAction): Effect | undefined => recorded.effects.find((e) => e.kind === 'exit');
+
+/** Effects that show on screen: all but the app's end. */
+export const onScreen = (effects: readonly Effect[]): readonly Effect[] => effects.filter((e) => e.kind !== 'exit');
 
 /** Where a path came from: the goal text, or the hand-written steps. */
 export interface PathSource {

@@ -23,7 +23,7 @@ import { locateText, centre } from './locate.ts';
 import { act } from './element-act.ts';
 import { locateElement, elementAnchorAt } from './element-target.ts';
 import { elementChanges, focusMoves, readElements } from './element-effects.ts';
-import { describeAction, targetsOf } from './describe.ts';
+import { describeAction, targetsOf } from '../spec-file/describe.ts';
 import { makeAnchor, makeEffects, withBeforeLine, type AssetSink } from './observe.ts';
 import { resolveTarget, type ModelLocator } from './ladder.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';

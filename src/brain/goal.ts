@@ -6,9 +6,9 @@
 import type { ActionReport, FailureCategory, Mode, RecordedAction, Region, StopReason } from '../domain.ts';
 import type { GoalSpec, Spec } from '../spec-file/types.ts';
 import type { ResolvedOptions } from '../spec-file/defaults.ts';
-import { checkExpectations, type CheckContext } from '../assert/check.ts';
-import { heldBefore, holdMsOf, judgeQuietScreen, provedNothing } from '../assert/judge.ts';
-import type { AssertionResult } from '../assert/types.ts';
+import { checkExpectations, type CheckContext } from './assert/check.ts';
+import { heldBefore, holdMsOf, judgeQuietScreen, provedNothing } from './assert/judge.ts';
+import type { AssertionResult } from './assert/types.ts';
 import type { Stage } from './stage.ts';
 import type { CycleOptions, Evidence } from './cycle.ts';
 import type { ProblemSink } from './outcome.ts';
@@ -95,7 +95,7 @@ const checkContext = (input: GoalRunInput): CheckContext => ({
 export type HeldBefore = () => Promise<ReadonlySet<number>>;
 
 /**
- * Which expectations already hold before the goal's first action (src/assert/judge.ts). The
+ * Which expectations already hold before the goal's first action (assert/judge.ts). The
  * elements are read and the window captured now; reading the capture's text (OCR, a second or
  * more with a cold reader) goes on while the actions run: the first action need not wait for it.
  */

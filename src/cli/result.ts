@@ -1,5 +1,4 @@
 /** The end of a run as the user sees it: a table of goals, totals, and the exit code. */
-import type { Summary } from '../report/summary.ts';
 import type { RunResult } from '../runner/reporter.ts';
 import { splitLine } from '../runner/goal-clock.ts';
 

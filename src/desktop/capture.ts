@@ -17,7 +17,8 @@ import { bgraToRgba } from './bgra.ts';
 import { nutFor } from './nut.ts';
 import type { Display, ScreenCapture } from './types.ts';
 import { connectionTo, type XConnection, type XPixelFormat } from './x11/connection.ts';
-import { DrawingWatch, drawingEnabled } from './x11/drawing.ts';
+import { DrawingWatch } from './x11/drawing.ts';
+import { drawingReportsWanted } from '../switches.ts';
 
 /** Little-endian 32-bit pixels, red in the third byte: what bgraToRgba reads. */
 const isBgrx = (pixels: XPixelFormat): boolean =>
@@ -38,7 +39,7 @@ export class XScreenCapture implements ScreenCapture {
   }
 
   async drawing(region: Region): Promise<DrawReport | undefined> {
-    if (!drawingEnabled()) return undefined;
+    if (!drawingReportsWanted()) return undefined;
     this.watch ??= DrawingWatch.open(this.display.name);
     const watch = await this.watch;
     return watch?.alive ? watch.report(region) : undefined;

@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { InfrastructureError } from '../errors.ts';
-import { accessibilityEnv, accessibilityWanted } from './atspi/a11y-bus.ts';
+import { accessibilityEnv } from './atspi/a11y-bus.ts';
+import { accessibilityWanted } from '../switches.ts';
 import { runTool } from './exec-tool.ts';
 import { startXvfb } from './xvfb.ts';
 import type { Display, DisplayOptions } from './types.ts';
@@ -24,6 +25,7 @@ const WATCH_INTERVAL_MS = 1_000;
 export const acquireDisplay = async (options: DisplayOptions = {}): Promise<Display> => {
   const reuseEnv = options.reuseEnv ?? DISPLAY_DEFAULTS.reuseEnv;
   const accessibility = options.accessibility ?? accessibilityWanted();
+  if (options.name !== undefined) return reuseDisplay(options.name, accessibility);
   const envName = process.env.DISPLAY;
   if (reuseEnv && envName !== undefined && envName !== '') return reuseDisplay(envName, accessibility);
   const [width, height] = options.size ?? DISPLAY_DEFAULTS.size;
@@ -103,8 +105,7 @@ const reuseDisplay = async (name: string, accessibility: boolean): Promise<Displ
  * unusual displays (no socket file) are not watched: their death shows as a failed action.
  */
 const watchSocket = (name: string, onDeath: () => void): void => {
-  const match = /^(?:unix)?:(\d+)(?:\.\d+)?$/.exec(name);
-  const path = match?.[1] === undefined ? undefined : `/tmp/.X11-unix/X${match[1]}`;
+  const path = localSocket(name);
   if (path === undefined || !existsSync(path)) return;
   const timer = setInterval(() => {
     const socket = connect(path);
@@ -118,3 +119,30 @@ const watchSocket = (name: string, onDeath: () => void): void => {
   }, WATCH_INTERVAL_MS);
   timer.unref();
 };
+
+/** The local socket of a display name (":3", "unix:3.0"); undefined for a remote one. */
+const localSocket = (name: string): string | undefined => {
+  const match = /^(?:unix)?:(\d+)(?:\.\d+)?$/.exec(name);
+  return match?.[1] === undefined ? undefined : `/tmp/.X11-unix/X${match[1]}`;
+};
+
+/**
+ * Whether the X server of `name` still accepts connections on its local socket. A display
+ * without one (remote) cannot be told dead this way and counts as answering.
+ */
+export const displayAnswers = (name: string): Promise<boolean> => {
+  const path = localSocket(name);
+  if (path === undefined) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+};
+
+/** Commands a person runs to see the screen of `name`, for a display kept open after a run. */
+export const howToLook = (name: string, file: string): string =>
+  `DISPLAY=${name} import -window root ${file}  (or xwd -root -display ${name} | convert xwd:- out.png)`;

@@ -11,7 +11,7 @@ import { InfrastructureError } from '../errors.ts';
 import { runTool, type ToolResult } from './exec-tool.ts';
 import { pollUntil } from './poll.ts';
 import type { Display, WindowInfo, WindowSystem } from './types.ts';
-import { connectionTo, XConnection, XProtocolError } from './x11/connection.ts';
+import { connectionTo, type XConnection, XProtocolError } from './x11/connection.ts';
 
 export interface XWindowOptions {
   /** How long focus() waits for the window to hold focus. @default 2000 */

@@ -16,7 +16,7 @@
 import { ContentType, Stage, Status, type ImageDiffAttachment, type Label, type StatusDetails } from 'allure-js-commons';
 import { ReporterRuntime, getHostLabel, getLanguageLabel, getThreadLabel } from 'allure-js-commons/sdk/reporter';
 import type { ActionReport, Verdict } from '../domain.ts';
-import type { PathStats } from '../paths/stats.ts';
+import type { PathStats } from './stats.ts';
 import { GOAL_LABEL, SPEC_LABEL, allureIdOf, failureMarker } from './allure-contract.ts';
 import { actionSpans, sequentialSpans, type ActionMark, type Span } from './allure-timeline.ts';
 import { AtomicResultsWriter } from './allure-writer.ts';

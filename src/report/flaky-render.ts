@@ -3,7 +3,7 @@
  * self-contained HTML page (no scripts, no external assets: it opens from an artifact zip).
  * Everything that came from a spec or a failure message is escaped.
  */
-import type { PathState, PathStats } from '../paths/stats.ts';
+import type { PathState, PathStats } from './stats.ts';
 
 export interface FlakyReportMeta {
   /** ISO time the report was made. */

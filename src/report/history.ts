@@ -4,7 +4,7 @@
  * finished). A goal retried by `--retry` leaves one line per attempt.
  *
  * Append-only and mergeable by concatenation, so shards and CI caches combine with `cat`.
- * Path statistics (`src/paths/stats.ts`) are computed from it.
+ * Path statistics (`stats.ts`) are computed from it.
  *
  * Concurrency: every record is ONE write(2) on a descriptor opened with O_APPEND. The kernel
  * moves the offset to the end and writes the bytes under the inode lock, so lines from parallel

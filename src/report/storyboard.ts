@@ -11,10 +11,9 @@
  * page shows the original and the proposal side by side, so `retrace paths accept` can be
  * reviewed in a pull request.
  */
-import { describeExit, exitOf, onScreen } from '../brain/exit.ts';
-import type { ActionReport, Path, RecordedAction, Region } from '../domain.ts';
-import { rateText, type PathStats } from '../paths/stats.ts';
-import { describeAction } from '../brain/describe.ts';
+import { describeExit, exitOf, onScreen, type ActionReport, type Path, type RecordedAction, type Region } from '../domain.ts';
+import { rateText, type PathStats } from './stats.ts';
+import { describeAction } from '../spec-file/describe.ts';
 import { join } from 'node:path';
 import { escapeHtml } from './flaky-render.ts';
 import type { PathStore } from '../paths/store.ts';

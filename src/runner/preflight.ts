@@ -120,7 +120,7 @@ export function preflight(
   for (const spec of specs) {
     for (const goal of spec.goals) {
       if (goals.length > 0 && !goals.includes(goal.id)) continue;
-      let path;
+      let path: Path | undefined;
       try {
         path = store.read(spec.id, goal.id);
       } catch (error) {

@@ -20,7 +20,7 @@ import { isSpecFile } from './spec-module.ts';
 import { runStartup } from './goal-clock.ts';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { connect } from 'node:net';
+import { displayAnswers } from '../desktop/index.ts';
 
 export interface GoalMeta {
   readonly verdict: Verdict;
@@ -58,19 +58,9 @@ async function deadDisplays(reportsDir: string): Promise<string[]> {
       return [];
     }
   });
-  const alive = await Promise.all(names.map(answers));
+  const alive = await Promise.all(names.map(displayAnswers));
   return names.filter((_, i) => !alive[i]);
 }
-
-const answers = (display: string): Promise<boolean> =>
-  new Promise((resolve) => {
-    const socket = connect(`/tmp/.X11-unix/X${display.replace(/^:/, '').split('.')[0]}`);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 const brokenVerdict = (spec: string, goal: string, message: string): Verdict => ({
   spec, goal, status: 'broken', mode: 'replayed', modelCalls: 0, durationMs: 0, actions: [], category: 'infrastructure', message,

@@ -12,8 +12,9 @@ import { resolveOptions } from '../spec-file/options.ts';
 import { interpolate, describeForDisplay } from '../spec-file/interpolate.ts';
 import { secretMasker } from '../spec-file/secrets.ts';
 import type { AppSession } from '../desktop/types.ts';
+import { howToLook } from '../desktop/index.ts';
 import { runGoal, type Phase } from '../brain/run-goal.ts';
-import type { AssertionResult } from '../assert/types.ts';
+import type { AssertionResult } from '../brain/assert/types.ts';
 import type { RunContext } from './context.ts';
 import { createProgress } from './progress.ts';
 import { workerDesktop } from './worker-desktop.ts';
@@ -187,7 +188,7 @@ async function runOne(
   if (keep) {
     progress.line(
       `--keep-open: the app is still running on display ${desktop.display.name}.\n` +
-        `  Look at it: DISPLAY=${desktop.display.name} import -window root /tmp/retrace-${goal.id}.png  (or xwd -root -display ${desktop.display.name} | convert xwd:- out.png)`,
+        `  Look at it: ${howToLook(desktop.display.name, `/tmp/retrace-${goal.id}.png`)}`,
     );
   }
   if (verdict.status !== 'passed') throw verdictError(verdict, cause);

@@ -42,8 +42,11 @@ export function workerDesktop(context: RunContext): Promise<WorkerDesktop> {
       const { reports } = context.options;
       // vitest numbers its workers 1..maxWorkers, one process per number at a time.
       const given = context.displays?.[Number(process.env.VITEST_POOL_ID ?? 1) - 1];
-      if (given !== undefined) process.env.DISPLAY = given;
-      const desktop = await openDesktop({ own: given === undefined && context.ownDisplays, size: context.options.display.size });
+      const desktop = await openDesktop({
+        own: context.ownDisplays,
+        size: context.options.display.size,
+        ...(given !== undefined ? { display: given } : {}),
+      });
       try {
         writeFileAtomic(join(workersDir(reports), `${process.pid}.json`), JSON.stringify({ display: desktop.display.name }));
         const { sharedTextReader } = await import('../vision/ocr/tesseract-reader.ts');

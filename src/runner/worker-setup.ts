@@ -17,6 +17,7 @@ if (run.eagerDisplay) {
 }
 
 // vitest wants the first argument (the context) destructured; the suite is the second.
+// biome-ignore lint/correctness/noEmptyPattern: vitest reads a hook's fixtures from the destructuring of its first parameter
 beforeAll(async ({}, suite) => {
   if (!isSpecFile(suite.file.filepath)) return;
   await workerDesktop(inject('retrace')).catch(() => {

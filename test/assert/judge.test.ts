@@ -5,9 +5,9 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Expectation } from '../../src/spec-file/types.ts';
-import { checkExpectations, type CheckContext } from '../../src/assert/check.ts';
-import { assertText } from '../../src/assert/text.ts';
-import { heldBefore, holdMsOf, judgeQuietScreen, provedNothing, JUDGE_LIMITS } from '../../src/assert/judge.ts';
+import { checkExpectations, type CheckContext } from '../../src/brain/assert/check.ts';
+import { assertText } from '../../src/brain/assert/text.ts';
+import { heldBefore, holdMsOf, judgeQuietScreen, provedNothing, JUDGE_LIMITS } from '../../src/brain/assert/judge.ts';
 import { ADD, COUNT, CounterApp, FakeDesktop, WINDOW, type CounterOptions } from '../support/fake-desktop.ts';
 import { glyphReader } from '../support/glyphs.ts';
 

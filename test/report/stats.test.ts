@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { computePathStats } from '../../src/paths/stats.ts';
+import { computePathStats } from '../../src/report/stats.ts';
 import { fromPattern, rec } from './records.ts';
 
 describe('computePathStats', () => {

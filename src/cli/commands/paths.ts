@@ -9,7 +9,7 @@ import type { ParsedArgs } from '../flags.ts';
 import { resolveDirs } from '../dirs.ts';
 import { PathStore } from '../../paths/store.ts';
 import { specDirName } from '../../paths/location.ts';
-import { computePathStats, rateText, type PathStats } from '../../paths/stats.ts';
+import { computePathStats, rateText, type PathStats } from '../../report/stats.ts';
 import { readHistory } from '../../report/history.ts';
 import { InvalidInputError } from '../../errors.ts';
 import { displayName, specId } from '../../spec-file/load.ts';

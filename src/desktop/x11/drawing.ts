@@ -15,10 +15,6 @@ const LEVEL_RAW_RECTANGLES = 0;
 /** Drawings remembered; a mark older than these counts as drawn since (a look costs one grab). */
 const REMEMBERED = 512;
 
-/** RETRACE_DRAWING=off (or 0, false, no) turns the reports off: every wait polls. */
-export const drawingEnabled = (env: NodeJS.ProcessEnv = process.env): boolean =>
-  !/^(0|off|false|no)$/i.test(env.RETRACE_DRAWING?.trim() ?? '');
-
 interface Drawn {
   readonly seq: number;
   readonly area: Region;

@@ -30,7 +30,7 @@
  */
 
 import type { FailureCategory, Status } from '../domain.ts';
-import type { HistoryRecord } from '../report/history.ts';
+import type { HistoryRecord } from './history.ts';
 
 /** How a path behaves over its recent window. */
 export type PathState =

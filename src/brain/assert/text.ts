@@ -1,9 +1,9 @@
 /** `text:` and `absent:` assertions: OCR of the window (or a region of it), polled until they hold. */
-import type { Region } from '../domain.ts';
-import { readText } from '../vision/ocr/find-text.ts';
-import { matchText } from '../vision/text-match.ts';
-import type { TextMatch } from '../spec-file/types.ts';
-import type { Stage } from '../brain/stage.ts';
+import type { Region } from '../../domain.ts';
+import { readText } from '../../vision/ocr/find-text.ts';
+import { matchText } from '../../vision/text-match.ts';
+import type { TextMatch } from '../../spec-file/types.ts';
+import type { Stage } from '../stage.ts';
 import type { AssertionResult } from './types.ts';
 import { pollAssertion } from './poll.ts';
 

@@ -12,12 +12,12 @@
  *   (`absent:` usually holds before, `window:` names the app's own window, and `screenshot:`
  *   compares a region chosen on purpose: they are not judged this way.)
  */
-import type { Region } from '../domain.ts';
-import type { Expectation } from '../spec-file/types.ts';
-import type { Stage } from '../brain/stage.ts';
-import { settle } from '../brain/settle.ts';
-import { settleChanges } from '../vision/settle.ts';
-import { unionRegions } from '../vision/frame.ts';
+import type { Region } from '../../domain.ts';
+import type { Expectation } from '../../spec-file/types.ts';
+import type { Stage } from '../stage.ts';
+import { settle } from '../settle.ts';
+import { settleChanges } from '../../vision/settle.ts';
+import { unionRegions } from '../../vision/frame.ts';
 import type { AssertionResult } from './types.ts';
 import { checkExpectations, type CheckContext } from './check.ts';
 
