@@ -20,9 +20,20 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2) * 2);
 const RUN_TIMEOUT_MS = 300_000;
 const SECOND: Target = { op: '<=', value: 1000, text: '≤ 1.0 s' };
 /** The repository's own calculator spec (issue 28 measured its `add`), its app found from anywhere. */
-const SPEC = readFileSync(join(REPO, 'specs', 'calculator.yaml'), 'utf8').replace('launch: fixtures/apps/open calculator', 'launch: ${env.FIXTURES}/open calculator');
+const SPEC = readFileSync(join(REPO, 'specs', 'calculator.yaml'), 'utf8').replace(
+  'launch: fixtures/apps/open calculator',
+  'launch: ${env.FIXTURES}/open calculator',
+);
 
-const PHASES = ['startMs', 'launchMs', 'readyMs', 'actionsMs', 'holdMs', 'checkMs', 'reportMs'] as const satisfies readonly (keyof GoalPhases)[];
+const PHASES = [
+  'startMs',
+  'launchMs',
+  'readyMs',
+  'actionsMs',
+  'holdMs',
+  'checkMs',
+  'reportMs',
+] as const satisfies readonly (keyof GoalPhases)[];
 const STARTUP = ['cliMs', 'engineMs', 'displayMs'] as const satisfies readonly (keyof RunStartup)[];
 
 const ROWS = {
@@ -34,7 +45,11 @@ const ROWS = {
   version: { name: 'retrace --version (node bin/retrace.mjs)', unit: 'ms' },
 } satisfies Record<string, Row>;
 const phaseRow = (key: string, of: string): Row => ({ name: `${of} ${key}`, unit: 'ms' });
-export const RUN_ROWS: Row[] = [...Object.values(ROWS), ...PHASES.map((p) => phaseRow(p, 'goal phase')), ...STARTUP.map((p) => phaseRow(p, 'run start-up'))];
+export const RUN_ROWS: Row[] = [
+  ...Object.values(ROWS),
+  ...PHASES.map((p) => phaseRow(p, 'goal phase')),
+  ...STARTUP.map((p) => phaseRow(p, 'run start-up')),
+];
 
 interface Sample {
   readonly wall: number;
@@ -56,8 +71,15 @@ async function replayOnce(project: Project): Promise<Sample> {
   const wall = performance.now() - from;
   const summary = project.summary();
   const goal = summary.goals[0];
-  if (result.code !== 0 || !goal || goal.status !== 'passed') throw new Error(`replay exited ${result.code}: ${goal?.message ?? result.stderr.slice(-300)}`);
-  return { wall, toFirst, goal: goal.durationMs, ...(goal.phases ? { phases: goal.phases } : {}), ...(summary.startup ? { startup: summary.startup } : {}) };
+  if (result.code !== 0 || !goal || goal.status !== 'passed')
+    throw new Error(`replay exited ${result.code}: ${goal?.message ?? result.stderr.slice(-300)}`);
+  return {
+    wall,
+    toFirst,
+    goal: goal.durationMs,
+    ...(goal.phases ? { phases: goal.phases } : {}),
+    ...(summary.startup ? { startup: summary.startup } : {}),
+  };
 }
 
 /** A project of its own per checkout, learned once. */
@@ -66,7 +88,8 @@ async function learnedProject(bin?: string): Promise<Project> {
   project.write('specs/calculator.yaml', SPEC);
   const learned = await project.cli(['run', '--goal', 'add', '--update-baselines', 'missing'], {}, RUN_TIMEOUT_MS);
   // Under CI=true a baseline written by the run fails it (exit 1); the replays then compare with it.
-  if (learned.code !== 0 && !/written as the new baseline/.test(learned.stdout + learned.stderr)) throw new Error(`learning exited ${learned.code}: ${learned.stderr.slice(-300)}`);
+  if (learned.code !== 0 && !/written as the new baseline/.test(learned.stdout + learned.stderr))
+    throw new Error(`learning exited ${learned.code}: ${learned.stderr.slice(-300)}`);
   return project;
 }
 
@@ -75,17 +98,48 @@ function rowsOf(samples: readonly Sample[], versions: readonly number[], label =
   const split = samples.filter((s) => s.phases !== undefined);
   const of = (row: Row, values: readonly number[], note?: string): Measurement => {
     const named = label ? { name: `${label}: ${row.name}`, unit: row.unit } : row; // another checkout's figures are not judged
-    return figure({ group: GROUP, ...named, samples: values, ...(values.length === 0 ? { note: 'this checkout writes no time split' } : note ? { note } : {}) });
+    return figure({
+      group: GROUP,
+      ...named,
+      samples: values,
+      ...(values.length === 0 ? { note: 'this checkout writes no time split' } : note ? { note } : {}),
+    });
   };
   return [
-    of(ROWS.firstAction, split.map((s) => s.toFirst - s.phases!.launchMs), "first action line on stderr, less the goal's launchMs"),
-    of(ROWS.overhead, samples.map((s) => s.wall - s.goal)),
-    of(ROWS.wall, samples.map((s) => s.wall)),
-    of(ROWS.toFirst, samples.map((s) => s.toFirst)),
-    of(ROWS.goal, samples.map((s) => s.goal)),
+    of(
+      ROWS.firstAction,
+      split.map((s) => s.toFirst - s.phases!.launchMs),
+      "first action line on stderr, less the goal's launchMs",
+    ),
+    of(
+      ROWS.overhead,
+      samples.map((s) => s.wall - s.goal),
+    ),
+    of(
+      ROWS.wall,
+      samples.map((s) => s.wall),
+    ),
+    of(
+      ROWS.toFirst,
+      samples.map((s) => s.toFirst),
+    ),
+    of(
+      ROWS.goal,
+      samples.map((s) => s.goal),
+    ),
     of(ROWS.version, versions),
-    ...PHASES.map((p) => of(phaseRow(p, 'goal phase'), split.map((s) => s.phases![p]))),
-    ...STARTUP.map((p) => of(phaseRow(p, 'run start-up'), samples.flatMap((s) => (s.startup ? [s.startup[p]] : [])))),
+    ...PHASES.map((p) =>
+      of(
+        phaseRow(p, 'goal phase'),
+        split.map((s) => s.phases![p]),
+      ),
+    ),
+    ...STARTUP.map((p) =>
+      of(
+        phaseRow(p, 'run start-up'),
+        samples.flatMap((s) => (s.startup ? [s.startup[p]] : [])),
+      ),
+    ),
   ];
 }
 
@@ -112,12 +166,15 @@ export function benchStartup(): Promise<Measurement[]> {
       for (let round = 0; round < ROUNDS; round++) {
         for (const checkout of checkouts) {
           const sample = await replayOnce(checkout.project);
-          progress(`${checkout.label || 'this'} run ${round + 1}/${ROUNDS}: wall ${sample.wall.toFixed(0)} ms, first action at ${sample.toFirst.toFixed(0)} ms, goal ${sample.goal} ms`);
+          progress(
+            `${checkout.label || 'this'} run ${round + 1}/${ROUNDS}: wall ${sample.wall.toFixed(0)} ms, first action at ${sample.toFirst.toFixed(0)} ms, goal ${sample.goal} ms`,
+          );
           checkout.samples.push(sample);
         }
       }
       const out: Measurement[] = [];
-      for (const { label, project, samples } of checkouts) out.push(...rowsOf(samples, await versionTimes(project.bin, project.root), label));
+      for (const { label, project, samples } of checkouts)
+        out.push(...rowsOf(samples, await versionTimes(project.bin, project.root), label));
       return out;
     } finally {
       for (const { project } of checkouts) rmSync(project.root, { recursive: true, force: true });

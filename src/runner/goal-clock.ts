@@ -97,14 +97,20 @@ export class GoalClock {
 
 /** A split as a console line: `start 4310 · launch 1210 · … · report 120 ms`, `cli 640 · engine 1830 · display 1450 ms`. */
 export function splitLine(split: GoalPhases | RunStartup): string {
-  return `${Object.entries(split).map(([key, ms]: [string, number]) => `${key.replace(/Ms$/, '')} ${Math.round(ms)}`).join(' · ')} ms`;
+  return `${Object.entries(split)
+    .map(([key, ms]: [string, number]) => `${key.replace(/Ms$/, '')} ${Math.round(ms)}`)
+    .join(' · ')} ms`;
 }
 
 /**
  * The run's start-up split, from the command's start, the engine's start and the moments a worker
  * began and finished opening its display; undefined when no worker opened one (nothing ran).
  */
-export function runStartup(commandStart: number, engineStart: number, display: { readonly from: number; readonly to: number } | undefined): RunStartup | undefined {
+export function runStartup(
+  commandStart: number,
+  engineStart: number,
+  display: { readonly from: number; readonly to: number } | undefined,
+): RunStartup | undefined {
   if (display === undefined) return undefined;
   return {
     cliMs: Math.max(0, Math.round(engineStart - commandStart)),
