@@ -24,6 +24,8 @@ export interface RunContext {
   /** Absolute `fixtures/baselines`. */
   readonly baselinesDir: string;
   readonly runId: string;
+  /** When the command started (epoch ms): the first goal of each worker counts its start from here. */
+  readonly startedAt: number;
   /** Each worker starts its own virtual display instead of sharing `$DISPLAY`. */
   readonly ownDisplays: boolean;
   /**
@@ -31,6 +33,12 @@ export interface RunContext {
    * pool id, 1-based) runs on the i-th, which the live view serves as its screen i.
    */
   readonly displays?: readonly SharedDisplay[];
+  /**
+   * Every file of the run is a spec (`retrace run`): a worker opens its display as soon as it
+   * starts, while it loads the spec module, instead of after. Off where ordinary test files may
+   * share the run (a project's own vitest config), which must start no display.
+   */
+  readonly eagerDisplay?: boolean;
   /** Leave the app and its display running after a failed goal. */
   readonly keepOpen: boolean;
   readonly verbosity: Verbosity;
