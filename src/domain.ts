@@ -335,6 +335,40 @@ export interface Verdict {
   readonly stopReason?: StopReason;
   /** What passed but deserves a look: an unexpected change under `unexpectedChanges: warn`. */
   readonly warnings?: readonly string[];
+  /** Where the goal's time went; absent for a goal no worker reported (it never ran). */
+  readonly phases?: GoalPhases;
+}
+
+/**
+ * A goal's time split, in ms. `launchMs` through `checkMs` add up to the goal's `durationMs`;
+ * `startMs` comes before it and `reportMs` after it, so a worker's goals, each with its start
+ * and report, add up to the worker's wall clock.
+ */
+export interface GoalPhases {
+  /** The run's share before the goal: from the command (the first goal of a worker) or the worker's previous goal to this one. */
+  readonly startMs: number;
+  /** Starting the app until its window is on screen, sized and focused (0 for a shared app already running). */
+  readonly launchMs: number;
+  /** From the window on screen to the first action: the start state awaited, expectations read before acting. */
+  readonly readyMs: number;
+  /** The actions, from the first one's start to the last one's end (a relaunch for --relearn included). */
+  readonly actionsMs: number;
+  /** Waiting for the final screen to hold still before it is judged. */
+  readonly holdMs: number;
+  /** Judging the expectations. */
+  readonly checkMs: number;
+  /** Writing the goal's reports and evidence and closing its app. */
+  readonly reportMs: number;
+}
+
+/** The run's own start-up, in ms: where the time before the first goal went (summary.json `startup`). */
+export interface RunStartup {
+  /** From the command's start to the engine's start: the CLI loading, validating every input. */
+  readonly cliMs: number;
+  /** From the engine's start to the first worker opening its display: vitest, its worker process. */
+  readonly engineMs: number;
+  /** The first worker's display and its session services starting (0 when they were already up). */
+  readonly displayMs: number;
 }
 
 /** What one rung of the ladder saw while looking for a target: for a trace, never for a verdict. */

@@ -28,11 +28,6 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${helpText(first === 'help' ? second : undefined)}\n`);
     return first === undefined ? 2 : 0;
   }
-  if (first === '--version') {
-    const { version } = await import('./version.ts');
-    process.stdout.write(`${version()}\n`);
-    return 0;
-  }
   if (first in COMMANDS && asksForHelp(argv.slice(1))) {
     process.stdout.write(`${helpText(first)}\n`);
     return 0;

@@ -24,6 +24,7 @@ import { GoalEvidence } from './evidence.ts';
 import { GoalTrace } from './goal-trace.ts';
 import { GoalApp, type SharedApp } from './goal-app.ts';
 import { brokenVerdict, verdictError, verdictOf } from './verdict.ts';
+import { GoalClock, displayOpening, splitLine } from './goal-clock.ts';
 
 const PHASE_MODES: Partial<Record<Phase, Verdict['mode']>> = { learning: 'learned', recording: 'scripted', replaying: 'replayed' };
 
@@ -75,11 +76,16 @@ async function runOne(
   progress: ReturnType<typeof createProgress>,
   shared: SharedApp,
 ): Promise<void> {
-  const started = Date.now();
   const label = `${spec.id} › ${goal.id}`;
   const { options } = context;
-  const { desktop, reader } = await workerDesktop(context);
+  // The display is the worker's, opened before its first goal: its start-up is the run's, not the goal's.
+  const { desktop, reader, warmReader } = await workerDesktop(context);
+  const clock = new GoalClock(context.startedAt);
+  const started = clock.started;
+  // Reading text starts a worker thread that loads its model for about a second: alongside the launch.
+  if (goal.expect.some((e) => e.kind === 'text' || e.kind === 'absent')) warmReader();
   const app = new GoalApp({
+    clock,
     spec,
     options,
     root: context.root,
@@ -132,11 +138,13 @@ async function runOne(
       ...claude,
       hooks: {
         phase: (phase, detail) => {
+          if (phase === 'checking') clock.check();
           mode = PHASE_MODES[phase] ?? mode;
           trace.line(`${phase}${detail ? ` (${detail})` : ''}`);
           progress.status(`${label}: ${phase}${detail ? ` (${detail})` : ''}`);
         },
         action: (i, n, d) => {
+          clock.action();
           evidence.started(i, d);
           trace.started(i, d);
           trace.line(`action ${i + 1}${n ? `/${n}` : ''} ${d}`);
@@ -146,23 +154,29 @@ async function runOne(
           trace.line(`warning: ${message}`);
           progress.line(`warning: ${label}: ${message}`);
         },
+        judged: (ms) => clock.judged(ms),
       },
     })]);
-    verdict = verdictOf(outcome, { spec: spec.id, goal: goal.id, durationMs: Date.now() - started, mask });
+    verdict = verdictOf(outcome, { spec: spec.id, goal: goal.id, durationMs: clock.end(), mask });
     assertions = outcome.assertions;
     planner = outcome.planner;
   } catch (error) {
     cause = error;
     verdict = {
-      ...brokenVerdict(error, { spec: spec.id, goal: goal.id, durationMs: Date.now() - started, mask, mode, modelCalls: claude.calls() }),
+      ...brokenVerdict(error, { spec: spec.id, goal: goal.id, durationMs: clock.end(), mask, mode, modelCalls: claude.calls() }),
       actions: done,
     };
   } finally {
     clearTimeout(timer);
   }
 
+  // The app is done with once the verdict is known: it closes while the reports are written.
+  const keep = context.keepOpen && verdict.status !== 'passed';
+  const ended = app.end(keep);
+  ended.catch(() => undefined); // awaited below, after the reports
   verdict = evidence.write(options.reports, verdict);
-  ctx.task.meta.retrace = { verdict, baselines: assertions.filter((a) => a.baseline).map((a) => ({ description: a.description, baseline: a.baseline! })) };
+  const baselines = assertions.filter((a) => a.baseline).map((a) => ({ description: a.description, baseline: a.baseline! }));
+  ctx.task.meta.retrace = { verdict, baselines };
   const stats = await pathStatsOf(options.reports, spec.id, goal.id).catch(() => undefined);
   // A storyboard is a view of the path: a path file it cannot read must not fail the goal.
   const storyboard = (() => {
@@ -192,12 +206,17 @@ async function runOne(
     retries,
   });
 
-  const keep = context.keepOpen && verdict.status !== 'passed';
-  await app.end(keep);
+  await ended;
+  // The split is whole only now that the reports are written and the app closed.
+  const phases = clock.phases();
+  verdict = { ...verdict, phases };
+  const display = displayOpening();
+  ctx.task.meta.retrace = { verdict, baselines, ...(display ? { display } : {}) };
+  progress.detail(`  time: ${splitLine(phases)}`);
   if (keep) {
     progress.line(
       `--keep-open: the app is still running on display ${desktop.display.name}.\n` +
-        `  Look at it: ${howToLook(desktop.display.name, `/tmp/retrace-${goal.id}.png`)}`,
+        `  Look at it: ${howToLook(desktop.display, `/tmp/retrace-${goal.id}.png`)}`,
     );
   }
   if (verdict.status !== 'passed') throw verdictError(verdict, cause);
