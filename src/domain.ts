@@ -370,3 +370,42 @@ export interface RunStartup {
   /** The first worker's display and its session services starting (0 when they were already up). */
   readonly displayMs: number;
 }
+
+/** What one rung of the ladder saw while looking for a target: for a trace, never for a verdict. */
+export interface RungTry {
+  readonly rung: ResolvedBy;
+  readonly score: number;
+  /** Score of the best other place (0 when there is none). */
+  readonly runnerUp: number;
+  /** Window-relative, where the rung would put the target. */
+  readonly box?: Region;
+  readonly accepted: boolean;
+}
+
+/** One recorded effect as replay looked for it, window-relative. */
+export interface EffectSeen {
+  readonly kind: string;
+  /** Where it was recorded. */
+  readonly expected: Region;
+  /** Where it was found, or looked for. */
+  readonly found: Region;
+  readonly verified: boolean;
+  readonly moved: boolean;
+  /** The target's own feedback: never decides. */
+  readonly skipped?: boolean;
+  /** What the recording read there. */
+  readonly text?: string;
+  /** Why it did not verify. */
+  readonly detail?: string;
+}
+
+/** How a replayed action found its target and its effects: what a trace shows of it. */
+export interface ActionDetail {
+  readonly rungs: readonly RungTry[];
+  readonly effects: readonly EffectSeen[];
+  /**
+   * The element effects recorded ("entry "Name": text "Alice""); `checked` false when the pixels
+   * failed first, else `problem` says why they did not hold (absent: they held).
+   */
+  readonly elements?: { readonly expected: readonly string[]; readonly checked: boolean; readonly problem?: string };
+}

@@ -11,7 +11,7 @@ import { heldBefore, holdMsOf, judgeQuietScreen, provedNothing } from './assert/
 import type { AssertionResult } from './assert/types.ts';
 import type { Stage } from './stage.ts';
 import type { CycleOptions, Evidence } from './cycle.ts';
-import type { ProblemSink } from './outcome.ts';
+import type { DetailSink, ProblemSink } from './outcome.ts';
 import type { Planner } from './planners/types.ts';
 import type { ModelLocator } from './ladder.ts';
 
@@ -44,6 +44,8 @@ export interface GoalRunInput {
   readonly onProblem?: ProblemSink;
   /** Receives each action's report as it ends. */
   readonly onReport?: (report: ActionReport) => void;
+  /** Receives how each replayed action found its target and effects. */
+  readonly onDetail?: DetailSink;
 }
 
 /** A product mismatch: the application did not do what the goal expects. */
@@ -80,6 +82,7 @@ export const cycleOptions = (input: GoalRunInput, reported = true): CycleOptions
   ...(reported && input.onProblem ? { onProblem: input.onProblem } : {}),
   ...(reported && input.onEvidence ? { onEvidence: input.onEvidence } : {}),
   ...(reported && input.onReport ? { onReport: input.onReport } : {}),
+  ...(reported && input.onDetail ? { onDetail: input.onDetail } : {}),
 });
 
 const checkContext = (input: GoalRunInput): CheckContext => ({

@@ -19,6 +19,7 @@ const COMMAND_MODULES: Record<string, () => Promise<{ default: (args: import('./
   doctor: () => import('./commands/doctor.ts'),
   inspect: () => import('./commands/inspect.ts'),
   record: () => import('./commands/record.ts'),
+  trace: () => import('./commands/trace.ts'),
 };
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -7,6 +7,13 @@ import type { CliOptions } from '../spec-file/options.ts';
 
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
 
+/** A display the main process opened for a worker: its name, and the cookie that lets the worker in. */
+export interface SharedDisplay {
+  readonly name: string;
+  /** The display's XAUTHORITY file, for a display retrace owns. */
+  readonly xauthority?: string;
+}
+
 export interface RunContext {
   /** Absolute project root; spec ids and default directories are relative to it. */
   readonly root: string;
@@ -25,7 +32,7 @@ export interface RunContext {
    * Displays the main process opened for the workers (`--live`), one per worker: worker i (vitest
    * pool id, 1-based) runs on the i-th, which the live view serves as its screen i.
    */
-  readonly displays?: readonly string[];
+  readonly displays?: readonly SharedDisplay[];
   /**
    * Every file of the run is a spec (`retrace run`): a worker opens its display as soon as it
    * starts, while it loads the spec module, instead of after. Off where ordinary test files may

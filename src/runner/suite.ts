@@ -16,11 +16,12 @@ import { howToLook } from '../desktop/index.ts';
 import { runGoal, type Phase } from '../brain/run-goal.ts';
 import type { AssertionResult } from '../brain/assert/types.ts';
 import type { RunContext } from './context.ts';
-import { createProgress } from './progress.ts';
+import { consoleOptions, createProgress } from './progress.ts';
 import { workerDesktop } from './worker-desktop.ts';
 import { claudeFactories } from './claude.ts';
-import { recordGoalReport, pathStatsOf, goalStoryboard } from './goal-report.ts';
+import { recordGoalReport, pathStatsOf, goalStoryboard, goalEndOf } from './goal-report.ts';
 import { GoalEvidence } from './evidence.ts';
+import { GoalTrace } from './goal-trace.ts';
 import { GoalApp, type SharedApp } from './goal-app.ts';
 import { brokenVerdict, verdictError, verdictOf } from './verdict.ts';
 import { GoalClock, displayOpening, splitLine } from './goal-clock.ts';
@@ -104,6 +105,7 @@ async function runOne(
   );
   const claude = claudeFactories(options, process.env, started + goalMs, deadline.signal);
   const evidence = new GoalEvidence();
+  const trace = new GoalTrace(mask);
   const done: ActionReport[] = [];
   // What the goal was doing, for the verdict of a goal that breaks.
   let mode: Verdict['mode'] = goal.steps ? 'scripted' : 'replayed';
@@ -123,22 +125,35 @@ async function runOne(
       resolveText,
       check: { resolveText, display: describeForDisplay, mask },
       stage: app.stages(deadline.signal),
-      onEvidence: evidence.collect,
-      onProblem: evidence.problem,
+      onEvidence: (i, before, after) => {
+        evidence.collect(i, before, after);
+        trace.collect(i, before, after);
+      },
+      onProblem: (i, problem) => {
+        evidence.problem(i, problem);
+        trace.problem(i, problem);
+      },
+      onDetail: trace.detail,
       onReport: (report) => done.push(report),
       ...claude,
       hooks: {
         phase: (phase, detail) => {
           if (phase === 'checking') clock.check();
           mode = PHASE_MODES[phase] ?? mode;
+          trace.line(`${phase}${detail ? ` (${detail})` : ''}`);
           progress.status(`${label}: ${phase}${detail ? ` (${detail})` : ''}`);
         },
         action: (i, n, d) => {
           clock.action();
           evidence.started(i, d);
+          trace.started(i, d);
+          trace.line(`action ${i + 1}${n ? `/${n}` : ''} ${d}`);
           progress.status(`${label}: action ${i + 1}${n ? `/${n}` : ''} ${d}`);
         },
-        warn: (message) => progress.line(`warning: ${label}: ${message}`),
+        warn: (message) => {
+          trace.line(`warning: ${message}`);
+          progress.line(`warning: ${label}: ${message}`);
+        },
         judged: (ms) => clock.judged(ms),
       },
     })]);
@@ -166,16 +181,29 @@ async function runOne(
   // A storyboard is a view of the path: a path file it cannot read must not fail the goal.
   const storyboard = (() => {
     try {
-      return goalStoryboard(options, spec.id, goal.id, { lastRun: verdict.actions, ...(stats ? { stats } : {}) });
+      return goalStoryboard(options, spec.id, goal.id, { lastRun: verdict.actions, lastRunWindows: evidence.windows(), ...(stats ? { stats } : {}) });
     } catch {
       return undefined;
     }
   })();
+  const retries = ctx.task.result?.retryCount ?? 0;
+  const end = goalEndOf(verdict, retries, consoleOptions().retry);
+  for (const line of [end.text, ...(end.more ? [end.more] : [])]) trace.line(line);
+  // A trace is evidence: one that cannot be written must not fail the goal, and is said.
+  const traced = (() => {
+    try {
+      return trace.write(options.reports, options.trace, verdict, assertions);
+    } catch (error) {
+      progress.line(`warning: ${label}: its trace was not written: ${(error as Error).message}`);
+      return undefined;
+    }
+  })();
   await recordGoalReport(spec, goal, verdict, assertions, evidence, {
+    ...(traced ? { trace: traced } : {}),
     ...(planner ? { planner } : {}),
     ...(stats ? { pathStats: stats } : {}),
     ...(storyboard ? { storyboard } : {}),
-    retries: ctx.task.result?.retryCount ?? 0,
+    retries,
   });
 
   await ended;
@@ -188,7 +216,7 @@ async function runOne(
   if (keep) {
     progress.line(
       `--keep-open: the app is still running on display ${desktop.display.name}.\n` +
-        `  Look at it: ${howToLook(desktop.display.name, `/tmp/retrace-${goal.id}.png`)}`,
+        `  Look at it: ${howToLook(desktop.display, `/tmp/retrace-${goal.id}.png`)}`,
     );
   }
   if (verdict.status !== 'passed') throw verdictError(verdict, cause);

@@ -42,6 +42,7 @@ export function workerDesktop(context: RunContext): Promise<WorkerDesktop> {
       const { reports } = context.options;
       // vitest numbers its workers 1..maxWorkers, one process per number at a time.
       const given = context.displays?.[Number(process.env.VITEST_POOL_ID ?? 1) - 1];
+      // Each display has its own cookie: the one this process inherited may be another's.
       const desktop = await openDesktop({
         own: context.ownDisplays,
         size: context.options.display.size,

@@ -29,6 +29,7 @@ export function cliOptions(flags: ParsedArgs['flags']): CliOptions {
     healWithModel: pick<boolean>('heal-with-model'),
     strict: pick<boolean>('strict'),
     unexpectedChanges: pick<string>('unexpected-changes'),
+    trace: pick<string>('trace'),
     updateBaselines: pick<string>('update-baselines'),
     workers: pick<number>('workers'),
     paths: pick<string>('paths'),
@@ -90,7 +91,7 @@ export default async function run(args: ParsedArgs): Promise<number> {
     // The process's own start: node and the CLI's imports are part of what the user waits for.
     startedAt: performance.timeOrigin,
     ownDisplays: displays.length === 0 && (options.workers > 1 || !hasUserDisplay()),
-    ...(displays.length > 0 && { displays: displays.map((d) => d.name) }),
+    ...(displays.length > 0 && { displays: displays.map((d) => ({ name: d.name, ...(d.env.XAUTHORITY !== undefined && { xauthority: d.env.XAUTHORITY }) })) }),
     eagerDisplay: true,
     keepOpen,
     verbosity: quiet ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
