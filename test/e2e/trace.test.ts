@@ -38,8 +38,9 @@ describe('retrace trace', () => {
   let server: RunningCli | undefined;
   let page: BrowserPage | undefined;
   afterAll(async () => {
-    await page?.close();
+    // The server first: a browser that fails to close must not leave it running.
     server?.child.kill('SIGTERM');
+    await page?.close();
   });
 
   test(
