@@ -11,7 +11,7 @@
  * target not found or an effect not verified is an outcome (a value), never an exception:
  * exceptions are infrastructure faults only.
  */
-import type { Action, ActionReport, Frame, Point, RecordedAction, Region, ResolvedBy } from '../domain.ts';
+import type { Action, ActionReport, Frame, Point, RecordedAction, Region, ResolvedBy, RungTry } from '../domain.ts';
 import { isElementTarget, isPointTarget } from '../domain.ts';
 import type { Element } from '../desktop/types.ts';
 import { fingerprint } from '../vision/fingerprint.ts';
@@ -23,11 +23,11 @@ import { locateText, centre } from './locate.ts';
 import { act } from './element-act.ts';
 import { locateElement, elementAnchorAt } from './element-target.ts';
 import { elementChanges, focusMoves, readElements } from './element-effects.ts';
-import { describeAction, targetsOf } from './describe.ts';
+import { describeAction, targetsOf } from '../spec-file/describe.ts';
 import { makeAnchor, makeEffects, withBeforeLine, type AssetSink } from './observe.ts';
 import { resolveTarget, type ModelLocator } from './ladder.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
-import type { ActionFailure, ActionOutcome, Held, ProblemSink } from './outcome.ts';
+import type { ActionFailure, ActionOutcome, DetailSink, Held, ProblemSink } from './outcome.ts';
 import { ReplayStep, type Phases } from './replay-step.ts';
 import { endedAction, hasEnded, unlessEnded } from './exit.ts';
 
@@ -57,6 +57,8 @@ export interface CycleOptions {
   readonly onProblem?: ProblemSink;
   /** Receives every action's report as the action ends (a goal that breaks keeps what it did). */
   readonly onReport?: (report: ActionReport) => void;
+  /** Receives how each replayed action found its target and effects (a trace). */
+  readonly onDetail?: DetailSink;
 }
 
 /** One action to do: learned (planned now) or replayed (from a recorded path). */
@@ -87,6 +89,8 @@ export interface Resolved {
   readonly offset: Point;
   /** The text read under the first target, when learning (the anchor's OCR text). */
   readonly text?: string;
+  /** Replay: what each rung of the ladder saw of the first target. */
+  readonly tried?: readonly RungTry[];
 }
 
 export interface Unresolved {
@@ -94,6 +98,7 @@ export interface Unresolved {
   /** Where the target's anchor was recorded, and the best place a rung found: evidence. */
   readonly recorded?: Region;
   readonly candidate?: Region;
+  readonly tried?: readonly RungTry[];
 }
 
 export class ActionCycle {
@@ -171,10 +176,19 @@ export class ActionCycle {
       return { report: report({ verified: false, resolvedBy: 'recorded', retries: 0 }), changed: false, healed: false, failure };
     }
     // An app that ends under the action never settles again: its end is what the action did.
-    const after = refused ?? await unlessEnded(this.stage, settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic, quietMs: CYCLE_LIMITS.recordQuietMs }, {
-      changeFrom: before.frame,
-      reactMs: CYCLE_LIMITS.learnReactMs,
-    }));
+    const after =
+      refused ??
+      (await unlessEnded(
+        this.stage,
+        settle(
+          this.stage,
+          { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic, quietMs: CYCLE_LIMITS.recordQuietMs },
+          {
+            changeFrom: before.frame,
+            reactMs: CYCLE_LIMITS.learnReactMs,
+          },
+        ),
+      ));
     lap('settleMs');
     const secret = action.kind === 'type' && containsSecret(action.text);
     if (hasEnded(after)) {
@@ -213,12 +227,18 @@ export class ActionCycle {
         continue;
       }
       if (isElementTarget(target)) {
-        const hit = await locateElement(this.stage, target, this.options.resolveText, { window: before.window, timeoutMs: this.options.actionTimeoutMs });
+        const hit = await locateElement(this.stage, target, this.options.resolveText, {
+          window: before.window,
+          timeoutMs: this.options.actionTimeoutMs,
+        });
         if ('failure' in hit) return { failure: `${describeAction(action)}: ${hit.failure}` };
         points.push(hit.point);
         continue;
       }
-      const found = await locateText(this.stage, this.options.resolveText(target.text), { first: before, timeoutMs: this.options.actionTimeoutMs });
+      const found = await locateText(this.stage, this.options.resolveText(target.text), {
+        first: before,
+        timeoutMs: this.options.actionTimeoutMs,
+      });
       if (!found.hit) return { failure: `${describeAction(action)}: no such text on screen (OCR read: "${found.read}")` };
       points.push(centre(found.hit.box));
       if (i === 0) text = target.text;
@@ -234,6 +254,7 @@ export class ActionCycle {
     const targets = targetsOf(recorded.action);
     const points: Point[] = [];
     let resolvedBy: ResolvedBy = 'recorded';
+    let tried: readonly RungTry[] | undefined;
     // An action with no target (a key, typing) acts where the last target was: if the layout
     // moved, its effects moved with it.
     let offset: Point = targets.length === 0 ? this.lastOffset : { x: 0, y: 0 };
@@ -261,16 +282,18 @@ export class ActionCycle {
             (resolution.ocrRead ? `; OCR read: "${resolution.ocrRead}"` : ''),
           ...(anchor ? { recorded: anchor.box } : {}),
           ...(resolution.candidate ? { candidate: resolution.candidate } : {}),
+          ...(i === 0 ? { tried: resolution.tried } : {}),
         };
       }
       points.push(resolution.point);
       if (i === 0) {
         resolvedBy = resolution.resolvedBy;
+        tried = resolution.tried;
         offset = resolution.offset;
         this.lastOffset = offset;
       }
     }
-    return { points, resolvedBy, offset };
+    return { points, resolvedBy, offset, ...(tried ? { tried } : {}) };
   }
 
   /** What the action did, as a path keeps it: the anchor of its target and the regions it changed. */
@@ -287,7 +310,11 @@ export class ActionCycle {
   ): Promise<RecordedAction> {
     const point = resolved.points[0];
     // A healed action keeps the text it was recorded with; a learned one reads what is under it.
-    const text = secret ? undefined : recorded ? recorded.anchor?.text : (resolved.text ?? (point ? await this.readUnder(before.frame, point) : undefined));
+    const text = secret
+      ? undefined
+      : recorded
+        ? recorded.anchor?.text
+        : (resolved.text ?? (point ? await this.readUnder(before.frame, point) : undefined));
     const pixelAnchor = point && (!recorded || recorded.anchor) ? makeAnchor(before.frame, point, text, assets) : undefined;
     // The element under the target, as the app publishes it (read now when healing a replay).
     const elementsNow = elementsBefore ?? (recorded && point ? await readElements(this.stage, after.window) : undefined);
@@ -297,12 +324,21 @@ export class ActionCycle {
     const focusOnly = elementsBefore && elementsAfter ? focusMoves(elementsBefore, elementsAfter).focusOnly : undefined;
     const effects = await this.stage.guard(
       makeEffects({
-        before: before.frame, after: after.frame, dynamic, secret, sink: assets, reader: this.stage.reader,
+        before: before.frame,
+        after: after.frame,
+        dynamic,
+        secret,
+        sink: assets,
+        reader: this.stage.reader,
         ...(anchor ? { target: anchor.box } : {}),
         ...(focusOnly?.length ? { focusOnly } : {}),
       }),
     );
-    const elements = recorded ? recorded.elements : elementsBefore && elementsAfter ? elementChanges(elementsBefore, elementsAfter, { dynamic, secret, ...(element && { target: element }) }) : undefined;
+    const elements = recorded
+      ? recorded.elements
+      : elementsBefore && elementsAfter
+        ? elementChanges(elementsBefore, elementsAfter, { dynamic, secret, ...(element && { target: element }) })
+        : undefined;
     return {
       action,
       ...(anchor ? { anchor } : {}),
@@ -332,7 +368,11 @@ export class ActionCycle {
       });
       if (!found.hit) {
         const where = step.kind === 'replay' ? `action ${step.index + 1} (${describeAction(action)})` : describeAction(action);
-        failure = { category: 'target-not-found', message: `${where}: the text never appeared (OCR read: "${found.read}")`, index: step.index };
+        failure = {
+          category: 'target-not-found',
+          message: `${where}: the text never appeared (OCR read: "${found.read}")`,
+          index: step.index,
+        };
       }
     }
     const ms = Math.round(performance.now() - started);

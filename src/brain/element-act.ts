@@ -74,7 +74,10 @@ export async function act(
     if (Date.now() >= deadline) {
       await stage.guard(stage.input.key('Escape'));
       const names = now.ok ? optionsOf(now.elements, list) : [];
-      return `the ${describeElement(list, accessibleName(list))} has no option "${option}"` + (names.length > 0 ? ` (its options: ${names.map((n) => `"${n}"`).join(', ')})` : '');
+      return (
+        `the ${describeElement(list, accessibleName(list))} has no option "${option}"` +
+        (names.length > 0 ? ` (its options: ${names.map((n) => `"${n}"`).join(', ')})` : '')
+      );
     }
     await stage.wait(POLL_MS);
   }
@@ -82,11 +85,17 @@ export async function act(
 
 /** The innermost list or combo box under a point. */
 function listAt(elements: readonly Element[], point: Point): Element | undefined {
-  return elements.filter((e) => LISTS.has(e.role) && containsPoint(e.box, point)).reduce<Element | undefined>((best, e) => (best === undefined || e.depth >= best.depth ? e : best), undefined);
+  return elements
+    .filter((e) => LISTS.has(e.role) && containsPoint(e.box, point))
+    .reduce<Element | undefined>((best, e) => (best === undefined || e.depth >= best.depth ? e : best), undefined);
 }
 
 const isInside = (element: Element, ancestor: Element, byRef: ReadonlyMap<string, Element>): boolean => {
-  for (let e = element.parent === undefined ? undefined : byRef.get(element.parent); e !== undefined; e = e.parent === undefined ? undefined : byRef.get(e.parent)) {
+  for (
+    let e = element.parent === undefined ? undefined : byRef.get(element.parent);
+    e !== undefined;
+    e = e.parent === undefined ? undefined : byRef.get(e.parent)
+  ) {
     if (e.ref === ancestor.ref) return true;
   }
   return false;
@@ -96,7 +105,10 @@ const isOption = (e: Element): boolean => !CONTAINERS.has(e.role) && !LISTS.has(
 
 function optionsOf(elements: readonly Element[], list: Element): string[] {
   const byRef = new Map(elements.map((e) => [e.ref, e]));
-  return elements.filter((e) => isOption(e) && isInside(e, list, byRef)).map(accessibleName).filter((n) => n !== '');
+  return elements
+    .filter((e) => isOption(e) && isInside(e, list, byRef))
+    .map(accessibleName)
+    .filter((n) => n !== '');
 }
 
 function optionIn(elements: readonly Element[], list: Element, option: string): Element | undefined {

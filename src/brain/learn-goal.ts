@@ -3,7 +3,7 @@
  * run the learning loop with the planner, check the expectations, and save the path only when
  * they hold.
  */
-import type { Mode, Path, RecordedAction, Region } from '../domain.ts';
+import { exitOf, type Mode, type Path, type RecordedAction, type Region } from '../domain.ts';
 import { InvalidInputError } from '../errors.ts';
 import type { PathStore } from '../paths/store.ts';
 import { goalSource } from '../paths/source.ts';
@@ -18,13 +18,14 @@ import { RulesPlanner } from './planners/rules-planner.ts';
 import { placePointer } from './pointer.ts';
 import { parseRulesGoal } from './rules-grammar.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
-import { onlyNewBaselines } from '../assert/screenshot.ts';
-import { appExitedError, awaitExit, exitOf, withExit } from './exit.ts';
+import { onlyNewBaselines } from './assert/screenshot.ts';
+import { appExitedError, awaitExit, withExit } from './exit.ts';
 import { checkGoal, cycleOptions, expectationsBefore, type GoalOutcome, type GoalRunInput } from './goal.ts';
 
 export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mode, stage: Stage): Promise<GoalOutcome> {
   const { spec, goal, options } = input;
-  if (goal.expect.length === 0) input.hooks?.warn?.(`goal "${goal.id}" has no expect: its path is saved without proof that it reaches the goal`);
+  if (goal.expect.length === 0)
+    input.hooks?.warn?.(`goal "${goal.id}" has no expect: its path is saved without proof that it reaches the goal`);
   input.hooks?.phase?.('learning', 'watching for content that changes on its own');
   const start = await stage.window();
   const pointer = await placePointer(stage);
@@ -44,10 +45,24 @@ export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mod
     onAction: (i, d) => input.hooks?.action?.(i, goal.steps?.length, d),
   });
   const actions = await accountForExit(input, stage, lesson.actions, start.region);
-  const base = { mode, actions: lesson.reports, assertions: [], modelCalls: planner.modelCalls, stopReason: lesson.stopReason, planner: planner.name };
-  if (lesson.failure) return { ...base, mismatch: { category: lesson.failure.category, message: lesson.failure.message, failedAction: lesson.failure.index } };
+  const base = {
+    mode,
+    actions: lesson.reports,
+    assertions: [],
+    modelCalls: planner.modelCalls,
+    stopReason: lesson.stopReason,
+    planner: planner.name,
+  };
+  if (lesson.failure)
+    return {
+      ...base,
+      mismatch: { category: lesson.failure.category, message: lesson.failure.message, failedAction: lesson.failure.index },
+    };
   if (lesson.stopReason !== 'goal_achieved') {
-    return { ...base, mismatch: { category: 'expectation-failed', message: `learning stopped (${lesson.stopReason}): ${lesson.message ?? ''}`.trim() } };
+    return {
+      ...base,
+      mismatch: { category: 'expectation-failed', message: `learning stopped (${lesson.stopReason}): ${lesson.message ?? ''}`.trim() },
+    };
   }
   const { assertions, mismatch, warnings } = await checkGoal(input, stage, actions, before);
   if (mismatch && !onlyNewBaselines(assertions)) return { ...base, assertions, mismatch };
@@ -77,7 +92,12 @@ export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mod
  * otherwise it is a crash and the goal is broken. An app that ends a moment after the last
  * action settled (a dialog closing after its fade-out) has that action's end recorded.
  */
-async function accountForExit(input: GoalRunInput, stage: Stage, actions: readonly RecordedAction[], window: Region): Promise<readonly RecordedAction[]> {
+async function accountForExit(
+  input: GoalRunInput,
+  stage: Stage,
+  actions: readonly RecordedAction[],
+  window: Region,
+): Promise<readonly RecordedAction[]> {
   const expected = input.goal.expect.find((e) => e.kind === 'exited');
   const last = actions[actions.length - 1];
   if (!expected) {

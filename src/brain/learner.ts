@@ -4,13 +4,22 @@
  * expectations and saves the path only when they pass, so a failed lesson never overwrites
  * anything.
  */
-import type { Action, ActionReport, Frame, RecordedAction, Region, StopReason } from '../domain.ts';
+import {
+  describeExit,
+  exitOf,
+  type Action,
+  type ActionReport,
+  type Frame,
+  type RecordedAction,
+  type Region,
+  type StopReason,
+} from '../domain.ts';
 import type { LearningBounds, Planner } from './planners/types.ts';
 import type { Stage } from './stage.ts';
 import type { ActionCycle, ActionFailure } from './cycle.ts';
 import type { AssetSink } from './observe.ts';
-import { describeAction } from './describe.ts';
-import { appExitedError, describeExit, exitOf, hasEnded, unlessEnded } from './exit.ts';
+import { describeAction } from '../spec-file/describe.ts';
+import { appExitedError, hasEnded, unlessEnded } from './exit.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
 import { offerElements } from './elements.ts';
 import { readElements } from './element-effects.ts';
@@ -92,7 +101,9 @@ export async function learn(input: LearnInput): Promise<Lesson> {
     }
     seen = shot.frame;
     const elements = planner.seesElements ? offerElements(await readElements(stage, shot.window), shot.window) : [];
-    const decision = await stage.guard(planner.next({ frame: shot.frame, step, ...(previous ? { previous } : {}), ...(elements.length > 0 && { elements }) }));
+    const decision = await stage.guard(
+      planner.next({ frame: shot.frame, step, ...(previous ? { previous } : {}), ...(elements.length > 0 && { elements }) }),
+    );
     if (decision.kind === 'done') return stop(decision.reason, decision.message);
     const { action } = decision;
     input.onAction?.(step, describeAction(action));
@@ -112,7 +123,11 @@ export async function learn(input: LearnInput): Promise<Lesson> {
     const nothing = planner.name === 'rules' && exit === undefined && !outcome.changed ? await didNothing(stage, action) : undefined;
     if (nothing !== undefined) {
       reports.push({ ...outcome.report, verified: false });
-      const failure: ActionFailure = { category: 'effect-not-verified', message: `${describeAction(action)}: ${nothing}`, index: actions.length };
+      const failure: ActionFailure = {
+        category: 'effect-not-verified',
+        message: `${describeAction(action)}: ${nothing}`,
+        index: actions.length,
+      };
       return stop('error', failure.message, failure);
     }
     actions.push(outcome.observed);

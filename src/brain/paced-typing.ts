@@ -52,7 +52,13 @@ const reread = async (stage: Stage, field: Element, window: Region): Promise<Ele
 };
 
 /** Polls `field` until `ready` holds of it, up to `ms`; the last reading (undefined if none). */
-const waitFor = async (stage: Stage, field: Element, window: Region, ms: number, ready: (e: Element) => boolean): Promise<Element | undefined> => {
+const waitFor = async (
+  stage: Stage,
+  field: Element,
+  window: Region,
+  ms: number,
+  ready: (e: Element) => boolean,
+): Promise<Element | undefined> => {
   const deadline = Date.now() + ms;
   for (;;) {
     const now = await reread(stage, field, window);

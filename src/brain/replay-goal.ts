@@ -38,7 +38,10 @@ export async function replayGoal(input: GoalRunInput, store: PathStore, stage: S
   const modelCalls = model?.calls() ?? 0;
   if (done.failure) {
     const { category, message, index } = done.failure;
-    return { replay: done, outcome: { mode, actions: done.reports, assertions: [], modelCalls, mismatch: { category, message, failedAction: index } } };
+    return {
+      replay: done,
+      outcome: { mode, actions: done.reports, assertions: [], modelCalls, mismatch: { category, message, failedAction: index } },
+    };
   }
   const { assertions, mismatch, warnings } = await checkGoal(input, stage, path.actions, before);
   if (!mismatch && done.healed) {
@@ -47,7 +50,17 @@ export async function replayGoal(input: GoalRunInput, store: PathStore, stage: S
     const window = stage.app.exitInfo() ? path.window : (await stage.window()).region;
     await store.propose(inWindow(path, done.observed.actions, window), done.observed.assets);
   }
-  return { replay: done, outcome: { mode, actions: done.reports, assertions, modelCalls, ...(mismatch ? { mismatch } : {}), ...(warnings.length > 0 ? { warnings } : {}) } };
+  return {
+    replay: done,
+    outcome: {
+      mode,
+      actions: done.reports,
+      assertions,
+      modelCalls,
+      ...(mismatch ? { mismatch } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
+    },
+  };
 }
 
 /**
@@ -83,7 +96,11 @@ async function navigateToStart(input: GoalRunInput, store: PathStore, stage: Sta
  * size lies where that window put it, maybe past the recorded one. What replayed in place keeps
  * its recorded evidence, clipped to a smaller window (a region left wholly outside it is dropped).
  */
-export function inWindow(path: Path, actions: readonly RecordedAction[], window: { readonly width: number; readonly height: number }): Path {
+export function inWindow(
+  path: Path,
+  actions: readonly RecordedAction[],
+  window: { readonly width: number; readonly height: number },
+): Path {
   const size = { width: window.width, height: window.height };
   const inside = (r: Region): Region | undefined => {
     const clipped = clampRegion(r, size);

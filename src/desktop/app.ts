@@ -19,14 +19,7 @@ import { findAtkWrapper, javaAccessibilityEnv } from './session/java.ts';
 import { accessibilityEnv } from './atspi/a11y-bus.ts';
 import { runShellStep } from './shell-step.ts';
 import { parseTitlePattern, type TitlePattern } from './title-pattern.ts';
-import type {
-  AppConfig,
-  AppExit,
-  AppSession,
-  Display,
-  WindowInfo,
-  WindowSystem,
-} from './types.ts';
+import type { AppConfig, AppExit, AppSession, Display, WindowInfo, WindowSystem } from './types.ts';
 
 export const APP_DEFAULTS = Object.freeze({
   windowTimeoutMs: 15_000,
@@ -39,8 +32,23 @@ export const APP_DEFAULTS = Object.freeze({
 });
 
 /** Words that cannot follow `exec` in `sh -c "exec …"`. */
-const NOT_EXECUTABLE = new Set(['cd', 'export', 'set', 'unset', 'source', '.', 'eval', 'exec',
-  'if', 'for', 'while', 'until', 'case', '{', '!']);
+const NOT_EXECUTABLE = new Set([
+  'cd',
+  'export',
+  'set',
+  'unset',
+  'source',
+  '.',
+  'eval',
+  'exec',
+  'if',
+  'for',
+  'while',
+  'until',
+  'case',
+  '{',
+  '!',
+]);
 
 /**
  * `exec` makes the shell become the app, so the session's pid is the app's own and its exit
@@ -90,11 +98,7 @@ const bridgeEnv = (display: Display, accessibility: AppConfig['accessibility']):
   return wrapper ? javaAccessibilityEnv(wrapper, process.env.JAVA_TOOL_OPTIONS) : {};
 };
 
-export const launchApp = async (
-  config: AppConfig,
-  display: Display,
-  windows: WindowSystem,
-): Promise<AppSession> => {
+export const launchApp = async (config: AppConfig, display: Display, windows: WindowSystem): Promise<AppSession> => {
   const pattern = parseTitlePattern(config.window);
   display.assertAlive();
   if (config.cwd !== undefined && !existsSync(config.cwd)) {
@@ -106,7 +110,11 @@ export const launchApp = async (
   const home =
     config.isolate === false
       ? undefined
-      : createPrivateHome({ animationsOff: !animationsAllowed, ...(display.services && { parent: display.services.dir }) });
+      : createPrivateHome({
+          animationsOff: !animationsAllowed,
+          ...(display.services && { parent: display.services.dir }),
+          ...(display.env.XAUTHORITY !== undefined && { xauthority: display.env.XAUTHORITY }),
+        });
   const env = {
     ...process.env,
     ...toolkitEnv(process.env),
@@ -209,7 +217,11 @@ class ProcessAppSession implements AppSession {
     if (x >= 0 && y >= 0 && x + width <= display.width && y + height <= display.height) return;
     const screen = `${display.width}x${display.height}`;
     if (width <= display.width && height <= display.height) {
-      await this.windowSystem.move(main.id, Math.min(Math.max(0, x), display.width - width), Math.min(Math.max(0, y), display.height - height));
+      await this.windowSystem.move(
+        main.id,
+        Math.min(Math.max(0, x), display.width - width),
+        Math.min(Math.max(0, y), display.height - height),
+      );
       process.stderr.write(`retrace: the window "${main.title}" reached past the ${screen} screen: moved onto it\n`);
       return;
     }
@@ -225,7 +237,9 @@ class ProcessAppSession implements AppSession {
         { cause: error },
       );
     }
-    process.stderr.write(`retrace: the window "${main.title}" was ${width}x${height}, larger than the ${screen} screen: resized to ${fit[0]}x${fit[1]}\n`);
+    process.stderr.write(
+      `retrace: the window "${main.title}" was ${width}x${height}, larger than the ${screen} screen: resized to ${fit[0]}x${fit[1]}\n`,
+    );
   }
 
   async window(): Promise<WindowInfo> {
@@ -244,10 +258,7 @@ class ProcessAppSession implements AppSession {
         `The app exited (${describeExit(this.exit)}); its window "${this.config.window}" is gone.`,
       );
     }
-    throw new InfrastructureError(
-      'WINDOW_TIMEOUT',
-      `The app's window "${this.config.window}" is no longer on screen.`,
-    );
+    throw new InfrastructureError('WINDOW_TIMEOUT', `The app's window "${this.config.window}" is no longer on screen.`);
   }
 
   async windows(): Promise<WindowInfo[]> {
@@ -302,9 +313,7 @@ class ProcessAppSession implements AppSession {
     return asked;
   }
 
-  private async findMain(
-    all: readonly WindowInfo[] | undefined = undefined,
-  ): Promise<WindowInfo | undefined> {
+  private async findMain(all: readonly WindowInfo[] | undefined = undefined): Promise<WindowInfo | undefined> {
     const matching = (all ?? (await this.windowSystem.list())).filter((w) => this.pattern.test(w.title));
     if (matching.length <= 1) return matching[0];
     // Several windows match (another instance, a leftover): prefer one of ours.
@@ -334,9 +343,7 @@ class ProcessAppSession implements AppSession {
       'WINDOW_TIMEOUT',
       `No window with title ${describePattern(this.pattern)} appeared within ${timeoutMs} ms ` +
         `(launch: ${this.config.launch}). ` +
-        (titles.length > 0
-          ? `Windows seen meanwhile: ${titles.join(', ')}.`
-          : 'No windows were seen at all.'),
+        (titles.length > 0 ? `Windows seen meanwhile: ${titles.join(', ')}.` : 'No windows were seen at all.'),
     );
   }
 
@@ -362,8 +369,7 @@ class ProcessAppSession implements AppSession {
       const now = last === undefined ? 'it is gone' : `it stays ${last.region.width}x${last.region.height}`;
       throw new InfrastructureError(
         'WINDOW_TIMEOUT',
-        `The window "${main.title}" was asked to be ${width}x${height}, but ${now} ` +
-          `after ${APP_DEFAULTS.resizeTimeoutMs} ms.`,
+        `The window "${main.title}" was asked to be ${width}x${height}, but ${now} ` + `after ${APP_DEFAULTS.resizeTimeoutMs} ms.`,
       );
     }
   }

@@ -54,8 +54,7 @@ class PathProblem extends Error {
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
-const show = (where: Where): string =>
-  where.reduce<string>((s, k) => (typeof k === 'number' ? `${s}[${k}]` : s ? `${s}.${k}` : k), '');
+const show = (where: Where): string => where.reduce<string>((s, k) => (typeof k === 'number' ? `${s}[${k}]` : s ? `${s}.${k}` : k), '');
 
 /** The checks of one path file, against the window it was recorded in. */
 class Checker {
@@ -90,7 +89,10 @@ class Checker {
     const ok =
       isCount(r.x, width - 1) && isCount(r.y, height - 1) && isCount(r.width, MAX_WINDOW_SIDE) && isCount(r.height, MAX_WINDOW_SIDE);
     if (!ok) {
-      this.fail(where, `[${[r.x, r.y, r.width, r.height].map(String).join(', ')}] must be a region [x, y, width, height] inside the recorded ${width}×${height} window`);
+      this.fail(
+        where,
+        `[${[r.x, r.y, r.width, r.height].map(String).join(', ')}] must be a region [x, y, width, height] inside the recorded ${width}×${height} window`,
+      );
     }
   }
 
@@ -130,14 +132,16 @@ class Checker {
 
   image(v: unknown, where: Where): string {
     const name = this.string(v, where);
-    if (!ASSET_NAME.test(name)) this.fail(where, `"${name}" must be the file name of a PNG image in the goal's .assets folder, without any folder part`);
+    if (!ASSET_NAME.test(name))
+      this.fail(where, `"${name}" must be the file name of a PNG image in the goal's .assets folder, without any folder part`);
     return name;
   }
 
   action(v: unknown, where: Where): void {
     const a = this.object(v, where, 'an action');
     const kind = a.kind;
-    if (typeof kind !== 'string' || !ACTION_KINDS.includes(kind)) this.fail([...where, 'kind'], `must be one of ${ACTION_KINDS.join(', ')}`);
+    if (typeof kind !== 'string' || !ACTION_KINDS.includes(kind))
+      this.fail([...where, 'kind'], `must be one of ${ACTION_KINDS.join(', ')}`);
     const at = (key: string): Where => [...where, key];
     if (CLICKS.has(kind)) this.target(a.target, at('target'));
     else if (kind === 'type') {
@@ -150,7 +154,8 @@ class Checker {
         this.fail(at('combo'), `is not a key combo: ${(error as Error).message}`);
       }
     } else if (kind === 'scroll') {
-      if (typeof a.direction !== 'string' || !SCROLL_DIRECTIONS.has(a.direction)) this.fail(at('direction'), `must be one of ${[...SCROLL_DIRECTIONS].join(', ')}`);
+      if (typeof a.direction !== 'string' || !SCROLL_DIRECTIONS.has(a.direction))
+        this.fail(at('direction'), `must be one of ${[...SCROLL_DIRECTIONS].join(', ')}`);
       if (!isCount(a.amount, 1000) || a.amount < 1) this.fail(at('amount'), 'must be a whole number of notches from 1 to 1000');
       if (a.target !== undefined) this.target(a.target, at('target'));
     } else if (kind === 'drag') {
@@ -166,7 +171,8 @@ class Checker {
       if (!isCount(a.ms, MAX_PATH_WAIT_MS)) this.fail(at('ms'), `must be milliseconds from 0 to ${MAX_PATH_WAIT_MS}`);
     } else {
       this.string(a.text, at('text'));
-      if (a.timeoutMs !== undefined && !isCount(a.timeoutMs, MAX_PATH_WAIT_MS)) this.fail(at('timeoutMs'), `must be milliseconds from 0 to ${MAX_PATH_WAIT_MS}`);
+      if (a.timeoutMs !== undefined && !isCount(a.timeoutMs, MAX_PATH_WAIT_MS))
+        this.fail(at('timeoutMs'), `must be milliseconds from 0 to ${MAX_PATH_WAIT_MS}`);
     }
   }
 
@@ -179,9 +185,12 @@ class Checker {
       const f = this.object(effect, [...where, 'effects', i], 'an effect { region, image }');
       this.region(f.region, [...where, 'effects', i, 'region']);
       if (f.image !== undefined) this.image(f.image, [...where, 'effects', i, 'image']);
-      if (f.kind !== undefined && !EFFECT_KINDS.has(String(f.kind))) this.fail([...where, 'effects', i, 'kind'], `must be one of ${[...EFFECT_KINDS].join(', ')}`);
-      if (f.role !== undefined && !TEXT_ROLES.has(String(f.role))) this.fail([...where, 'effects', i, 'role'], `must be one of ${[...TEXT_ROLES].join(', ')}`);
-      if (f.kind === 'exit' && !isExitStatus(f.exit)) this.fail([...where, 'effects', i, 'exit'], 'must be { code, signal }: an exit code (or null) and a signal name (or null)');
+      if (f.kind !== undefined && !EFFECT_KINDS.has(String(f.kind)))
+        this.fail([...where, 'effects', i, 'kind'], `must be one of ${[...EFFECT_KINDS].join(', ')}`);
+      if (f.role !== undefined && !TEXT_ROLES.has(String(f.role)))
+        this.fail([...where, 'effects', i, 'role'], `must be one of ${[...TEXT_ROLES].join(', ')}`);
+      if (f.kind === 'exit' && !isExitStatus(f.exit))
+        this.fail([...where, 'effects', i, 'exit'], 'must be { code, signal }: an exit code (or null) and a signal name (or null)');
     });
     if (!Array.isArray(e.dynamic)) this.fail([...where, 'dynamic'], 'must be a list of regions');
     e.dynamic.forEach((region: unknown, i: number) => this.region(region, [...where, 'dynamic', i]));
@@ -221,7 +230,13 @@ function check(data: Json): void {
     throw new PathProblem(['source'], 'source must be an object with kind, hash and text');
   }
   const window = data.window;
-  if (!isObject(window) || !isCount(window.width, MAX_WINDOW_SIDE) || !isCount(window.height, MAX_WINDOW_SIDE) || window.width < 1 || window.height < 1) {
+  if (
+    !isObject(window) ||
+    !isCount(window.width, MAX_WINDOW_SIDE) ||
+    !isCount(window.height, MAX_WINDOW_SIDE) ||
+    window.width < 1 ||
+    window.height < 1
+  ) {
     throw new PathProblem(['window'], `window must be { width, height } in pixels, from 1 to ${MAX_WINDOW_SIDE}`);
   }
   const pointer = data.pointer;
@@ -278,7 +293,10 @@ export function parsePathFile(file: string, text: string): Path {
     check(data);
   } catch (error) {
     if (!(error instanceof PathProblem)) throw error;
-    throw new InvalidInputError({ file, line: lineOfPathValue(text, error.where) }, `${error.detail} (delete the file to learn the goal again)`);
+    throw new InvalidInputError(
+      { file, line: lineOfPathValue(text, error.where) },
+      `${error.detail} (delete the file to learn the goal again)`,
+    );
   }
   return data as unknown as Path;
 }
@@ -287,7 +305,9 @@ export function parsePathFile(file: string, text: string): Path {
 export function pathImages(path: Path): { readonly name: string; readonly where: Where }[] {
   return path.actions.flatMap((recorded, i) => [
     ...(recorded.anchor ? [{ name: recorded.anchor.image, where: ['actions', i, 'anchor', 'image'] }] : []),
-    ...recorded.effects.flatMap((effect, j) => (effect.image ? [{ name: effect.image, where: ['actions', i, 'effects', j, 'image'] }] : [])),
+    ...recorded.effects.flatMap((effect, j) =>
+      effect.image ? [{ name: effect.image, where: ['actions', i, 'effects', j, 'image'] }] : [],
+    ),
     ...(recorded.beforeLine ? [{ name: recorded.beforeLine.image, where: ['actions', i, 'beforeLine', 'image'] }] : []),
   ]);
 }

@@ -85,8 +85,7 @@ export const toTarget = (raw: RawTarget): Target => {
 const checkTarget = (raw: RawTarget): Target => (typeof raw === 'string' ? { role: 'checkbox', name: raw } : toTarget(raw));
 
 /** Only keys with a value, so a canonical JSON of the action (the path's source hash) is stable. */
-const defined = <T extends object>(o: T): T =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 export function toAction(step: RawStep): Action {
   const changes = 'changes' in step ? step.changes : undefined;
@@ -103,9 +102,7 @@ export function toAction(step: RawStep): Action {
   if ('wait' in step) return { kind: 'wait', ms: step.wait };
   if ('wait-for' in step) {
     const w = step['wait-for'];
-    return typeof w === 'string'
-      ? { kind: 'wait-for', text: w }
-      : defined({ kind: 'wait-for', text: w.text, timeoutMs: w.timeoutMs });
+    return typeof w === 'string' ? { kind: 'wait-for', text: w } : defined({ kind: 'wait-for', text: w.text, timeoutMs: w.timeoutMs });
   }
   if ('scroll' in step) {
     const s = step.scroll;

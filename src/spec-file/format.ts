@@ -66,7 +66,7 @@ const elementFields = {
     required: true,
   },
   name: {
-    doc: "Its accessible name (for a field without one, its label): exact, or /regex/flags",
+    doc: 'Its accessible name (for a field without one, its label): exact, or /regex/flags',
     shape: pattern(),
   },
   nth: { doc: 'Which of several equal matches, from 0, in the order the app lists them', shape: int({ minimum: 0 }) },
@@ -94,8 +94,7 @@ const target = (doc: string, required = false): Field => ({ doc, shape: targetSh
 const timeoutMs = (doc: string): Field => ({ doc, shape: int({ minimum: 1, maximum: MAX_MS }) });
 const region = (doc: string): Field => ({ doc, shape: regionShape });
 
-const clickDoc = (what: string): string =>
-  `${what} a target: "text", { text } (found by OCR) or { x, y } (window-relative)`;
+const clickDoc = (what: string): string => `${what} a target: "text", { text } (found by OCR) or { x, y } (window-relative)`;
 
 /** A key combo the desktop could not press is invalid input here, before anything runs. */
 export function keyComboProblems(combo: unknown): { key: string; detail: string }[] {
@@ -205,7 +204,7 @@ export const expectationShape: Shape = {
   type: 'tagged',
   ref: 'expectation',
   noun: 'expectation',
-  doc: 'What must hold once the goal is reached: a mapping with one key naming the kind (text, absent, screenshot, window, element, exited) and that kind\'s options.',
+  doc: "What must hold once the goal is reached: a mapping with one key naming the kind (text, absent, screenshot, window, element, exited) and that kind's options.",
   variants: {
     text: {
       doc: 'This text is shown (OCR)',
@@ -266,7 +265,7 @@ export const expectationShape: Shape = {
       doc: 'An element the app publishes (AT-SPI) is shown, with these properties, read from the toolkit (no OCR)',
       value: obj({
         ...elementFields,
-        text: { doc: 'Its text (an entry\'s content; else its name): exact, or /regex/flags', shape: pattern() },
+        text: { doc: "Its text (an entry's content; else its name): exact, or /regex/flags", shape: pattern() },
         value: { doc: 'Its value (a slider, a spin button, a progress bar)', shape: num() },
         checked: { doc: 'Checked (a checkbox, radio or toggle) or not', shape: bool() },
         sensitive: { doc: 'Takes input (true) or is greyed out (false)', shape: bool() },
@@ -278,7 +277,14 @@ export const expectationShape: Shape = {
     },
     exited: {
       doc: 'The application has exited with this exit code (0 to 255), or with any code (any): a goal that ends by closing the app',
-      value: { type: 'union', label: EXIT_LABEL, variants: [{ ...int({ minimum: 0, maximum: 255 }), label: EXIT_LABEL }, { ...oneOf(['any']), label: EXIT_LABEL }] },
+      value: {
+        type: 'union',
+        label: EXIT_LABEL,
+        variants: [
+          { ...int({ minimum: 0, maximum: 255 }), label: EXIT_LABEL },
+          { ...oneOf(['any']), label: EXIT_LABEL },
+        ],
+      },
       fields: {
         timeoutMs: timeoutMs('How long to wait for the app to exit (default: timeouts.expectMs)'),
       },
@@ -328,7 +334,7 @@ export const appShape: Shape = obj(
       default: 'off',
     },
     accessibility: {
-      doc: "on: the application publishes its widgets (GTK, Qt, Chromium; Java through the ATK wrapper when it is installed); off: no accessibility bridge is switched on for it",
+      doc: 'on: the application publishes its widgets (GTK, Qt, Chromium; Java through the ATK wrapper when it is installed); off: no accessibility bridge is switched on for it',
       shape: oneOf(ACCESSIBILITY_MODES),
       default: 'on',
     },

@@ -3,11 +3,24 @@ import { describe, expect, test } from 'vitest';
 import type { Element } from '../../src/desktop/types.ts';
 import { fieldLabelledBy } from '../../src/brain/paced-typing.ts';
 
-const element = (ref: string, role: string, name: string, box: [number, number, number, number], extra: Partial<Element> = {}): Element => ({
-  ref, role, toolkitRole: role === 'entry' ? 'text' : role, name, description: '',
+const element = (
+  ref: string,
+  role: string,
+  name: string,
+  box: [number, number, number, number],
+  extra: Partial<Element> = {},
+): Element => ({
+  ref,
+  role,
+  toolkitRole: role === 'entry' ? 'text' : role,
+  name,
+  description: '',
   states: { focused: false, checked: false, sensitive: true, showing: true, editable: role === 'entry', selected: false, expanded: false },
   ...(role === 'entry' && { text: '' }),
-  box: { x: box[0], y: box[1], width: box[2], height: box[3] }, index: 0, depth: 2, ...extra,
+  box: { x: box[0], y: box[1], width: box[2], height: box[3] },
+  index: 0,
+  depth: 2,
+  ...extra,
 });
 
 describe('fieldLabelledBy', () => {

@@ -33,7 +33,10 @@ const readWhenPublished = async (elements: ElementSource, app: AppSession, atLea
 const inside = (box: Region, window: Region): boolean =>
   box.x >= 0 && box.y >= 0 && box.width > 0 && box.height > 0 && box.x + box.width <= window.width && box.y + box.height <= window.height;
 
-const centre = (box: Region, window: Region) => ({ x: window.x + box.x + Math.floor(box.width / 2), y: window.y + box.y + Math.floor(box.height / 2) });
+const centre = (box: Region, window: Region) => ({
+  x: window.x + box.x + Math.floor(box.width / 2),
+  y: window.y + box.y + Math.floor(box.height / 2),
+});
 
 describe('GTK: a zenity forms dialog', () => {
   test('lists its entries named by their labels, and OK/Cancel, with boxes inside the window', async () => {
@@ -43,10 +46,21 @@ describe('GTK: a zenity forms dialog', () => {
     try {
       const window = (await app.window()).region;
       const all = await readWhenPublished(elements, app, 8);
-      expect(all[0]).toMatchObject({ role: 'dialog', name: 'Form', depth: 0, box: { x: 0, y: 0, width: window.width, height: window.height } });
+      expect(all[0]).toMatchObject({
+        role: 'dialog',
+        name: 'Form',
+        depth: 0,
+        box: { x: 0, y: 0, width: window.width, height: window.height },
+      });
       const entries = all.filter((e) => e.role === 'entry');
       expect(entries.map((e) => e.label).sort()).toEqual(['City', 'Name']);
-      for (const [role, name] of [['button', 'OK'], ['button', 'Cancel'], ['entry', 'Name'], ['entry', 'City'], ['label', 'Name']]) {
+      for (const [role, name] of [
+        ['button', 'OK'],
+        ['button', 'Cancel'],
+        ['entry', 'Name'],
+        ['entry', 'City'],
+        ['label', 'Name'],
+      ]) {
         const [found, ...more] = await elements.find(app, { role, name }, { window });
         expect(more, name).toEqual([]);
         expect(inside((found as Element).box, window), `${name} ${JSON.stringify(found?.box)}`).toBe(true);
@@ -67,10 +81,14 @@ describe('GTK: a zenity forms dialog', () => {
       await desktop.input.click(centre(city.box, window));
       await desktop.input.type('Paris');
       // xdotool returns once the keys are sent; the entry may take a moment to have them all.
-      const now = (await pollUntil(async () => {
-        const read = await elements.refresh(app, city);
-        return read?.text === 'Paris' ? read : undefined;
-      }, { timeoutMs: 2_000, intervalMs: 10 })) ?? (await elements.refresh(app, city));
+      const now =
+        (await pollUntil(
+          async () => {
+            const read = await elements.refresh(app, city);
+            return read?.text === 'Paris' ? read : undefined;
+          },
+          { timeoutMs: 2_000, intervalMs: 10 },
+        )) ?? (await elements.refresh(app, city));
       expect(now).toMatchObject({ ref: city.ref, text: 'Paris', label: 'City', states: { focused: true, editable: true } });
     } finally {
       await app.close();
@@ -94,7 +112,9 @@ describe('GTK: galculator', () => {
       }
       // The display is a text element: 7 + 8 = 15.
       await expect
-        .poll(async () => (await elements.read(app, { window })).find((e) => e.toolkitRole === 'text' && e.text !== undefined)?.text?.trim())
+        .poll(async () =>
+          (await elements.read(app, { window })).find((e) => e.toolkitRole === 'text' && e.text !== undefined)?.text?.trim(),
+        )
         .toBe('15');
     } finally {
       await app.close();
@@ -121,7 +141,9 @@ describe('GTK 4: gnome-calculator', () => {
       }
       // Drawn, not a black window: the result is on screen, read by OCR.
       const { sharedTextReader } = await import('../../src/vision/ocr/tesseract-reader.ts');
-      await expect.poll(async () => (await sharedTextReader().read(await desktop.capture.grab(window))).text, { timeout: 10_000 }).toMatch(/\b15\b/);
+      await expect
+        .poll(async () => (await sharedTextReader().read(await desktop.capture.grab(window))).text, { timeout: 10_000 })
+        .toMatch(/\b15\b/);
     } finally {
       await app.close();
     }
@@ -136,7 +158,11 @@ describe('Chromium: the fixture calculator', () => {
     try {
       await readWhenPublished(elements, app, 20);
       const regions = APPS.calculator?.regions ?? {};
-      for (const [label, key] of [['7', 'key-7'], ['=', 'key-equals'], ['C', 'key-clear']] as const) {
+      for (const [label, key] of [
+        ['7', 'key-7'],
+        ['=', 'key-equals'],
+        ['C', 'key-clear'],
+      ] as const) {
         const [button, ...more] = await elements.find(app, { role: 'button', name: label });
         expect(more).toEqual([]);
         const [x, y, width, height] = regions[key] as [number, number, number, number];
@@ -161,7 +187,12 @@ describe('Qt 5: featherpad', () => {
     try {
       const window = (await app.window()).region;
       await readWhenPublished(elements, app, 20);
-      for (const [role, name] of [['button', 'New'], ['button', 'Open'], ['menuitem', 'File'], ['tab', 'Untitled']]) {
+      for (const [role, name] of [
+        ['button', 'New'],
+        ['button', 'Open'],
+        ['menuitem', 'File'],
+        ['tab', 'Untitled'],
+      ]) {
         const [found, ...more] = await elements.find(app, { role, name }, { window });
         expect(more, name).toEqual([]);
         expect(inside((found as Element).box, window), `${name} ${JSON.stringify(found?.box)}`).toBe(true);

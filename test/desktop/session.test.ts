@@ -23,7 +23,12 @@ const processesNaming = (text: string): number[] => processesWith('cmdline', tex
 
 /** What a run must never change: the user's own configuration of the app. */
 const snapshot = (dir: string): string =>
-  existsSync(dir) ? readdirSync(dir, { recursive: true }).map((f) => `${f}:${statSync(join(dir, String(f))).mtimeMs}`).sort().join('\n') : 'absent';
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true })
+        .map((f) => `${f}:${statSync(join(dir, String(f))).mtimeMs}`)
+        .sort()
+        .join('\n')
+    : 'absent';
 
 describe('the session services of an owned display', () => {
   test('a session bus, the accessibility bus and xsettingsd run in a private directory, and stop with the display', async () => {
@@ -88,7 +93,12 @@ describe('a private home per launch', () => {
 
     const cwd = mkdtempSync(join(tmpdir(), 'retrace-home-test-'));
     try {
-      const shared = await desktop.launch({ launch: 'echo "$HOME" > home.txt; exec xterm -title shared-home', window: 'shared-home', cwd, isolate: false });
+      const shared = await desktop.launch({
+        launch: 'echo "$HOME" > home.txt; exec xterm -title shared-home',
+        window: 'shared-home',
+        cwd,
+        isolate: false,
+      });
       await shared.close();
       expect(shared.home).toBeUndefined();
       expect(readFileSync(join(cwd, 'home.txt'), 'utf8').trim()).toBe(process.env.HOME ?? homedir());
@@ -105,7 +115,10 @@ describe('a private home per launch', () => {
       const app = await desktop.launch({ launch: 'mousepad', window: '/Mousepad$/', size: [500, 320] });
       try {
         const windows = await app.windows();
-        expect(windows.map((w) => w.title), `launch ${round}`).toEqual([(await app.window()).title]);
+        expect(
+          windows.map((w) => w.title),
+          `launch ${round}`,
+        ).toEqual([(await app.window()).title]);
         expect((await app.window()).title).toMatch(/^Untitled 1 - Mousepad$/);
         await desktop.input.type(`round ${round}`);
       } finally {
@@ -135,7 +148,9 @@ describe('closing an app as a desktop does', () => {
 
 /** An X server and nothing else, as `xvfb-run` or a CI service container gives one. */
 const bareXvfb = async (): Promise<{ name: string; stop: () => void }> => {
-  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '640x480x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '640x480x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+  });
   const number = await new Promise<string>((resolve, reject) => {
     let text = '';
     (xvfb.stdio[3] as Readable).on('data', (chunk: Buffer) => {
@@ -150,7 +165,11 @@ const bareXvfb = async (): Promise<{ name: string; stop: () => void }> => {
 describe('a display retrace did not start', () => {
   test('with no session bus, retrace starts one and an accessibility bus for its apps only, and nothing outlives the run', async () => {
     const x = await bareXvfb();
-    const saved = { DISPLAY: process.env.DISPLAY, DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR };
+    const saved = {
+      DISPLAY: process.env.DISPLAY,
+      DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS,
+      XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR,
+    };
     const mark = `RETRACE_TEST_MARK=${process.pid}-${Date.now()}`;
     try {
       process.env.DISPLAY = x.name;
@@ -165,9 +184,15 @@ describe('a display retrace did not start', () => {
       // No XSETTINGS manager: that would change the display for every app on it.
       await expect(run('dump_xsettings', [], { env: { ...process.env, DISPLAY: x.name } })).rejects.toThrow(/No current owner/);
       const desktop = createDesktop(display);
-      const app = await desktop.launch({ launch: 'zenity --entry --title foreign-bus --text Name', window: 'foreign-bus', env: { RETRACE_TEST_MARK: mark.split('=')[1] as string } });
+      const app = await desktop.launch({
+        launch: 'zenity --entry --title foreign-bus --text Name',
+        window: 'foreign-bus',
+        env: { RETRACE_TEST_MARK: mark.split('=')[1] as string },
+      });
       try {
-        await expect.poll(async () => (await desktop.elements?.find(app, { role: 'button', name: 'OK' }))?.length ?? 0, { timeout: 10_000 }).toBe(1);
+        await expect
+          .poll(async () => (await desktop.elements?.find(app, { role: 'button', name: 'OK' }))?.length ?? 0, { timeout: 10_000 })
+          .toBe(1);
         expect(processesWith('environ', mark).length).toBeGreaterThan(0);
       } finally {
         await app.close();

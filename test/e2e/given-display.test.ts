@@ -36,37 +36,45 @@ describe('a display given in DISPLAY', () => {
     await Promise.all(stops.map((stop) => stop()));
   });
 
-  test('learning leaves the pointer over "="; the replay on the same display starts it where learning parked it, and passes', async () => {
-    const desktop = await acquireDisplay({ reuseEnv: false, size: [1280, 800] });
-    stops.push(() => desktop.stop());
-    const project = new Project().write('specs/galculator.yaml', GALCULATOR);
-    const env = { DISPLAY: desktop.name, DBUS_SESSION_BUS_ADDRESS: desktop.env.DBUS_SESSION_BUS_ADDRESS };
-    const learned = await project.cli(['run'], env, RUN_MS);
-    expect(learned.code, learned.stdout + learned.stderr).toBe(0);
-    const path = JSON.parse(project.read('paths/specs/galculator/add.path.json')) as Path;
-    expect(path.pointer).toBeDefined();
-    // Learning ended with a click on "=": the pointer is still there, not where it was parked.
-    const { stdout } = await run('xdotool', ['getmouselocation'], { env: { ...process.env, DISPLAY: desktop.name } });
-    const [x, y] = [/x:(\d+)/.exec(stdout)?.[1], /y:(\d+)/.exec(stdout)?.[1]].map(Number);
-    expect([x, y]).not.toEqual([1279, 799]);
-    const replayed = await project.cli(['run', '--learn', 'off'], env, RUN_MS);
-    expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
-    expect(project.summary().goals[0]).toMatchObject({ status: 'passed', mode: 'replayed' });
-  }, 2 * RUN_MS);
+  test(
+    'learning leaves the pointer over "="; the replay on the same display starts it where learning parked it, and passes',
+    async () => {
+      const desktop = await acquireDisplay({ reuseEnv: false, size: [1280, 800] });
+      stops.push(() => desktop.stop());
+      const project = new Project().write('specs/galculator.yaml', GALCULATOR);
+      const env = { DISPLAY: desktop.name, DBUS_SESSION_BUS_ADDRESS: desktop.env.DBUS_SESSION_BUS_ADDRESS };
+      const learned = await project.cli(['run'], env, RUN_MS);
+      expect(learned.code, learned.stdout + learned.stderr).toBe(0);
+      const path = JSON.parse(project.read('paths/specs/galculator/add.path.json')) as Path;
+      expect(path.pointer).toBeDefined();
+      // Learning ended with a click on "=": the pointer is still there, not where it was parked.
+      const { stdout } = await run('xdotool', ['getmouselocation'], { env: { ...process.env, DISPLAY: desktop.name } });
+      const [x, y] = [/x:(\d+)/.exec(stdout)?.[1], /y:(\d+)/.exec(stdout)?.[1]].map(Number);
+      expect([x, y]).not.toEqual([1279, 799]);
+      const replayed = await project.cli(['run', '--learn', 'off'], env, RUN_MS);
+      expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
+      expect(project.summary().goals[0]).toMatchObject({ status: 'passed', mode: 'replayed' });
+    },
+    2 * RUN_MS,
+  );
 
-  test('xvfb-run: retrace starts a session bus and an accessibility bus for its apps, says so once, role targets work, nothing is left', async () => {
-    const project = new Project().write('specs/galculator.yaml', GALCULATOR);
-    const mark = `RETRACE_TEST_MARK=given-${process.pid}-${Date.now()}`;
-    const env = { DBUS_SESSION_BUS_ADDRESS: undefined, XDG_RUNTIME_DIR: undefined, RETRACE_TEST_MARK: mark.split('=')[1] };
-    const xvfbRun = ['xvfb-run', '-a', '-s', '-screen 0 1280x800x24 -nolisten tcp'];
-    const learned = await project.cliUnder(xvfbRun, ['run'], env, RUN_MS);
-    expect(learned.code, learned.stdout + learned.stderr).toBe(0);
-    expect(learned.stderr.match(/has no session bus: started a session bus and an accessibility bus/g)).toHaveLength(1);
-    const path = JSON.parse(project.read('paths/specs/galculator/add.path.json')) as Path;
-    expect(path.actions.map((a) => a.anchor?.element?.name)).toEqual(['7', '+', '8', '=']);
-    const replayed = await project.cliUnder(xvfbRun, ['run', '--learn', 'off'], env, RUN_MS);
-    expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
-    expect(project.summary().goals[0]).toMatchObject({ status: 'passed', mode: 'replayed' });
-    expect(processesWith('environ', mark)).toEqual([]);
-  }, 2 * RUN_MS);
+  test(
+    'xvfb-run: retrace starts a session bus and an accessibility bus for its apps, says so once, role targets work, nothing is left',
+    async () => {
+      const project = new Project().write('specs/galculator.yaml', GALCULATOR);
+      const mark = `RETRACE_TEST_MARK=given-${process.pid}-${Date.now()}`;
+      const env = { DBUS_SESSION_BUS_ADDRESS: undefined, XDG_RUNTIME_DIR: undefined, RETRACE_TEST_MARK: mark.split('=')[1] };
+      const xvfbRun = ['xvfb-run', '-a', '-s', '-screen 0 1280x800x24 -nolisten tcp'];
+      const learned = await project.cliUnder(xvfbRun, ['run'], env, RUN_MS);
+      expect(learned.code, learned.stdout + learned.stderr).toBe(0);
+      expect(learned.stderr.match(/has no session bus: started a session bus and an accessibility bus/g)).toHaveLength(1);
+      const path = JSON.parse(project.read('paths/specs/galculator/add.path.json')) as Path;
+      expect(path.actions.map((a) => a.anchor?.element?.name)).toEqual(['7', '+', '8', '=']);
+      const replayed = await project.cliUnder(xvfbRun, ['run', '--learn', 'off'], env, RUN_MS);
+      expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
+      expect(project.summary().goals[0]).toMatchObject({ status: 'passed', mode: 'replayed' });
+      expect(processesWith('environ', mark)).toEqual([]);
+    },
+    2 * RUN_MS,
+  );
 });

@@ -22,12 +22,16 @@ goals:
 const RUN_MS = 180_000;
 
 describe('a text target that is a label', () => {
-  test('types into the field the label names, learned and replayed', async () => {
-    const project = new Project().write('specs/form.yaml', FORM);
-    const learned = await project.cli(['run'], {}, RUN_MS);
-    expect(learned.code, learned.stdout + learned.stderr).toBe(0);
-    const replayed = await project.cli(['run', '--learn', 'off'], {}, RUN_MS);
-    expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
-    expect(project.summary().goals[0]).toMatchObject({ status: 'passed', mode: 'replayed' });
-  }, 2 * RUN_MS);
+  test(
+    'types into the field the label names, learned and replayed',
+    async () => {
+      const project = new Project().write('specs/form.yaml', FORM);
+      const learned = await project.cli(['run'], {}, RUN_MS);
+      expect(learned.code, learned.stdout + learned.stderr).toBe(0);
+      const replayed = await project.cli(['run', '--learn', 'off'], {}, RUN_MS);
+      expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
+      expect(project.summary().goals[0]).toMatchObject({ status: 'passed', mode: 'replayed' });
+    },
+    2 * RUN_MS,
+  );
 });

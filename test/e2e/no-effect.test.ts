@@ -32,7 +32,13 @@ describe('learning an action that changed nothing', () => {
     const result = await project.cli(['run'], {}, 180_000);
     expect(result.code, result.stdout + result.stderr).toBe(1);
     const goals = Object.fromEntries(project.summary().goals.map((g) => [g.goal, g]));
-    expect(goals.type).toMatchObject({ status: 'failed', category: 'effect-not-verified', message: expect.stringMatching(/type "abc": the keys changed nothing on screen or in the app's elements \(the keyboard focus is in "Static"\)/) });
+    expect(goals.type).toMatchObject({
+      status: 'failed',
+      category: 'effect-not-verified',
+      message: expect.stringMatching(
+        /type "abc": the keys changed nothing on screen or in the app's elements \(the keyboard focus is in "Static"\)/,
+      ),
+    });
     expect(goals.marked).toMatchObject({ status: 'passed', mode: 'scripted' });
     expect(Object.keys(project.snapshot()).filter((f) => f.endsWith('.path.json'))).toEqual(['paths/specs/static/marked.path.json']);
   }, 180_000);

@@ -37,21 +37,33 @@ describe.skipIf(!existsSync('/usr/share/java/java-atk-wrapper.jar'))('a Java Swi
     await run('javac', ['-d', classes, join(REPO, 'fixtures', 'apps', 'SwingForm.java')]);
   }, 60_000);
 
-  test(`publishes through the ATK wrapper; learned by its fields' labels; ${REPLAYS} replays pass`, async () => {
-    const learned = await project.cli(['run', 'specs'], env, RUN_MS);
-    expect(learned.code, learned.stdout + learned.stderr).toBe(0);
-    const path = JSON.parse(project.read('paths/specs/swing/save.path.json')) as Path;
-    expect(path.actions.map((a) => [a.anchor?.element?.role, a.anchor?.element?.name])).toEqual([['entry', 'Name'], ['entry', 'City'], ['button', 'Save']]);
-    for (let i = 0; i < REPLAYS; i++) {
-      const replayed = await project.cli(['run', 'specs', '--learn', 'off'], env, RUN_MS);
-      expect(replayed.code, `replay ${i + 1}: ${replayed.stdout}${replayed.stderr}`).toBe(0);
-      expect(project.summary().goals[0]).toMatchObject({ status: 'passed', mode: 'replayed' });
-    }
-  }, (REPLAYS + 2) * RUN_MS);
+  test(
+    `publishes through the ATK wrapper; learned by its fields' labels; ${REPLAYS} replays pass`,
+    async () => {
+      const learned = await project.cli(['run', 'specs'], env, RUN_MS);
+      expect(learned.code, learned.stdout + learned.stderr).toBe(0);
+      const path = JSON.parse(project.read('paths/specs/swing/save.path.json')) as Path;
+      expect(path.actions.map((a) => [a.anchor?.element?.role, a.anchor?.element?.name])).toEqual([
+        ['entry', 'Name'],
+        ['entry', 'City'],
+        ['button', 'Save'],
+      ]);
+      for (let i = 0; i < REPLAYS; i++) {
+        const replayed = await project.cli(['run', 'specs', '--learn', 'off'], env, RUN_MS);
+        expect(replayed.code, `replay ${i + 1}: ${replayed.stdout}${replayed.stderr}`).toBe(0);
+        expect(project.summary().goals[0]).toMatchObject({ status: 'passed', mode: 'replayed' });
+      }
+    },
+    (REPLAYS + 2) * RUN_MS,
+  );
 
-  test('with app.accessibility: off the JVM gets no bridge, so its fields cannot be found by role', async () => {
-    const result = await project.cli(['run', 'specs-off', '--paths', 'paths-off'], env, RUN_MS);
-    expect(result.code, result.stdout + result.stderr).toBe(1);
-    expect(project.summary().goals[0]?.message).toMatch(/publishes no elements/);
-  }, RUN_MS);
+  test(
+    'with app.accessibility: off the JVM gets no bridge, so its fields cannot be found by role',
+    async () => {
+      const result = await project.cli(['run', 'specs-off', '--paths', 'paths-off'], env, RUN_MS);
+      expect(result.code, result.stdout + result.stderr).toBe(1);
+      expect(project.summary().goals[0]?.message).toMatch(/publishes no elements/);
+    },
+    RUN_MS,
+  );
 });

@@ -16,6 +16,8 @@ export function realAppsProject(): Project {
     const text = readFileSync(join(REAL_SPECS, file), 'utf8').replace(/(python3|java) fixtures\/apps\//g, '$1 ${env.FIXTURES}/');
     project.write(`specs/real/${file}`, text);
   }
-  cpSync(join(REPO, 'fixtures', 'baselines', 'specs', 'real'), join(project.root, 'fixtures', 'baselines', 'specs', 'real'), { recursive: true });
+  cpSync(join(REPO, 'fixtures', 'baselines', 'specs', 'real'), join(project.root, 'fixtures', 'baselines', 'specs', 'real'), {
+    recursive: true,
+  });
   return project;
 }

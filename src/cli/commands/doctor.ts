@@ -58,8 +58,10 @@ async function accessibilityCheck(desktop: import('../../desktop/types.ts').Desk
       count = (await elements.read(app)).length;
       if (count > 0) break;
     }
-    return `${bus}; ${spec.app.launch} publishes ${count} element(s)` +
-      (count === 0 ? ' (its toolkit publishes nothing, e.g. Tk or Xt: targets are found by text and image)' : '');
+    return (
+      `${bus}; ${spec.app.launch} publishes ${count} element(s)` +
+      (count === 0 ? ' (its toolkit publishes nothing, e.g. Tk or Xt: targets are found by text and image)' : '')
+    );
   } finally {
     await app.close();
   }
@@ -97,7 +99,11 @@ export default async function doctor(args: ParsedArgs): Promise<number> {
       fix: 'install xterm and xdotool; without a window manager retrace focuses windows with XSetInputFocus',
       async run() {
         const d = need();
-        const app = await d.launch({ launch: 'xterm -title retrace-doctor -geometry 40x5', window: 'retrace-doctor', windowTimeoutMs: 10_000 });
+        const app = await d.launch({
+          launch: 'xterm -title retrace-doctor -geometry 40x5',
+          window: 'retrace-doctor',
+          windowTimeoutMs: 10_000,
+        });
         try {
           await app.focus();
           const focused = await d.windows.focused();
@@ -158,11 +164,15 @@ export default async function doctor(args: ParsedArgs): Promise<number> {
       fix: 'check ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL, when set) and the network',
       async run() {
         const { checkModel } = await import('../../brain/planners/claude-check.ts');
-        return checkModel(process.env.RETRACE_MODEL);
+        return checkModel();
       },
     });
   } else {
-    checks.push({ name: 'model', fix: '', run: async () => 'ANTHROPIC_API_KEY is not set: goals are learned with the offline rules planner' });
+    checks.push({
+      name: 'model',
+      fix: '',
+      run: async () => 'ANTHROPIC_API_KEY is not set: goals are learned with the offline rules planner',
+    });
   }
 
   process.stdout.write('retrace doctor\n');

@@ -14,7 +14,17 @@
  */
 import type { Region } from '../../domain.ts';
 import { BusCallError, type BusLink } from './dbus.ts';
-import { hasState, LABELLED_ROLES, RELATION_LABELLED_BY, retraceRole, ROLE_APPLICATION, STATE, TEXT_ROLES, toolkitRoleName, VALUE_ROLES } from './roles.ts';
+import {
+  hasState,
+  LABELLED_ROLES,
+  RELATION_LABELLED_BY,
+  retraceRole,
+  ROLE_APPLICATION,
+  STATE,
+  TEXT_ROLES,
+  toolkitRoleName,
+  VALUE_ROLES,
+} from './roles.ts';
 
 /** An element as the bus gives it, before retrace names and places it. */
 export interface RawElement {
@@ -90,7 +100,7 @@ export const effectiveStates = (states: readonly number[], fromVisible: boolean)
  * The same GTK 4 versions name a button by its content twice over ("7 7": its label's name and
  * text); the name is said once.
  */
-export const onceNamed = (name: string, fromVisible: boolean): string => (fromVisible ? /^(.+) \1$/s.exec(name)?.[1] ?? name : name);
+export const onceNamed = (name: string, fromVisible: boolean): string => (fromVisible ? (/^(.+) \1$/s.exec(name)?.[1] ?? name) : name);
 
 /** The app's showing elements, and what only some of them have (by ref). */
 export const readAppTree = async (link: BusLink, bus: string): Promise<{ elements: RawElement[]; extras: Map<string, RawExtras> }> => {
@@ -116,8 +126,16 @@ export const readAppTree = async (link: BusLink, bus: string): Promise<{ element
     counts.set(ref, childCount);
     if (role === ROLE_APPLICATION || !hasState(states, STATE.showing)) continue;
     elements.set(ref, {
-      ref, bus: self[0], path: self[1], parent: parentRef === rootRef ? undefined : parentRef, order: index,
-      role, name: onceNamed(name, fromVisible), description, states, screenBox: NOWHERE,
+      ref,
+      bus: self[0],
+      path: self[1],
+      parent: parentRef === rootRef ? undefined : parentRef,
+      order: index,
+      role,
+      name: onceNamed(name, fromVisible),
+      description,
+      states,
+      screenBox: NOWHERE,
     });
   }
   // Boxes, what only some elements have, and what the cache left out are independent of each
@@ -146,7 +164,12 @@ const readBelow = async (link: BusLink, gap: string, rootRef: string, fromVisibl
   // A query for SHOWING finds nothing in an app that does not set it.
   if (fromVisible) return walk(link, gap, rootRef, fromVisible);
   try {
-    const [found] = await link.call(bus, path, 'org.a11y.atspi.Collection', 'GetMatches', '(aiia{ss}iaiiasib)uib', [SHOWING_RULE, SORT_CANONICAL, 0, true]);
+    const [found] = await link.call(bus, path, 'org.a11y.atspi.Collection', 'GetMatches', '(aiia{ss}iaiiasib)uib', [
+      SHOWING_RULE,
+      SORT_CANONICAL,
+      0,
+      true,
+    ]);
     refs = (found as ObjectRef[] | undefined) ?? [];
   } catch (error) {
     if (!notImplemented(error)) return [];
@@ -164,9 +187,16 @@ const readBelow = async (link: BusLink, gap: string, rootRef: string, fromVisibl
       const all = (props?.[0] ?? {}) as Record<string, { value?: unknown }>;
       const parent = refOf((all.Parent?.value as ObjectRef | undefined) ?? ['', '']);
       return {
-        ref: refOf([b, p]), bus: b, path: p, parent: parent === rootRef ? undefined : parent, order,
-        role: Number(role[0]), name: String(all.Name?.value ?? ''), description: String(all.Description?.value ?? ''),
-        states: (states?.[0] as number[] | undefined) ?? [0, 0], screenBox: toBox(box?.[0]),
+        ref: refOf([b, p]),
+        bus: b,
+        path: p,
+        parent: parent === rootRef ? undefined : parent,
+        order,
+        role: Number(role[0]),
+        name: String(all.Name?.value ?? ''),
+        description: String(all.Description?.value ?? ''),
+        states: (states?.[0] as number[] | undefined) ?? [0, 0],
+        screenBox: toBox(box?.[0]),
       };
     }),
   );
@@ -197,10 +227,18 @@ const walk = async (link: BusLink, top: string, rootRef: string, fromVisible: bo
         const stateSet = effectiveStates((states?.[0] as number[] | undefined) ?? [], fromVisible);
         if (role === undefined || !hasState(stateSet, STATE.showing)) return undefined;
         const element: RawElement = {
-          ref: refOf([b, p]), bus: b, path: p, parent, order, role: Number(role[0]), name: onceNamed(String(name ?? ''), fromVisible),
-          description: String(description ?? ''), states: stateSet, screenBox: toBox(box?.[0]),
+          ref: refOf([b, p]),
+          bus: b,
+          path: p,
+          parent,
+          order,
+          role: Number(role[0]),
+          name: onceNamed(String(name ?? ''), fromVisible),
+          description: String(description ?? ''),
+          states: stateSet,
+          screenBox: toBox(box?.[0]),
         };
-        return { element, children: ((children?.[0] as ObjectRef[] | undefined) ?? []) };
+        return { element, children: (children?.[0] as ObjectRef[] | undefined) ?? [] };
       }),
     );
     level = [];

@@ -9,7 +9,17 @@ import { appProcesses } from '../process-tree.ts';
 import type { AppSession, Element, ElementQuery, ElementReadOptions, ElementSource, ElementSourceStatus } from '../types.ts';
 import { accessibilityBusAddress } from './a11y-bus.ts';
 import { openBus, openPeer, type BusLink } from './dbus.ts';
-import { effectiveStates, onceNamed, readAppTree, readExtras, ROOT_PATH, showingFromVisible, splitRef, type RawElement, type RawExtras } from './read-tree.ts';
+import {
+  effectiveStates,
+  onceNamed,
+  readAppTree,
+  readExtras,
+  ROOT_PATH,
+  showingFromVisible,
+  splitRef,
+  type RawElement,
+  type RawExtras,
+} from './read-tree.ts';
 import { hasState, retraceRole, STATE, toolkitRoleName } from './roles.ts';
 
 const REGISTRY = 'org.a11y.atspi.Registry';
@@ -82,8 +92,16 @@ export class AtspiElementSource implements ElementSource {
     if (name === undefined || !hasState(stateSet, STATE.showing)) return undefined;
     const [x = 0, y = 0, width = 0, height = 0] = (box?.[0] as number[] | undefined) ?? [];
     const raw: RawElement = {
-      ref: element.ref, bus, path, parent: element.parent, order: element.index, role: roleNumber(element),
-      name: onceNamed(String(name), fromVisible === true), description: String(description ?? ''), states: stateSet, screenBox: { x, y, width, height },
+      ref: element.ref,
+      bus,
+      path,
+      parent: element.parent,
+      order: element.index,
+      role: roleNumber(element),
+      name: onceNamed(String(name), fromVisible === true),
+      description: String(description ?? ''),
+      states: stateSet,
+      screenBox: { x, y, width, height },
     };
     const extras = (await readExtras(link, [raw])).get(raw.ref);
     const fresh = toElement(raw, extras, window, element.index, element.depth);
@@ -106,7 +124,10 @@ export class AtspiElementSource implements ElementSource {
     this.connection = undefined;
     for (const peer of this.peers.values()) void peer.then((link) => link?.close());
     this.peers.clear();
-    void connection?.then(({ link }) => link.close(), () => undefined);
+    void connection?.then(
+      ({ link }) => link.close(),
+      () => undefined,
+    );
   }
 
   private connect(): Promise<Connection> {
@@ -171,7 +192,14 @@ export class AtspiElementSource implements ElementSource {
     const known = this.pids.get(bus);
     if (known !== undefined) return known;
     try {
-      const [pid] = await link.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'GetConnectionUnixProcessID', 's', [bus]);
+      const [pid] = await link.call(
+        'org.freedesktop.DBus',
+        '/org/freedesktop/DBus',
+        'org.freedesktop.DBus',
+        'GetConnectionUnixProcessID',
+        's',
+        [bus],
+      );
       this.pids.set(bus, Number(pid));
       return Number(pid);
     } catch {

@@ -23,7 +23,12 @@ const candidates = (): { jars: string[]; jniDirs: string[] } => {
   const multiarch = existsSync('/usr/lib') ? readdirSync('/usr/lib').filter((d) => /-linux-gnu[a-z]*$/.test(d)) : [];
   return {
     jars: ['/usr/share/java', '/usr/lib64/java-atk-wrapper', '/usr/lib/java-atk-wrapper'].map((d) => join(d, JAR_NAME)),
-    jniDirs: [...multiarch.map((d) => join('/usr/lib', d, 'jni')), '/usr/lib/jni', '/usr/lib64/java-atk-wrapper', '/usr/lib/java-atk-wrapper'],
+    jniDirs: [
+      ...multiarch.map((d) => join('/usr/lib', d, 'jni')),
+      '/usr/lib/jni',
+      '/usr/lib64/java-atk-wrapper',
+      '/usr/lib/java-atk-wrapper',
+    ],
   };
 };
 
