@@ -42,13 +42,17 @@ describe('a display given in DISPLAY', () => {
       const desktop = await acquireDisplay({ reuseEnv: false, size: [1280, 800] });
       stops.push(() => desktop.stop());
       const project = new Project().write('specs/galculator.yaml', GALCULATOR);
-      const env = { DISPLAY: desktop.name, DBUS_SESSION_BUS_ADDRESS: desktop.env.DBUS_SESSION_BUS_ADDRESS };
+      const env = {
+        DISPLAY: desktop.name,
+        XAUTHORITY: desktop.env.XAUTHORITY,
+        DBUS_SESSION_BUS_ADDRESS: desktop.env.DBUS_SESSION_BUS_ADDRESS,
+      };
       const learned = await project.cli(['run'], env, RUN_MS);
       expect(learned.code, learned.stdout + learned.stderr).toBe(0);
       const path = JSON.parse(project.read('paths/specs/galculator/add.path.json')) as Path;
       expect(path.pointer).toBeDefined();
       // Learning ended with a click on "=": the pointer is still there, not where it was parked.
-      const { stdout } = await run('xdotool', ['getmouselocation'], { env: { ...process.env, DISPLAY: desktop.name } });
+      const { stdout } = await run('xdotool', ['getmouselocation'], { env: { ...process.env, ...desktop.env } });
       const [x, y] = [/x:(\d+)/.exec(stdout)?.[1], /y:(\d+)/.exec(stdout)?.[1]].map(Number);
       expect([x, y]).not.toEqual([1279, 799]);
       const replayed = await project.cli(['run', '--learn', 'off'], env, RUN_MS);
