@@ -1,6 +1,7 @@
 /** The end of a run as the user sees it: a table of goals, totals, and the exit code. */
 import type { Summary } from '../report/summary.ts';
 import type { RunResult } from '../runner/reporter.ts';
+import { terminalText } from '../safe-text.ts';
 
 /** 0 all passed; 3 when anything broke (the run itself is in doubt); 1 when a goal failed. */
 export function exitCodeOf(result: RunResult): number {
@@ -34,5 +35,5 @@ export function printRunResult(result: RunResult, reportsDir: string, quiet: boo
   for (const b of result.newBaselines) out.push(`new baseline (not a comparison): ${b}`);
   for (const f of result.flaky) out.push(`flaky: ${f.spec}#${f.goal} passed only after healing or a retry`);
   out.push(`reports: ${reportsDir}/summary.json, ${reportsDir}/allure-results (retrace report builds the HTML)`);
-  process.stdout.write(`${out.join('\n')}\n`);
+  process.stdout.write(`${terminalText(out.join('\n'))}\n`);
 }
