@@ -3,10 +3,14 @@ import type { Summary } from '../report/summary.ts';
 import type { RunResult } from '../runner/reporter.ts';
 import { terminalText } from '../safe-text.ts';
 
-/** 0 all passed; 3 when anything broke (the run itself is in doubt); 1 when a goal failed. */
+/**
+ * 0 all passed; 3 when anything broke (the run itself is in doubt); 2 when what broke was invalid
+ * input found once the app was up; 1 when a goal failed.
+ */
 export function exitCodeOf(result: RunResult): number {
   const { summary } = result;
-  if (summary.totals.broken > 0 || result.unhandledErrors > 0) return 3;
+  if (summary.totals.broken > result.invalidInput || result.unhandledErrors > 0) return 3;
+  if (result.invalidInput > 0) return 2;
   if (summary.totals.failed > 0) return 1;
   if (summary.goals.length === 0) return 1;
   return 0;

@@ -42,6 +42,8 @@ export interface RunResult {
   readonly unreported: readonly Verdict[];
   /** Errors vitest saw outside any test (a worker that died): the run is broken. */
   readonly unhandledErrors: number;
+  /** Goals broken by invalid input found once the app was up (a step's point outside its window). */
+  readonly invalidInput: number;
 }
 
 /** Displays the workers noted that no longer answer on their socket. */
@@ -100,6 +102,7 @@ export class RetraceReporter implements Reporter {
     const goals: Verdict[] = [];
     const flaky: { spec: string; goal: string }[] = [];
     const newBaselines: string[] = [];
+    let invalidInput = 0;
     /** Broken here, in the main process: their workers could not write their history or Allure result. */
     const orphans: { verdict: Verdict; retries: number; stop: number }[] = [];
     for (const module of modules.filter((m) => isSpecFile(m.moduleId))) {
@@ -129,6 +132,7 @@ export class RetraceReporter implements Reporter {
           orphans.push({ verdict, retries, stop: (diagnostic?.startTime ?? Date.now()) + verdict.durationMs });
         }
         goals.push(verdict);
+        if (test.result().errors?.some((e) => e.name === 'InvalidInputError')) invalidInput++;
         // A goal run again by vitest, or an action done again by the replay: either makes it flaky.
         const actionRetries = verdict.actions.reduce((n, a) => n + a.retries, 0);
         if (verdict.status === 'passed' && (retries + actionRetries > 0 || verdict.mode === 'healed')) flaky.push({ spec: verdict.spec, goal: verdict.goal });
@@ -142,7 +146,7 @@ export class RetraceReporter implements Reporter {
     const specs = [...this.specs.values()].filter((s): s is RunSpec => s !== undefined);
     const [width, height] = context.options.display.size;
     writeRunMetadata(allureResultsDir(reports), retraceEnvironment({ display: { width, height }, appCommands: [...new Set(specs.map((s) => s.app))] }));
-    this.result = { summary, flaky, newBaselines, unreported: orphans.map((o) => o.verdict), unhandledErrors: errors.length };
+    this.result = { summary, flaky, newBaselines, unreported: orphans.map((o) => o.verdict), unhandledErrors: errors.length, invalidInput };
   }
 
   private async reportOrphans(orphans: readonly { verdict: Verdict; retries: number; stop: number }[]): Promise<void> {
