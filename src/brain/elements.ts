@@ -38,7 +38,7 @@ export async function snapshot(stage: Stage, window: Region): Promise<Snapshot> 
   } catch (error) {
     // The app's exit, the display's death or the goal's deadline came through the guard: faults.
     if (error instanceof InfrastructureError || stage.signal.aborted) throw error;
-    return { ok: false, why: `the accessibility bus did not answer (${(error as Error).message})` };
+    return { ok: false, why: `the app's elements could not be read: ${(error as Error).message}` };
   }
 }
 

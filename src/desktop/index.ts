@@ -78,7 +78,7 @@ export { XWindowSystem, type XWindowOptions } from './windows.ts';
 export { toXdotoolKey } from './x-keys.ts';
 export { parseTitlePattern, type TitlePattern } from './title-pattern.ts';
 export { matchElements, accessibleName } from './element-query.ts';
-export { ROLES as ELEMENT_ROLES } from './atspi/roles.ts';
+export { ROLES as ELEMENT_ROLES, ROLE_NAMES as ELEMENT_ROLE_NAMES } from './atspi/roles.ts';
 export { bgraToRgba } from './bgra.ts';
 export { listenInput, type InputEvent, type InputListener } from './input-listener.ts';
 export { startVncBridge, type VncBridge, type LiveStatus, type StatusSource } from './vnc.ts';
