@@ -9,6 +9,7 @@
  */
 import type { Reporter, TestModule, TestCase, TestSpecification } from 'vitest/node';
 import type { Verdict } from '../domain.ts';
+import { knownFault } from '../errors.ts';
 import { totalsOf, writeSummary, type Summary } from '../report/summary.ts';
 import { appendHistory, recordOfVerdict } from '../report/history.ts';
 import { writeGoalResult } from '../report/allure-goal.ts';
@@ -80,6 +81,8 @@ export class RetraceReporter implements Reporter {
   /** The spec of each spec module of the run, by module id (undefined: it does not load). */
   private readonly specs = new Map<string, RunSpec | undefined>();
   result: RunResult | undefined;
+  /** A fault of the environment met while writing the run's reports (a full disk): the CLI says it in one line. */
+  fault: Error | undefined;
 
   constructor(private readonly context: () => RunContext) {}
 
@@ -93,6 +96,17 @@ export class RetraceReporter implements Reporter {
   }
 
   async onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<{ readonly message?: string }> = []): Promise<void> {
+    try {
+      await this.endRun(modules, errors);
+    } catch (error) {
+      // Thrown from here, vitest would print it as an "Unhandled Error" with its stack frames.
+      const known = knownFault(error, this.context().options.reports);
+      if (known === undefined) throw error;
+      this.fault = known;
+    }
+  }
+
+  private async endRun(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<{ readonly message?: string }>): Promise<void> {
     // A worker that died (an X server gone while it was reading the screen ends the process)
     // leaves its goals without a verdict: they are broken, and the run says why.
     const context = this.context();
