@@ -11,15 +11,15 @@ import { specDirName } from '../paths/location.ts';
 import type { ResolvedOptions } from '../spec-file/defaults.ts';
 import { loadSpec } from '../spec-file/load.ts';
 import { parseRulesGoal } from '../brain/rules-grammar.ts';
-import { noPathToLearn } from '../brain/goal.ts';
+import { noPathToLearn } from '../brain/no-path.ts';
 import { PathStore } from '../paths/store.ts';
 import { goalSource, isStale } from '../paths/source.ts';
 import { InvalidInputError, InvalidInputErrors } from '../errors.ts';
 import { decodePng } from '../vision/frame.ts';
 import { outsideWindow, stepTargets } from '../spec-file/window-bounds.ts';
 import { closest } from '../spec-file/suggest.ts';
-import { ELEMENT_ROLES, ELEMENT_ROLE_NAMES } from '../desktop/index.ts';
-import { isElementTarget } from '../domain.ts';
+import { ELEMENT_ROLE_NAMES } from '../desktop/index.ts';
+import { ELEMENT_ROLES, isElementTarget } from '../domain.ts';
 import { keyComboProblems } from '../spec-file/format.ts';
 
 export interface Preflight {
@@ -86,7 +86,7 @@ const unknownRoles = (spec: Spec, goal: GoalSpec): InvalidInputError[] => {
     if (ELEMENT_ROLE_NAMES.has(role)) return [];
     const guess = closest(role, [...ELEMENT_ROLE_NAMES]);
     const hint = guess ? ` (did you mean "${guess}"?)` : '';
-    return [new InvalidInputError({ file: spec.id, line }, `goal "${goal.id}", ${at}: unknown role "${role}"${hint}; a role is retrace's (${[...new Set(Object.values(ELEMENT_ROLES))].sort().join(', ')}, textarea) or the toolkit's own ("push button")`)];
+    return [new InvalidInputError({ file: spec.id, line }, `goal "${goal.id}", ${at}: unknown role "${role}"${hint}; a role is retrace's (${ELEMENT_ROLES.join(', ')}) or the toolkit's own ("push button")`)];
   };
   return [
     ...(goal.steps ?? []).flatMap((action, i) =>
@@ -139,7 +139,7 @@ export function preflight(
   for (const spec of specs) {
     for (const goal of spec.goals) {
       if (goals.length > 0 && !goals.includes(goal.id)) continue;
-      let path;
+      let path: Path | undefined;
       try {
         path = store.read(spec.id, goal.id);
       } catch (error) {
