@@ -25,7 +25,11 @@ describe('hostile names', () => {
     const project = new Project().write(name, `name: Notes\n${APP}goals:\n  - id: save\n    goal: click "New"\n`);
     const recording = project.start(['record', name, '--goal', 'save']);
     try {
-      const url = await until('the page address', () => /drive the app in a browser: (\S+)/.exec(recording.output.stdout)?.[1], 120_000).catch((error: Error) => {
+      const url = await until(
+        'the page address',
+        () => /drive the app in a browser: (\S+)/.exec(recording.output.stdout)?.[1],
+        120_000,
+      ).catch((error: Error) => {
         throw new Error(`${error.message}\n${recording.output.stdout}\n${recording.output.stderr}`);
       });
       const page = await (await fetch(url)).text();

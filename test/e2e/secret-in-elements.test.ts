@@ -53,7 +53,10 @@ describe('a secret the app echoes into its elements', () => {
       const result = await project.cli(['run'], env);
       console += result.stdout + result.stderr;
       expect(result.code, result.stdout + result.stderr).toBe(0);
-      expect(project.summary().goals.map((g) => [g.goal, g.status, g.mode])).toEqual([['greet', 'passed', mode], ['greet-and-clear', 'passed', mode]]);
+      expect(project.summary().goals.map((g) => [g.goal, g.status, g.mode])).toEqual([
+        ['greet', 'passed', mode],
+        ['greet-and-clear', 'passed', mode],
+      ]);
     }
     // The effects were recorded from the elements, masked: the greeting before and after Clear.
     const path = JSON.stringify(JSON.parse(project.read('paths/specs/greeter/greet-and-clear.path.json')));

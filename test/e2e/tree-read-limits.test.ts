@@ -32,11 +32,16 @@ describe('a tree read that cannot finish', () => {
   });
 
   test('an app that stopped answering: said so, not "no elements"', { timeout: 240_000 }, async () => {
-    const project = new Project().write('specs/tree.yaml', spec(0, '      - click: { role: button, name: Freeze }\n      - click: { role: button, name: Go }\n'));
+    const project = new Project().write(
+      'specs/tree.yaml',
+      spec(0, '      - click: { role: button, name: Freeze }\n      - click: { role: button, name: Go }\n'),
+    );
     const result = await project.cli(['run']);
     const goal = project.summary().goals[0];
     expect(goal, result.stdout + result.stderr).toMatchObject({ status: 'failed' });
-    expect(goal?.message).toMatch(/button "Go": the app's elements could not be read: the app did not answer the accessibility bus \(.*no answer in \d+ ms\): is it frozen or busy\?/);
+    expect(goal?.message).toMatch(
+      /button "Go": the app's elements could not be read: the app did not answer the accessibility bus \(.*no answer in \d+ ms\): is it frozen or busy\?/,
+    );
     expect(goal?.message, goal?.message).not.toMatch(/among the|publishes no elements/);
   });
 });
