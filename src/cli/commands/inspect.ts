@@ -44,7 +44,7 @@ export default async function inspect(args: ParsedArgs): Promise<number> {
       reader: session.reader,
     });
     const files = writeInspection(out, shot.frame, inspection);
-    const shown = (f: string): string => relative(root, f) || f;
+    const shown = (f: string): string => terminalText(relative(root, f) || f);
     process.stdout.write(
       `window ${inspection.window.width}×${inspection.window.height}: ${inspection.words.length} words, ${inspection.controls.length} controls, ${inspection.elements.length} elements\n` +
         `${shown(files.html)}  (open it in a browser: boxes, coordinates, ready-to-paste targets)\n${shown(files.json)}\n${shown(files.png)}\n`,
