@@ -85,8 +85,9 @@ const differences = (then: Element, now: Element): Property[] => {
 };
 
 /**
- * What changed between two readings of the app's elements. Elements in dynamic regions and texts
- * holding a secret are left out, and so is the target's own focus.
+ * What changed between two readings of the app's elements (read masked: see `maskElement`).
+ * Elements in dynamic regions are left out, and so are the target's own focus and the text of
+ * the field a secret was typed into.
  */
 export function elementChanges(before: readonly Element[], after: readonly Element[], options: ChangeOptions): ElementEffect[] {
   const targetKey = options.target ? pathKey(options.target.path) : undefined;
@@ -97,8 +98,7 @@ export function elementChanges(before: readonly Element[], after: readonly Eleme
     const changed: Record<string, unknown> = {};
     for (const property of differences(then, now)) {
       if (property === 'focused' && key === targetKey) continue;
-      if (property === 'text' && (options.secret || secretMasker.reveals(String(b.text)))) continue;
-      if (property === 'name' && secretMasker.reveals(String(b.name))) continue;
+      if (property === 'text' && options.secret) continue;
       changed[property] = b[property];
     }
     if (Object.keys(changed).length > 0) {

@@ -17,6 +17,7 @@ import {
   ROOT_PATH,
   showingFromVisible,
   splitRef,
+  TreeReadError,
   type RawElement,
   type RawExtras,
 } from './read-tree.ts';
@@ -61,9 +62,17 @@ export class AtspiElementSource implements ElementSource {
 
   async read(app: AppSession, options: ElementReadOptions = {}): Promise<readonly Element[]> {
     const [{ link }, window] = await Promise.all([this.connect(), this.windowOf(app, options)]);
-    const tree = async (bus: string) => readAppTree(through(link, bus, await this.peerOf(link, bus)), bus).catch(() => undefined);
+    // A tree that could not be read whole says why; any other failure (the app left the bus
+    // mid-read) reads as no elements from that connection.
+    const tree = async (bus: string) =>
+      readAppTree(through(link, bus, await this.peerOf(link, bus)), bus).catch((error: unknown) => {
+        if (error instanceof TreeReadError) throw error;
+        return undefined;
+      });
     // The app's buses seldom change: their trees are asked while the registry is, not after it.
     const early = new Map((this.buses.get(app) ?? []).map((bus) => [bus, tree(bus)]));
+    // One the app no longer uses is not awaited: its failure must not go unhandled.
+    for (const read of early.values()) read.catch(() => undefined);
     const buses = await this.appBuses(link, app);
     this.buses.set(app, buses);
     const trees = await Promise.all(buses.map((bus) => early.get(bus) ?? tree(bus)));
