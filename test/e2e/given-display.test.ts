@@ -77,7 +77,8 @@ describe('a display given in DISPLAY', () => {
       const replayed = await project.cliUnder(xvfbRun, ['run', '--learn', 'off'], env, RUN_MS);
       expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
       expect(project.summary().goals[0]).toMatchObject({ status: 'passed', mode: 'replayed' });
-      expect(processesWith('environ', mark)).toEqual([]);
+      // The watchdogs end what they guard a moment after the CLI has exited.
+      await expect.poll(() => processesWith('environ', mark), { timeout: 5_000 }).toEqual([]);
     },
     2 * RUN_MS,
   );
