@@ -315,7 +315,7 @@ describe('loadSpec: invalid files name file:line:column and what was expected', 
 `),
     ).toEqual([
       'specs/calc.yaml:7:9: goals[0].steps[0].click.y is required (pixels from the top edge of the window)',
-      'specs/calc.yaml:8:21: goals[0].steps[1].click.x must be an integer ≥ 0 (got -1)',
+      'specs/calc.yaml:8:21: goals[0].steps[1].click.x must be an integer from 0 to 32767 (got -1)',
       'specs/calc.yaml:9:30: goals[0].steps[2].scroll.direction must be one of up, down, left, right (got "sideways")',
       'specs/calc.yaml:10:42: goals[0].steps[3].scroll.amount must be an integer from 1 to 1000 (got 0)',
       'specs/calc.yaml:11:14: goals[0].steps[4].key must be a string of key names joined with +, such as ctrl+s or Enter (got "ctrl + s")',
@@ -349,11 +349,11 @@ goals:
 `),
     ).toEqual([
       'specs/calc.yaml:4:9: app.size must be [width, height]: positive integers (got [400])',
-      'specs/calc.yaml:10:17: goals[0].expect[0].region must be [x, y, width, height]: non-negative integers, width and height > 0 (got [0, 30, 0, 55])',
-      'specs/calc.yaml:12:17: goals[0].expect[1].region must be [x, y, width, height]: non-negative integers, width and height > 0 (got [-1, 0, 5, 5])',
-      'specs/calc.yaml:14:17: goals[0].expect[2].region must be [x, y, width, height]: non-negative integers, width and height > 0 (got [0, 0, 10, 10.5])',
-      'specs/calc.yaml:15:30: goals[0].expect[2].mask[1] must be [x, y, width, height]: non-negative integers, width and height > 0 (got [0, 0])',
-      'specs/calc.yaml:17:17: goals[0].expect[3].region must be [x, y, width, height]: non-negative integers, width and height > 0 (got a mapping)',
+      'specs/calc.yaml:10:17: goals[0].expect[0].region must be [x, y, width, height]: integers up to 32767, x and y ≥ 0, width and height > 0 (got [0, 30, 0, 55])',
+      'specs/calc.yaml:12:17: goals[0].expect[1].region must be [x, y, width, height]: integers up to 32767, x and y ≥ 0, width and height > 0 (got [-1, 0, 5, 5])',
+      'specs/calc.yaml:14:17: goals[0].expect[2].region must be [x, y, width, height]: integers up to 32767, x and y ≥ 0, width and height > 0 (got [0, 0, 10, 10.5])',
+      'specs/calc.yaml:15:30: goals[0].expect[2].mask[1] must be [x, y, width, height]: integers up to 32767, x and y ≥ 0, width and height > 0 (got [0, 0])',
+      'specs/calc.yaml:17:17: goals[0].expect[3].region must be [x, y, width, height]: integers up to 32767, x and y ≥ 0, width and height > 0 (got a mapping)',
     ]);
   });
 
