@@ -65,7 +65,7 @@ describe('a role target, learned', () => {
     expect(desktop.app.count).toBe(2);
   });
 
-  test('does not click an element something covers: the pixels at its box are not its own', async () => {
+  test('does not click an element a window of the app covers, whatever its pixels, and no lower rung moves it elsewhere', async () => {
     const { result, desktop } = await replayOn(await learned, { covered: true });
     expect(result.failure).toMatchObject({ category: 'target-not-found', index: 0 });
     expect(desktop.events.filter((e) => e.kind === 'click')).toEqual([]);
