@@ -86,12 +86,6 @@ export function onScreen(element: Element, byRef: ReadonlyMap<string, Element>):
 const CLIPPING: ReadonlySet<string> = new Set(['window', 'dialog', 'list', 'table', 'tree']);
 const clips = (e: Element): boolean => CLIPPING.has(e.role) || e.toolkitRole === 'scroll pane' || e.toolkitRole === 'viewport';
 
-/** The elements of a read that are on screen (`onScreen`). */
-export const onScreenOnly = (elements: readonly Element[]): Element[] => {
-  const byRef = indexByRef(elements);
-  return elements.filter((e) => onScreen(e, byRef));
-};
-
 /** The element an action at `point` lands on: the deepest actionable one there, else the deepest named one; never one off screen. */
 export function elementAt(elements: readonly Element[], point: Point): Element | undefined {
   const byRef = indexByRef(elements);
