@@ -263,6 +263,16 @@ const PRESSED: ReadonlySet<string> = new Set(['button', 'link', 'menuitem', 'tab
 const DRAWN: ReadonlySet<string> = new Set(['image', 'canvas', 'document', 'terminal', 'list', 'table', 'tree', 'unknown']);
 
 /**
+ * The boxes of the elements on screen whose pixels are theirs to tell: not containers, nor those
+ * that draw what the tree does not tell (`DRAWN`). A change inside one is its look, or what the
+ * tree says changed there.
+ */
+export function leafBoxes(elements: readonly Element[]): Region[] {
+  const byRef = indexByRef(elements);
+  return elements.filter((e) => !CONTAINERS.has(e.role) && !DRAWN.has(e.role) && onScreen(e, byRef)).map((e) => e.box);
+}
+
+/**
  * Learning: a pixel effect on an element is that element's to tell. On one the action changed,
  * brought or took away, its element effect decides exactly; on one it left as it was, the change
  * is the element's own look (a default button's highlight as its window became active, a hover)
@@ -277,8 +287,7 @@ const DRAWN: ReadonlySet<string> = new Set(['image', 'canvas', 'document', 'term
 export function asElementEvidence(effects: readonly Effect[], changes: readonly ElementEffect[], shown: readonly Element[], target?: ElementAnchor): Effect[] {
   const targetKey = target && pathKey(target.path);
   const untouched = target !== undefined && PRESSED.has(target.role) && !changes.some((e) => pathKey(e.path) === targetKey);
-  const byRef = indexByRef(shown);
-  const leaves = shown.filter((e) => !CONTAINERS.has(e.role) && !DRAWN.has(e.role) && onScreen(e, byRef)).map((e) => ({ box: e.box }));
+  const leaves = leafBoxes(shown).map((box) => ({ box }));
   return effects.map((effect) => {
     if ((effect.kind !== 'text' && effect.kind !== 'look') || effect.image === undefined) return effect;
     if (untouched && holding(effect.region, [target]) !== undefined) return { ...effect, kind: 'feedback' };

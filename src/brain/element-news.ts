@@ -12,7 +12,7 @@ import type { ElementEffect, ElementProperties, Region, UnexpectedChange } from 
 import type { Element } from '../desktop/types.ts';
 import { secretMasker } from '../spec-file/secrets.ts';
 import { describeElement } from './elements.ts';
-import { checkElementEffect, elementChanges, type ChangeOptions, type ElementVerdict } from './element-effects.ts';
+import { checkElementEffect, elementChanges, leafBoxes, type ChangeOptions, type ElementVerdict } from './element-effects.ts';
 
 const key = (e: ElementEffect): string => `${e.change ?? 'changed'}\u0000${e.role}\u0000${e.name}`;
 
@@ -74,6 +74,8 @@ export interface TreeHeld {
   readonly late: readonly UnexpectedChange[];
   /** Each effect with the element it holds on now: their pixels are theirs while the effects hold. */
   readonly found: ElementVerdict['found'];
+  /** Where the elements are now whose pixels are theirs to tell (`leafBoxes`). */
+  readonly told: readonly Region[];
 }
 
 /**
@@ -84,6 +86,6 @@ export interface TreeHeld {
 export function treeHeld(then: readonly Element[], now: readonly Element[], effects: readonly ElementEffect[], options: ChangeOptions): TreeHeld {
   const checks = effects.map((e) => checkElementEffect(e, now));
   const problem = checks.find((c) => c.problem !== undefined)?.problem;
-  if (problem !== undefined) return { problem, late: [], found: [] };
-  return { late: elementNews(then, now, [], options), found: effects.map((effect, i) => ({ effect, element: checks[i]?.problem === undefined ? checks[i]?.element : undefined })) };
+  if (problem !== undefined) return { problem, late: [], found: [], told: [] };
+  return { late: elementNews(then, now, [], options), told: leafBoxes(now), found: effects.map((effect, i) => ({ effect, element: checks[i]?.problem === undefined ? checks[i]?.element : undefined })) };
 }

@@ -27,7 +27,7 @@ import { settle, type Settled } from './settle.ts';
 import { CONTAINERS, snapshot, type Snapshot } from './elements.ts';
 import { describeAction } from './describe.ts';
 import { verifyEffects, kindOf, matches, presentAsRecorded, type EffectCheck } from './verify.ts';
-import { elementColours, focusMoves, sameBox, verifyElementEffects, type ElementVerdict, type FocusMoves } from './element-effects.ts';
+import { elementColours, focusMoves, leafBoxes, sameBox, verifyElementEffects, type ElementVerdict, type FocusMoves } from './element-effects.ts';
 import { elementNews, newsRegions, treeHeld, type TreeHeld } from './element-news.ts';
 import { describeChanges, describeUnexpected, isFocusFeedback, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { continuingChanging } from './observe.ts';
@@ -204,7 +204,9 @@ export class ReplayStep {
       const news = step.treeRecorded && before.elements?.ok && elementsAfter?.ok
         ? elementNews(before.elements.elements, elementsAfter.elements, recorded.elements ?? [], { dynamic: ignore(), secret, ...(recorded.anchor?.element && { target: recorded.anchor.element }) })
         : [];
-      const accounted = [...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]), ...targetBoxes(step, resolved), ...elementBoxes(elementCheck?.found ?? [], after.frame), ...newsRegions(news)];
+      // Where an element is, the tree told what changed: the pixels look only where none is.
+      const told = step.treeRecorded && elementsAfter?.ok ? leafBoxes(elementsAfter.elements) : [];
+      const accounted = [...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]), ...targetBoxes(step, resolved), ...elementBoxes(elementCheck?.found ?? [], after.frame), ...newsRegions(news), ...told];
       const moves = (): Promise<FocusMoves | undefined> => this.focusMoves(before, elementsAfter, after.window);
       const unexpected = [...news, ...(await this.unexpected(index, before.frame, after, accounted, ignore(), secret, moves))];
       lap('verifyMs');
@@ -396,7 +398,7 @@ export class ReplayStep {
         failure: { category: 'effect-not-verified', message: `${previous.description}: its effect did not hold — ${tree.problem}, a moment after it was verified`, index: previous.index },
       };
     }
-    const onTree = [...elementBoxes(tree?.found ?? [], now.frame), ...newsRegions(tree?.late ?? [])];
+    const onTree = [...elementBoxes(tree?.found ?? [], now.frame), ...newsRegions(tree?.late ?? []), ...(tree?.told ?? [])];
     const changes = pixels.filter((c) => !onTree.some((r) => regionsIntersect(c, r)));
     if (changes.length === 0 && (tree?.late.length ?? 0) === 0) return undefined;
     const reverted = changes.filter((c) => previous.effects.some((e) => regionsIntersect(c, e)));
