@@ -23,7 +23,7 @@ import { locateText, centre } from './locate.ts';
 import { act } from './element-act.ts';
 import { locateElement, elementAnchorAt } from './element-target.ts';
 import { asElementEvidence, elementChanges, focusMoves, readElements } from './element-effects.ts';
-import { describeAction, targetsOf } from './describe.ts';
+import { describeAction, describeElementEffect, targetsOf } from './describe.ts';
 import { makeAnchor, makeEffects, withBeforeLine, type AssetSink } from './observe.ts';
 import { resolveTarget, type ModelLocator } from './ladder.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
@@ -196,7 +196,7 @@ export class ActionCycle {
     lap('verifyMs');
     if (!secret) this.options.onEvidence?.(step.index, before.frame, settled.frame);
     return {
-      report: report({ verified: true, resolvedBy: 'recorded', retries: 0 }),
+      report: { ...report({ verified: true, resolvedBy: 'recorded', retries: 0 }), ...(observed.elements?.length && { elements: observed.elements.map(describeElementEffect) }) },
       observed,
       changed: observed.effects.length > 0,
       healed: false,

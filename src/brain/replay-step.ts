@@ -25,7 +25,7 @@ import { crop, clampRegion, inflateRegion, offsetRegion, regionArea, regionsInte
 import { containsSecret } from '../spec-file/interpolate.ts';
 import { settle, type Settled } from './settle.ts';
 import { CONTAINERS, snapshot, type Snapshot } from './elements.ts';
-import { describeAction } from './describe.ts';
+import { describeAction, describeElementEffect } from './describe.ts';
 import { verifyEffects, kindOf, matches, presentAsRecorded, type EffectCheck } from './verify.ts';
 import { elementColours, focusMoves, leafBoxes, sameBox, verifyElementEffects, type ElementVerdict, type FocusMoves } from './element-effects.ts';
 import { elementNews, newsRegions, treeHeld, type TreeHeld } from './element-news.ts';
@@ -221,6 +221,7 @@ export class ReplayStep {
       lap('verifyMs');
       const done = {
         ...report({ verified: true, resolvedBy: resolved.resolvedBy, retries: attempt }),
+        ...(recorded.elements?.length && { elements: recorded.elements.map(describeElementEffect) }),
         ...(unexpected.length > 0 ? { unexpected } : {}),
         ...(healed ? { healed: healReason(resolved, checks, secret) } : {}),
       };

@@ -14,7 +14,7 @@
 import { describeExit, exitOf, onScreen } from '../brain/exit.ts';
 import type { ActionReport, Path, RecordedAction, Region } from '../domain.ts';
 import { rateText, type PathStats } from '../paths/stats.ts';
-import { describeAction } from '../brain/describe.ts';
+import { describeAction, describeElementEffect } from '../brain/describe.ts';
 import { join } from 'node:path';
 import { escapeHtml } from './flaky-render.ts';
 import type { PathStore } from '../paths/store.ts';
@@ -100,6 +100,8 @@ function describe(recorded: RecordedAction | undefined, report: ActionReport | u
   if (recorded.anchor?.text) lines.push(`on <code>${shown(recorded.anchor.text)}</code> at (${recorded.anchor.point.x}, ${recorded.anchor.point.y})`);
   const texts = recorded.effects.flatMap((e) => (e.text ? [e.text.replace(/\n/g, ' ⏎ ')] : []));
   lines.push(`${recorded.effects.length} effect${recorded.effects.length === 1 ? '' : 's'}${texts.length ? `: ${texts.map((t) => `<code>${shown(t)}</code>`).join(', ')}` : ''}`);
+  const told = (recorded.elements ?? []).map(describeElementEffect);
+  if (told.length) lines.push(`in its elements: ${told.map((t) => `<code>${escapeHtml(t)}</code>`).join(', ')}`);
   const ended = exitOf(recorded)?.exit;
   if (ended) lines.push(`the application ${describeExit(ended)}`);
   lines.push(`settled in ${recorded.settleMs} ms when recorded`);
