@@ -11,7 +11,7 @@ import type { AssetSink } from '../../src/brain/observe.ts';
 import { NO_BUS, PUBLISHES_NOTHING } from '../../src/brain/elements.ts';
 import { checkElementEffect, elementChanges } from '../../src/brain/element-effects.ts';
 import { elementNews } from '../../src/brain/element-news.ts';
-import { describeElementEffect } from '../../src/brain/describe.ts';
+import { describeElementEffect } from '../../src/spec-file/describe.ts';
 import { CounterApp, FakeDesktop, type CounterOptions } from '../support/fake-desktop.ts';
 import { ElementDesktop, type FakeElementOptions } from '../support/fake-elements.ts';
 import { learnOn as learnCounterPath } from '../support/fake-replay.ts';

@@ -13,7 +13,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestResult } from 'allure-js-commons';
 import { FIXTURES, Project } from '../support/project.ts';
-import type { PathStats } from '../../src/paths/stats.ts';
+import type { PathStats } from '../../src/report/stats.ts';
 import type { HistoryRecord } from '../../src/report/history.ts';
 import { calculatorSpec, notesSpec } from '../support/specs.ts';
 

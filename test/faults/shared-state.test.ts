@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Project, REPO } from '../support/project.ts';
 import { isAlive, pollFor, startCli } from '../support/faults-cli.ts';
 import { readHistory, TORN_MARK, type HistoryRecord } from '../../src/report/history.ts';
-import { computePathStats } from '../../src/paths/stats.ts';
+import { computePathStats } from '../../src/report/stats.ts';
 
 const specOf = (name: string, ids: readonly string[]): string => `name: ${name}
 app:

@@ -1,8 +1,8 @@
 /** Short, secret-free descriptions of actions, for progress lines, reports and errors. */
 import type { Action, ElementEffect, Target } from '../domain.ts';
 import { isElementTarget, isTextTarget } from '../domain.ts';
-import { describeForDisplay } from '../spec-file/interpolate.ts';
-import { secretMasker } from '../spec-file/secrets.ts';
+import { describeForDisplay } from './interpolate.ts';
+import { secretMasker } from './secrets.ts';
 
 /** `"OK"`, `(12, 40)`, or `button "OK"` (`button #2` for the third unnamed one). */
 export const describeTarget = (t: Target): string => {
