@@ -31,7 +31,7 @@ import { elementColours, focusMoves, leafBoxes, sameBox, verifyElementEffects, t
 import { elementNews, newsRegions, treeHeld, type TreeHeld } from './element-news.ts';
 import { describeChanges, describeUnexpected, isFocusFeedback, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { continuingChanging } from './observe.ts';
-import { CYCLE_LIMITS, EFFECT_THRESHOLDS, UNEXPECTED_LIMITS } from './thresholds.ts';
+import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
 import type { ActionFailure, ActionOutcome, Held } from './outcome.ts';
 import type { ActionCycle, CycleStep, Resolved, Unresolved } from './cycle.ts';
 import { awaitExit, exitMiss, unlessEnded } from './exit.ts';
@@ -221,7 +221,7 @@ export class ReplayStep {
       const told = step.treeRecorded && elementsAfter?.ok ? leafBoxes(elementsAfter.elements) : [];
       const accounted = [...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]), ...targetBoxes(step, resolved), ...elementBoxes(elementCheck?.found ?? [], after.frame), ...newsRegions(news), ...told];
       const moves = (): Promise<FocusMoves | undefined> => this.focusMoves(before, elementsAfter, after.window);
-      const unexpected = [...news, ...(await this.unexpected(index, before.frame, after, accounted, ignore(), secret, moves, told))];
+      const unexpected = [...news, ...(await this.unexpected(index, before.frame, after, accounted, ignore(), secret, moves))];
       lap('verifyMs');
       if (unexpected.length > 0 && this.options.unexpectedChanges !== 'warn') {
         return { ...fail('unexpected-change', `${description}: it also changed what its path did not record: ${describeUnexpected(unexpected)}`, true), report: { ...report({ verified: true, resolvedBy: resolved.resolvedBy, retries: attempt }), unexpected } };
@@ -372,12 +372,8 @@ export class ReplayStep {
     ignore: readonly Region[],
     secret: boolean,
     moves?: () => Promise<FocusMoves | undefined>,
-    told: readonly Region[] = [],
   ): Promise<UnexpectedChange[]> {
-    // A change reaching past an element the tree tells (a menu row's highlight around its label)
-    // is that element's look too: pixels judge only what touches no such element.
-    const near = told.map((r) => inflateRegion(r, UNEXPECTED_LIMITS.slackPx));
-    let candidates = unexplainedChanges(before, after.frame, accounted, ignore).filter((c) => !near.some((r) => regionsIntersect(r, c)));
+    let candidates = unexplainedChanges(before, after.frame, accounted, ignore);
     if (candidates.length === 0) return [];
     // The field the focus left redraws its frame: that is the focus moving, not news.
     const focus = moves && (await moves());
@@ -443,7 +439,7 @@ export class ReplayStep {
         },
       };
     }
-    const late = [...(tree ? await this.settledNews(tree.late, now) : []), ...(changes.length > 0 ? await this.unexpected(previous.index, previous.after, now, onTree, ignore, previous.secret, undefined, tree?.told) : [])];
+    const late = [...(tree ? await this.settledNews(tree.late, now) : []), ...(changes.length > 0 ? await this.unexpected(previous.index, previous.after, now, onTree, ignore, previous.secret) : [])];
     if (late.length === 0) return undefined;
     const report = { ...previous.report, unexpected: [...(previous.report.unexpected ?? []), ...late] };
     if (this.options.unexpectedChanges === 'warn') return { index: previous.index, report };
