@@ -55,6 +55,8 @@ export class AtspiElementSource implements ElementSource {
   private readonly pids = new Map<string, number>();
   /** The bus names the app was last found on. */
   private readonly buses = new WeakMap<AppSession, readonly string[]>();
+  /** Device pixels per toolkit unit of each app, as its last read found (`deviceScale`). */
+  private readonly scales = new WeakMap<AppSession, number>();
   /** Each app's own connection, by its bus name, where it offers one (GTK and Chromium do). */
   private readonly peers = new Map<string, Promise<BusLink | undefined>>();
 
@@ -78,7 +80,9 @@ export class AtspiElementSource implements ElementSource {
     const trees = await Promise.all(buses.map((bus) => early.get(bus) ?? tree(bus)));
     const raws = trees.flatMap((tree) => tree?.elements ?? []);
     const extras = new Map(trees.flatMap((tree) => [...(tree?.extras ?? [])]));
-    return withLayoutLabels(inTreeOrder(raws).map(({ raw, index, depth }) => toElement(raw, extras.get(raw.ref), window, index, depth)));
+    const scale = deviceScale(raws, window);
+    this.scales.set(app, scale);
+    return withLayoutLabels(inTreeOrder(raws).map(({ raw, index, depth }) => toElement(raw, extras.get(raw.ref), window, index, depth, scale)));
   }
 
   async find(app: AppSession, query: ElementQuery, options: ElementReadOptions = {}): Promise<readonly Element[]> {
@@ -113,7 +117,7 @@ export class AtspiElementSource implements ElementSource {
       screenBox: { x, y, width, height },
     };
     const extras = (await readExtras(link, [raw])).get(raw.ref);
-    const fresh = toElement(raw, extras, window, element.index, element.depth);
+    const fresh = toElement(raw, extras, window, element.index, element.depth, this.scales.get(app) ?? 1);
     // A label found by layout stays what it was: re-deriving it needs the whole tree.
     return fresh.label === undefined && element.label !== undefined ? { ...fresh, label: element.label } : fresh;
   }
@@ -237,7 +241,23 @@ const inTreeOrder = (raws: readonly RawElement[]): Array<{ raw: RawElement; inde
   return ordered;
 };
 
-const toElement = (raw: RawElement, extras: RawExtras | undefined, window: Region, index: number, depth: number): Element => {
+/**
+ * How many device pixels one unit of the app's boxes is: GTK 3 under GDK_SCALE=2 publishes its
+ * boxes in logical units, half the pixels its window has. Told by a top-level element that is the
+ * window at a whole factor (its origin and size times the factor, to a factor's pixels); 1 when
+ * none is (a toolkit that publishes device pixels, as Qt and Chromium do).
+ */
+export function deviceScale(raws: readonly RawElement[], window: Region): number {
+  for (const { parent, screenBox: box } of raws) {
+    if (parent !== undefined || box.width <= 0 || box.height <= 0) continue;
+    const factor = Math.round(window.width / box.width);
+    const near = (a: number, b: number): boolean => Math.abs(a - b) <= factor;
+    if (factor >= 2 && near(window.width, factor * box.width) && near(window.height, factor * box.height) && near(window.x, factor * box.x) && near(window.y, factor * box.y)) return factor;
+  }
+  return 1;
+}
+
+const toElement = (raw: RawElement, extras: RawExtras | undefined, window: Region, index: number, depth: number, scale: number): Element => {
   const toolkitRole = toolkitRoleName(raw.role);
   const role = retraceRole(toolkitRole, raw.states);
   const state = (bit: number): boolean => hasState(raw.states, bit);
@@ -259,7 +279,7 @@ const toElement = (raw: RawElement, extras: RawExtras | undefined, window: Regio
     },
     ...(extras?.text !== undefined && { text: extras.text }),
     ...(extras?.value !== undefined && { value: extras.value }),
-    box: { ...raw.screenBox, x: raw.screenBox.x - window.x, y: raw.screenBox.y - window.y },
+    box: { x: raw.screenBox.x * scale - window.x, y: raw.screenBox.y * scale - window.y, width: raw.screenBox.width * scale, height: raw.screenBox.height * scale },
     ...(raw.parent !== undefined && { parent: raw.parent }),
     index,
     depth,
