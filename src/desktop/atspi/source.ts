@@ -44,6 +44,8 @@ export class AtspiElementSource implements ElementSource {
   private readonly pids = new Map<string, number>();
   /** The bus names the app was last found on. */
   private readonly buses = new WeakMap<AppSession, readonly string[]>();
+  /** Each app's device pixels per unit of its published boxes, as its last read found it. */
+  private readonly scales = new WeakMap<AppSession, number>();
   /** Each app's own connection, by its bus name, where it offers one (GTK and Chromium do). */
   private readonly peers = new Map<string, Promise<BusLink | undefined>>();
 
@@ -59,7 +61,9 @@ export class AtspiElementSource implements ElementSource {
     const trees = await Promise.all(buses.map((bus) => early.get(bus) ?? tree(bus)));
     const raws = trees.flatMap((tree) => tree?.elements ?? []);
     const extras = new Map(trees.flatMap((tree) => [...(tree?.extras ?? [])]));
-    return withLayoutLabels(inTreeOrder(raws).map(({ raw, index, depth }) => toElement(raw, extras.get(raw.ref), window, index, depth)));
+    const scale = deviceScale(raws, window);
+    this.scales.set(app, scale);
+    return withLayoutLabels(inTreeOrder(raws).map(({ raw, index, depth }) => toElement(raw, extras.get(raw.ref), window, index, depth, scale)));
   }
 
   async find(app: AppSession, query: ElementQuery, options: ElementReadOptions = {}): Promise<readonly Element[]> {
@@ -85,7 +89,7 @@ export class AtspiElementSource implements ElementSource {
       name: String(name), description: String(description ?? ''), states: stateSet, screenBox: { x, y, width, height },
     };
     const extras = (await readExtras(link, [raw])).get(raw.ref);
-    const fresh = toElement(raw, extras, window, element.index, element.depth);
+    const fresh = toElement(raw, extras, window, element.index, element.depth, this.scales.get(app) ?? 1);
     // A label found by layout stays what it was: re-deriving it needs the whole tree.
     return fresh.label === undefined && element.label !== undefined ? { ...fresh, label: element.label } : fresh;
   }
@@ -199,7 +203,26 @@ const inTreeOrder = (raws: readonly RawElement[]): Array<{ raw: RawElement; inde
   return ordered;
 };
 
-const toElement = (raw: RawElement, extras: RawExtras | undefined, window: Region, index: number, depth: number): Element => {
+/**
+ * Device pixels per unit of the boxes an app publishes. GTK under GDK_SCALE and Qt under
+ * QT_SCALE_FACTOR publish logical units (half the pixels at scale 2). Told by the app's
+ * top-level element that is the window: its box, scaled, is the window's geometry. Chromium
+ * publishes its frame in logical units but the page in pixels: a box wider than that frame
+ * says the units are pixels already. 1 when no top-level element matches at any scale.
+ */
+const deviceScale = (raws: readonly RawElement[], window: Region): number => {
+  for (const raw of raws) {
+    const box = raw.screenBox;
+    if (raw.parent !== undefined || box.width <= 0 || box.height <= 0 || box.width >= window.width) continue;
+    const scale = window.width / box.width;
+    const near = (units: number, pixels: number): boolean => Math.abs(units * scale - pixels) <= scale + 1;
+    if (!near(box.height, window.height) || !near(box.x, window.x) || !near(box.y, window.y)) continue;
+    return raws.some((other) => other.screenBox.width > box.width + 2) ? 1 : scale;
+  }
+  return 1;
+};
+
+const toElement = (raw: RawElement, extras: RawExtras | undefined, window: Region, index: number, depth: number, scale: number): Element => {
   const toolkitRole = toolkitRoleName(raw.role);
   const role = retraceRole(toolkitRole, raw.states);
   const state = (bit: number): boolean => hasState(raw.states, bit);
@@ -221,11 +244,19 @@ const toElement = (raw: RawElement, extras: RawExtras | undefined, window: Regio
     },
     ...(extras?.text !== undefined && { text: extras.text }),
     ...(extras?.value !== undefined && { value: extras.value }),
-    box: { ...raw.screenBox, x: raw.screenBox.x - window.x, y: raw.screenBox.y - window.y },
+    box: scaled(raw.screenBox, scale, window),
     ...(raw.parent !== undefined && { parent: raw.parent }),
     index,
     depth,
   };
+};
+
+/** A published box in the window's pixels. */
+const scaled = (box: Region, scale: number, window: Region): Region => {
+  if (scale === 1) return { ...box, x: box.x - window.x, y: box.y - window.y };
+  const x = Math.round(box.x * scale);
+  const y = Math.round(box.y * scale);
+  return { x: x - window.x, y: y - window.y, width: Math.round((box.x + box.width) * scale) - x, height: Math.round((box.y + box.height) * scale) - y };
 };
 
 /** The toolkit role's number, for an element read again. */
