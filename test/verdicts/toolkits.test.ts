@@ -11,7 +11,7 @@
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Project, REPO } from '../support/project.ts';
 import { TOOLKIT_APPS, TOOLKIT_CASES, writeToolkitBase, writeToolkitVariants, type ToolkitCase } from '../support/toolkit-corpus.ts';
@@ -36,6 +36,12 @@ interface Outcome {
   readonly message?: string;
 }
 
+/** The commit measured; a copy of the tree outside git (a baseline run) names it in a COMMIT file. */
+function commitOf(repo: string): string {
+  if (existsSync(join(repo, 'COMMIT'))) return readFileSync(join(repo, 'COMMIT'), 'utf8').trim();
+  return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
+}
+
 const wrong = (o: Outcome): boolean => (o.case.kind === 'regression') === (o.status === 'passed');
 
 describe('verdicts on real toolkits', () => {
@@ -57,7 +63,7 @@ describe('verdicts on real toolkits', () => {
   test('every chosen goal run has a verdict; no regression passes', () => {
     const report = {
       corpus: FULL ? 'full' : 'sample',
-      commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO, encoding: 'utf8' }).trim(),
+      commit: commitOf(REPO),
       toolkits: Object.fromEntries(
         APPS.map((app) => {
           const mine = outcomes.filter((o) => o.case.app === app);
