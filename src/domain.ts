@@ -154,14 +154,21 @@ export interface ElementProperties {
   readonly expanded?: boolean;
 }
 
-/** An element whose text, value, name or states an action changed: verified exactly on replay. */
+/**
+ * An element whose text, value, name or states an action changed, or that it brought or took
+ * away (a row, a dialog, an alert): verified exactly on replay, by role, name and place.
+ */
 export interface ElementEffect {
   readonly role: string;
-  /** Its accessible name before the action. */
+  /** Its accessible name before the action (after it, for one that appeared). */
   readonly name: string;
   readonly path: readonly ElementStep[];
-  /** Only what changed, as it was once the screen settled. */
+  /** Only what changed, as it was once the screen settled; all it shows, for one that appeared. */
   readonly after: ElementProperties;
+  /** It was not there before the action (`appeared`), or is not after it (`gone`); absent: it changed. */
+  readonly change?: 'appeared' | 'gone';
+  /** Its box, window-relative, once the screen settled (before the action, for one gone). Absent in older paths. */
+  readonly box?: Region;
 }
 
 /**
@@ -173,9 +180,12 @@ export interface ElementEffect {
  *   check mark): verified by its pixels, or by its structure when the colours changed.
  * - `exit`: the application ended (its window closed with it): verified by the app exiting
  *   again, with the same exit code. Its region is the whole window; it has no image.
+ * - `element`: a change on an element the action changed in the app's tree (one of its element
+ *   effects): verified by that element effect, exactly; its pixels are evidence for the report,
+ *   never a condition — but a text's colour role still is (the same words styled as an error).
  * Regions that change on their own are no effect: they are the action's `dynamic` regions.
  */
-export type EffectKind = 'feedback' | 'text' | 'look' | 'exit';
+export type EffectKind = 'feedback' | 'text' | 'look' | 'exit' | 'element';
 
 /** How an application ended: its exit code, or the signal that killed it. */
 export interface ExitStatus {

@@ -22,7 +22,7 @@ import { settle, type Settled } from './settle.ts';
 import { locateText, centre } from './locate.ts';
 import { act } from './element-act.ts';
 import { locateElement, elementAnchorAt } from './element-target.ts';
-import { elementChanges, focusMoves, readElements } from './element-effects.ts';
+import { asElementEvidence, elementChanges, focusMoves, readElements } from './element-effects.ts';
 import { describeAction, targetsOf } from './describe.ts';
 import { makeAnchor, makeEffects, withBeforeLine, type AssetSink } from './observe.ts';
 import { resolveTarget, type ModelLocator } from './ladder.ts';
@@ -294,7 +294,7 @@ export class ActionCycle {
     const anchor = pixelAnchor && element ? { ...pixelAnchor, element } : pixelAnchor;
     const elementsAfter = elementsBefore ? await readElements(this.stage, after.window) : undefined;
     const focusOnly = elementsBefore && elementsAfter ? focusMoves(elementsBefore, elementsAfter).focusOnly : undefined;
-    const effects = await this.stage.guard(
+    const pixels = await this.stage.guard(
       makeEffects({
         before: before.frame, after: after.frame, dynamic, secret, sink: assets, reader: this.stage.reader,
         ...(anchor ? { target: anchor.box } : {}),
@@ -302,6 +302,8 @@ export class ActionCycle {
       }),
     );
     const elements = recorded ? recorded.elements : elementsBefore && elementsAfter ? elementChanges(elementsBefore, elementsAfter, { dynamic, secret, ...(element && { target: element }) }) : undefined;
+    // Where the app's elements tell what changed, they decide; the pixels there are evidence.
+    const effects = elements?.length ? asElementEvidence(pixels, elements) : pixels;
     return {
       action,
       ...(anchor ? { anchor } : {}),

@@ -11,7 +11,7 @@ import { containsPoint } from '../vision/frame.ts';
 import type { Stage } from './stage.ts';
 import { perform } from './perform.ts';
 import { centre } from './locate.ts';
-import { CONTAINERS, describeElement, elementAt, snapshot } from './elements.ts';
+import { CONTAINERS, describeElement, elementAt, indexByRef, onScreen, snapshot } from './elements.ts';
 
 /** Roles that hold options to select. */
 const LISTS: ReadonlySet<string> = new Set(['list', 'combobox', 'table', 'tree', 'menu']);
@@ -86,19 +86,21 @@ const isInside = (element: Element, ancestor: Element, byRef: ReadonlyMap<string
   return false;
 };
 
-const isOption = (e: Element): boolean => !CONTAINERS.has(e.role) && !LISTS.has(e.role) && e.box.width > 0 && e.box.height > 0;
+/** An option on screen: a closed combo box's hidden options (Qt publishes them over the fields below) are not clicked. */
+const isOption = (e: Element, byRef: ReadonlyMap<string, Element>): boolean => !CONTAINERS.has(e.role) && !LISTS.has(e.role) && onScreen(e, byRef);
 
 function optionsOf(elements: readonly Element[], list: Element): string[] {
-  const byRef = new Map(elements.map((e) => [e.ref, e]));
-  return elements.filter((e) => isOption(e) && isInside(e, list, byRef)).map(accessibleName).filter((n) => n !== '');
+  const byRef = indexByRef(elements);
+  return elements.filter((e) => isOption(e, byRef) && isInside(e, list, byRef)).map(accessibleName).filter((n) => n !== '');
 }
 
 function optionIn(elements: readonly Element[], list: Element, option: string): Element | undefined {
-  const byRef = new Map(elements.map((e) => [e.ref, e]));
-  return elements.find((e) => isOption(e) && accessibleName(e) === option.trim() && isInside(e, list, byRef));
+  const byRef = indexByRef(elements);
+  return elements.find((e) => isOption(e, byRef) && accessibleName(e) === option.trim() && isInside(e, list, byRef));
 }
 
 /** An option of a popup the toolkit keeps apart from its combo box: an item or menu item by that name. */
 function optionAnywhere(elements: readonly Element[], list: Element, option: string): Element | undefined {
-  return elements.find((e) => e.ref !== list.ref && ['item', 'menuitem', 'cell'].includes(e.role) && accessibleName(e) === option.trim());
+  const byRef = indexByRef(elements);
+  return elements.find((e) => e.ref !== list.ref && ['item', 'menuitem', 'cell'].includes(e.role) && accessibleName(e) === option.trim() && onScreen(e, byRef));
 }

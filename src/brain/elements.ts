@@ -63,9 +63,33 @@ const ACTIONABLE: ReadonlySet<string> = new Set([
 /** Roles that only hold others: their changes (focus passing through) say nothing about an action. */
 export const CONTAINERS: ReadonlySet<string> = new Set(['window', 'dialog', 'group', 'document', 'menubar', 'toolbar', 'tablist', 'statusbar', 'separator']);
 
-/** The element an action at `point` lands on: the deepest actionable one there, else the deepest named one. */
+/**
+ * Whether an element is on screen where it says: showing, with an area, and its centre inside
+ * every ancestor that clips what it holds. A toolkit may publish a hidden popup as showing (Qt
+ * keeps a closed combo box's list, 0×0, with items whose boxes lie over the fields below it),
+ * and a list its rows scrolled away: such an element is never a target or an anchor.
+ */
+export function onScreen(element: Element, byRef: ReadonlyMap<string, Element>): boolean {
+  const { box } = element;
+  if (!element.states.showing || box.width <= 0 || box.height <= 0) return false;
+  const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  for (let up = element.parent === undefined ? undefined : byRef.get(element.parent); up !== undefined; up = up.parent === undefined ? undefined : byRef.get(up.parent)) {
+    if (clips(up) && !containsPoint(up.box, centre)) return false;
+  }
+  return true;
+}
+
+/**
+ * Roles whose content is drawn only inside their box (one with no area shows nothing); any other
+ * may hold what overflows it (a page's absolutely placed popup, a menu bar's open menu).
+ */
+const CLIPPING: ReadonlySet<string> = new Set(['window', 'dialog', 'list', 'table', 'tree']);
+const clips = (e: Element): boolean => CLIPPING.has(e.role) || e.toolkitRole === 'scroll pane' || e.toolkitRole === 'viewport';
+
+/** The element an action at `point` lands on: the deepest actionable one there, else the deepest named one; never one off screen. */
 export function elementAt(elements: readonly Element[], point: Point): Element | undefined {
-  const under = elements.filter((e) => e.box.width > 0 && e.box.height > 0 && containsPoint(e.box, point));
+  const byRef = indexByRef(elements);
+  const under = elements.filter((e) => containsPoint(e.box, point) && onScreen(e, byRef));
   const deepest = (list: readonly Element[]): Element | undefined =>
     list.reduce<Element | undefined>((best, e) => (best === undefined || e.depth >= best.depth ? e : best), undefined);
   return deepest(under.filter((e) => ACTIONABLE.has(e.role))) ?? deepest(under.filter((e) => !CONTAINERS.has(e.role) && accessibleName(e) !== ''));
@@ -136,12 +160,17 @@ export function closestTo(candidates: readonly Element[], path: readonly Element
   return best?.element;
 }
 
-/** The point inside a box at the same place as `point` was inside `recorded`, kept inside the box. */
+/**
+ * The point inside a box at the same place as `point` was inside `recorded`: at the same share of
+ * its width and height, so a box drawn larger (another scale, font or window size) is acted on
+ * where it was, not nearer its corner; kept inside the box.
+ */
 export function samePlaceIn(box: Region, recorded: Region, point: Point): Point {
   const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));
+  const share = (v: number, from: number, length: number): number => (length > 0 ? (v - from) / length : 0.5);
   return {
-    x: clamp(Math.round(box.x + point.x - recorded.x), box.x, box.x + box.width - 1),
-    y: clamp(Math.round(box.y + point.y - recorded.y), box.y, box.y + box.height - 1),
+    x: clamp(Math.round(box.x + share(point.x, recorded.x, recorded.width) * box.width), box.x, box.x + box.width - 1),
+    y: clamp(Math.round(box.y + share(point.y, recorded.y, recorded.height) * box.height), box.y, box.y + box.height - 1),
   };
 }
 

@@ -7,6 +7,7 @@
 import type { Anchor, Frame, Point, Region, ResolvedBy, Target } from '../domain.ts';
 import { isPointTarget, isTextTarget } from '../domain.ts';
 import { matchAt, findTemplate } from '../vision/template.ts';
+import { containsPoint } from '../vision/frame.ts';
 import type { Stage, Shot } from './stage.ts';
 import { locateText, centre } from './locate.ts';
 import { RUNGS, type RungSpec } from './thresholds.ts';
@@ -53,6 +54,8 @@ export interface Finding {
   /** Score of the best other place (0 when there is none). */
   readonly runnerUp: number;
   readonly read?: string;
+  /** Where the target must be, whichever rung finds it: a role target's element, as the tree has it now. */
+  readonly confine?: Region;
 }
 
 /** A rung's way of looking; undefined when it has nothing to look for (no anchor, no text). */
@@ -100,11 +103,13 @@ const accepted = (rung: RungSpec, finding: Finding): boolean =>
 export async function resolveTarget(input: LadderInput, rungs: readonly RungSpec[] = RUNGS): Promise<Resolution | Unresolved> {
   let best: Finding | undefined;
   let ocrRead = '';
+  let confine: Region | undefined;
   for (const rung of rungs) {
     const finding = await FINDERS[rung.name](input);
     if (!finding) continue;
     if (finding.read !== undefined) ocrRead = finding.read;
-    if (accepted(rung, finding) && finding.point) {
+    confine ??= finding.confine;
+    if (accepted(rung, finding) && finding.point && (confine === undefined || containsPoint(confine, finding.point))) {
       const { anchor } = input;
       // The recorded rung's point is where the anchor was: it has not moved.
       const offset = rung.name === 'recorded' || !anchor ? { x: 0, y: 0 } : offsetOf(rung.name, anchor, finding);

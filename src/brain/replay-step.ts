@@ -21,13 +21,13 @@
  */
 import type { ActionReport, DrawReport, Frame, Region, UnexpectedChange } from '../domain.ts';
 import { framesEqual } from '../vision/changes.ts';
-import { crop, clampRegion, inflateRegion, offsetRegion, regionsIntersect } from '../vision/frame.ts';
+import { crop, clampRegion, inflateRegion, offsetRegion, regionArea, regionsIntersect } from '../vision/frame.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
 import { settle, type Settled } from './settle.ts';
-import { snapshot, type Snapshot } from './elements.ts';
+import { CONTAINERS, snapshot, type Snapshot } from './elements.ts';
 import { describeAction } from './describe.ts';
 import { verifyEffects, kindOf, matches, presentAsRecorded, type EffectCheck } from './verify.ts';
-import { focusMoves, sameBox, verifyElementEffects, type FocusMoves } from './element-effects.ts';
+import { elementColours, focusMoves, sameBox, verifyElementEffects, type ElementVerdict, type FocusMoves } from './element-effects.ts';
 import { describeChanges, describeUnexpected, isFocusFeedback, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { continuingChanging } from './observe.ts';
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
@@ -175,7 +175,7 @@ export class ReplayStep {
       // What the action changed in the app's elements must hold too, exactly.
       const current = early && sameBox(before.window, after.window) && framesEqual(early.frame, after.frame, ignore()) ? early.read : undefined;
       const elementCheck = failed || !recorded.elements?.length ? undefined : await verifyElementEffects(this.stage, recorded.elements, after.window, Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor), current);
-      const elementMiss = elementCheck?.problem;
+      const elementMiss = elementCheck?.problem ?? (elementCheck ? elementColours(recorded.effects, elementCheck.found, after.frame) : undefined);
       const changed = !framesEqual(before.frame, after.frame, ignore());
       if ((failed || elementMiss) && !changed && attempt < CYCLE_LIMITS.maxRetries) continue;
       // The window before and after is evidence for a failed action as much as for a passed one.
@@ -195,7 +195,7 @@ export class ReplayStep {
       if (attempt > 0 && this.options.strict) {
         return fail('effect-not-verified', `${description}: its effect appeared only when it was done again (${attempt} ${attempt === 1 ? 'retry' : 'retries'}): the app ignored it the first time (--strict)`, true);
       }
-      const accounted = [...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]), ...targetBoxes(step, resolved)];
+      const accounted = [...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]), ...targetBoxes(step, resolved), ...elementBoxes(elementCheck?.found ?? [], after.frame)];
       const moves = (): Promise<FocusMoves | undefined> => this.focusMoves(before, elementCheck?.read, after.window);
       const unexpected = await this.unexpected(index, before.frame, after, accounted, ignore(), secret, moves);
       lap('verifyMs');
@@ -483,6 +483,17 @@ function feedbackPlaces(step: ReplayStepInput, resolved: Resolved): Region[] {
   const effects = step.recorded.effects.filter((e) => kindOf(e) === 'feedback').flatMap((e) => [e.region, offsetRegion(e.region, x, y)]);
   return [...effects, ...targetBoxes(step, resolved)].map((r) => inflateRegion(r, EFFECT_THRESHOLDS.feedbackReachPx));
 }
+
+/**
+ * Where the elements of the verified element effects are now: what changed on them is their
+ * effect. Not a container's whole box (a dialog's, a list's): what else shows in it is news.
+ */
+function elementBoxes(found: ElementVerdict['found'], frame: Frame): Region[] {
+  return found.flatMap(({ element }) => (element === undefined || CONTAINERS.has(element.role) || HOLDERS.has(element.role) || regionArea(element.box) > 0.5 * frame.width * frame.height ? [] : [element.box]));
+}
+
+/** Roles that hold rows or items: each row is an element of its own. */
+const HOLDERS: ReadonlySet<string> = new Set(['list', 'table', 'tree']);
 
 /** Where the action's target is now: its own look (hover, focus, pressed) is never unexpected. */
 function targetBoxes(step: ReplayStepInput, resolved: Resolved): Region[] {

@@ -15,10 +15,14 @@ import { parseKeyCombo } from '../key-combo.ts';
  * 2: effects say what they mean (`kind`: feedback, text or look; `role` of a text's colours).
  * Version 1 files still load: an effect without a kind is verified as text when it has text, as
  * a look otherwise.
+ * 3: element effects may say that an element appeared or went (`change`) and where it was
+ * (`box`); a pixel effect on such an element is `element` (evidence, decided by the tree).
+ * Version 2 files still load: their element effects are changes, their pixel effects conditions.
  */
-export const PATH_FORMAT_VERSION = 2;
+export const PATH_FORMAT_VERSION = 3;
 
-const EFFECT_KINDS = new Set(['feedback', 'text', 'look', 'exit']);
+const EFFECT_KINDS = new Set(['feedback', 'text', 'look', 'exit', 'element']);
+const ELEMENT_CHANGES = new Set(['appeared', 'gone']);
 const TEXT_ROLES = new Set(['alert', 'success']);
 
 const isExitStatus = (v: unknown): boolean => {
@@ -126,6 +130,8 @@ class Checker {
     this.string(e.name, [...where, 'name']);
     this.elementPath(e.path, [...where, 'path']);
     this.object(e.after, [...where, 'after'], 'the properties it changed');
+    if (e.change !== undefined && !ELEMENT_CHANGES.has(String(e.change))) this.fail([...where, 'change'], `must be one of ${[...ELEMENT_CHANGES].join(', ')}`);
+    if (e.box !== undefined) this.box(e.box, [...where, 'box']);
   }
 
   image(v: unknown, where: Where): string {
