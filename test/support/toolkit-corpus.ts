@@ -33,6 +33,8 @@ export interface ToolkitVariant {
   readonly env?: Readonly<Record<string, string>>;
   readonly goals: readonly string[];
   readonly description: string;
+  /** One of the variants CI runs. */
+  readonly sample?: boolean;
 }
 
 /** One variant on one app: what a spec of the corpus replays. */

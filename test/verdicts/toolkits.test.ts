@@ -4,7 +4,7 @@
  * tree, text targets), learned once on each base app with the rules planner, then replayed with
  * `--learn off --strict` on its variants through the real CLI. A regression that passes is a
  * silent incorrect success (must be 0); a benign variant that fails is an over-halt.
- * CI runs a sample (four variants an app, the add goal); RETRACE_TOOLKITS=full runs every
+ * CI runs a sample (the variants marked `sample`, on the add goal); RETRACE_TOOLKITS=full runs every
  * variant (`npm run bench -- verdicts` reports it). RETRACE_TOOLKITS_APPS=gtk,qt keeps those apps.
  * The figures per toolkit, and every wrong verdict with its message, go to
  * reports/verdicts-toolkits.json.
@@ -20,13 +20,11 @@ import type { Summary } from '../../src/report/summary.ts';
 const FULL = process.env.RETRACE_TOOLKITS === 'full';
 const ONLY = process.env.RETRACE_TOOLKITS_APPS?.split(',').filter(Boolean);
 const APPS = TOOLKIT_APPS.filter((app) => !ONLY || ONLY.includes(app));
-/** The CI sample: two benign and two regression variants an app, on the add goal. */
-const SAMPLE = ['look=reordered', 'look=font', 'bug=late-change', 'bug=list-stale'];
 
 function cases(): ToolkitCase[] {
   const mine = TOOLKIT_CASES.filter((c) => APPS.includes(c.app));
   if (FULL) return mine;
-  return mine.filter((c) => c.args.length === 1 && !c.env && SAMPLE.includes(c.args[0] ?? '')).map((c) => ({ ...c, goals: ['add'] }));
+  return mine.filter((c) => c.sample).map((c) => ({ ...c, goals: ['add'] }));
 }
 
 interface Outcome {
