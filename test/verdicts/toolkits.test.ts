@@ -5,7 +5,8 @@
  * `--learn off --strict` on its variants through the real CLI. A regression that passes is a
  * silent incorrect success (must be 0); a benign variant that fails is an over-halt.
  * CI runs a sample (the variants marked `sample`, on the add goal); RETRACE_TOOLKITS=full runs every
- * variant (`npm run bench -- verdicts` reports it). RETRACE_TOOLKITS_APPS=gtk,qt keeps those apps.
+ * variant (`npm run bench -- verdicts` reports it). RETRACE_TOOLKITS_APPS=gtk,qt keeps those apps;
+ * RETRACE_TOOLKITS_GREP=<regex> keeps the variants whose args and environment it matches.
  * The figures per toolkit, and every wrong verdict with its message, go to
  * reports/verdicts-toolkits.json.
  */
@@ -19,10 +20,12 @@ import type { Summary } from '../../src/report/summary.ts';
 
 const FULL = process.env.RETRACE_TOOLKITS === 'full';
 const ONLY = process.env.RETRACE_TOOLKITS_APPS?.split(',').filter(Boolean);
+const GREP = process.env.RETRACE_TOOLKITS_GREP ? new RegExp(process.env.RETRACE_TOOLKITS_GREP) : undefined;
 const APPS = TOOLKIT_APPS.filter((app) => !ONLY || ONLY.includes(app));
 
 function cases(): ToolkitCase[] {
-  const mine = TOOLKIT_CASES.filter((c) => APPS.includes(c.app));
+  const described = (c: ToolkitCase): string => [...c.args, ...Object.entries(c.env ?? {}).map(([k, v]) => `${k}=${v}`)].join(' ');
+  const mine = TOOLKIT_CASES.filter((c) => APPS.includes(c.app) && (!GREP || GREP.test(described(c))));
   if (FULL) return mine;
   return mine.filter((c) => c.sample).map((c) => ({ ...c, goals: ['add'] }));
 }
