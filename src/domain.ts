@@ -296,6 +296,8 @@ export interface UnexpectedChange {
   readonly region: Region;
   /** What OCR read there ("" when it holds no text). */
   readonly text: string;
+  /** What changed in the app's elements there, in words ("dialog "Error" appeared"), when the tree told it. */
+  readonly element?: string;
 }
 
 /** An evidence image written for an action. */

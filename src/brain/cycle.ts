@@ -78,6 +78,11 @@ export type CycleStep =
       readonly image: (name: string) => Frame;
       /** Where the images of a re-observed (healed) action go. */
       readonly assets: AssetSink;
+      /**
+       * The path records what appeared and went in the app's elements (format 3): any other
+       * change of its elements is news. Older paths recorded only changed properties.
+       */
+      readonly treeRecorded?: boolean;
     };
 
 /** Where the targets of an action were found. */
@@ -303,7 +308,7 @@ export class ActionCycle {
     );
     const elements = recorded ? recorded.elements : elementsBefore && elementsAfter ? elementChanges(elementsBefore, elementsAfter, { dynamic, secret, ...(element && { target: element }) }) : undefined;
     // Where the app's elements tell what changed, they decide; the pixels there are evidence.
-    const effects = elements?.length ? asElementEvidence(pixels, elements) : pixels;
+    const effects = elementsBefore && elementsAfter && !secret ? asElementEvidence(pixels, elements ?? [], element) : pixels;
     return {
       action,
       ...(anchor ? { anchor } : {}),

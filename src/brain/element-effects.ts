@@ -253,16 +253,27 @@ const holding = <E extends { readonly box?: Region }>(region: Region, effects: r
 const containsRegion = (outer: Region, inner: Region): boolean =>
   inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
 
+/** Roles whose look, when pressed, is only their feedback. */
+const PRESSED: ReadonlySet<string> = new Set(['button', 'link', 'menuitem', 'tab']);
+
 /**
  * Learning: a pixel effect on an element the action changed, brought or took away is that
  * element's effect, which the tree tells exactly: it becomes `element`, evidence only. A look
  * keeps no text (what OCR reads in a radio's circle, "() / /", is nobody's text); a text keeps
  * its colour role for the colour check, and its words as the tree says them, for the report.
- * Feedback and a secret action's effects (no image) stay as they are.
+ * Feedback and a secret action's effects (no image) stay as they are; a change on the target
+ * that the tree says is unchanged is its feedback.
  */
-export function asElementEvidence(effects: readonly Effect[], elements: readonly ElementEffect[]): Effect[] {
+export function asElementEvidence(effects: readonly Effect[], elements: readonly ElementEffect[], target?: ElementAnchor): Effect[] {
+  // A pressed control the tree says the action did not change (its focus aside) only showed its
+  // own pressed or focus look: whatever OCR reads on it then ("Add 1") is its feedback. Not a
+  // canvas or a field: what they draw is content the tree does not tell.
+  const targetKey = target && pathKey(target.path);
+  const untouched = target !== undefined && PRESSED.has(target.role) && !elements.some((e) => pathKey(e.path) === targetKey);
   return effects.map((effect) => {
-    const on = effect.kind === 'text' || effect.kind === 'look' ? holding(effect.region, elements) : undefined;
+    if (effect.kind !== 'text' && effect.kind !== 'look') return effect;
+    if (untouched && holding(effect.region, [target]) !== undefined) return { ...effect, kind: 'feedback' };
+    const on = holding(effect.region, elements);
     if (on === undefined || effect.image === undefined) return effect;
     const { text: read, ...look } = effect;
     if (effect.kind === 'look' || !read) return { ...look, kind: 'element' };

@@ -19,7 +19,7 @@
  * No wait longer than the work: the wait after an action ends once its recorded effects show and
  * the window is quiet a moment (vision/settle.ts, `ready`), not after a whole quiet window.
  */
-import type { ActionReport, DrawReport, Frame, Region, UnexpectedChange } from '../domain.ts';
+import type { ActionReport, DrawReport, ElementEffect, Frame, Region, UnexpectedChange } from '../domain.ts';
 import { framesEqual } from '../vision/changes.ts';
 import { crop, clampRegion, inflateRegion, offsetRegion, regionArea, regionsIntersect } from '../vision/frame.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
@@ -28,6 +28,7 @@ import { CONTAINERS, snapshot, type Snapshot } from './elements.ts';
 import { describeAction } from './describe.ts';
 import { verifyEffects, kindOf, matches, presentAsRecorded, type EffectCheck } from './verify.ts';
 import { elementColours, focusMoves, sameBox, verifyElementEffects, type ElementVerdict, type FocusMoves } from './element-effects.ts';
+import { elementNews, newsRegions, treeHeld, type TreeHeld } from './element-news.ts';
 import { describeChanges, describeUnexpected, isFocusFeedback, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { continuingChanging } from './observe.ts';
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
@@ -57,6 +58,8 @@ interface Previous {
   readonly window: Region;
   /** The app's elements as read when its element effects were verified: that state's one read. */
   readonly elements?: Snapshot;
+  /** Its element effects, checked again on the elements a moment later (recorded with format 3). */
+  readonly elementEffects?: readonly ElementEffect[];
   /** Where its effects were found. */
   readonly effects: readonly Region[];
   readonly dynamic: readonly Region[];
@@ -195,9 +198,15 @@ export class ReplayStep {
       if (attempt > 0 && this.options.strict) {
         return fail('effect-not-verified', `${description}: its effect appeared only when it was done again (${attempt} ${attempt === 1 ? 'retry' : 'retries'}): the app ignored it the first time (--strict)`, true);
       }
-      const accounted = [...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]), ...targetBoxes(step, resolved), ...elementBoxes(elementCheck?.found ?? [], after.frame)];
-      const moves = (): Promise<FocusMoves | undefined> => this.focusMoves(before, elementCheck?.read, after.window);
-      const unexpected = await this.unexpected(index, before.frame, after, accounted, ignore(), secret, moves);
+      // The app's elements after the action (read once): what changed in them unrecorded is told
+      // by role and name; the pixels then look only where no element tells it.
+      const elementsAfter = elementCheck?.read ?? (before.elements?.ok ? await snapshot(this.stage, after.window) : undefined);
+      const news = step.treeRecorded && before.elements?.ok && elementsAfter?.ok
+        ? elementNews(before.elements.elements, elementsAfter.elements, recorded.elements ?? [], { dynamic: ignore(), secret, ...(recorded.anchor?.element && { target: recorded.anchor.element }) })
+        : [];
+      const accounted = [...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]), ...targetBoxes(step, resolved), ...elementBoxes(elementCheck?.found ?? [], after.frame), ...newsRegions(news)];
+      const moves = (): Promise<FocusMoves | undefined> => this.focusMoves(before, elementsAfter, after.window);
+      const unexpected = [...news, ...(await this.unexpected(index, before.frame, after, accounted, ignore(), secret, moves))];
       lap('verifyMs');
       if (unexpected.length > 0 && this.options.unexpectedChanges !== 'warn') {
         return { ...fail('unexpected-change', `${description}: it also changed what its path did not record: ${describeUnexpected(unexpected)}`, true), report: { ...report({ verified: true, resolvedBy: resolved.resolvedBy, retries: attempt }), unexpected } };
@@ -219,8 +228,9 @@ export class ReplayStep {
         report: done,
         after: after.frame,
         window: after.window,
-        ...(elementCheck?.read && { elements: elementCheck.read }),
-        effects: checks.filter((c) => c.verified && !c.skipped).map((c) => c.region),
+        ...(elementsAfter && { elements: elementsAfter }),
+        ...(step.treeRecorded && elementsAfter?.ok && { elementEffects: recorded.elements ?? [] }),
+        effects: [...checks.filter((c) => c.verified && !c.skipped).map((c) => c.region), ...elementBoxes(elementCheck?.found ?? [], after.frame)],
         dynamic: recorded.dynamic,
         secret,
         ...(after.drawing && { drawing: after.drawing }),
@@ -375,8 +385,20 @@ export class ReplayStep {
       this.pending = now;
       this.pendingMs = performance.now() - started;
     }
-    const changes = unexplainedChanges(previous.after, now.frame, [], ignore);
-    if (changes.length === 0) return undefined;
+    const pixels = unexplainedChanges(previous.after, now.frame, [], ignore);
+    // The tree first: the effects must still hold in it, and what else changed in it is late news.
+    // At the end of the path it is read whatever the pixels say: the goal ends on a checked tree.
+    const tree = previous.elementEffects && previous.elements?.ok && (final || pixels.length > 0) ? await this.treeHeld(previous, now, ignore) : undefined;
+    if (tree?.problem !== undefined) {
+      return {
+        index: previous.index,
+        report: { ...previous.report, verified: false },
+        failure: { category: 'effect-not-verified', message: `${previous.description}: its effect did not hold — ${tree.problem}, a moment after it was verified`, index: previous.index },
+      };
+    }
+    const onTree = [...elementBoxes(tree?.found ?? [], now.frame), ...newsRegions(tree?.late ?? [])];
+    const changes = pixels.filter((c) => !onTree.some((r) => regionsIntersect(c, r)));
+    if (changes.length === 0 && (tree?.late.length ?? 0) === 0) return undefined;
     const reverted = changes.filter((c) => previous.effects.some((e) => regionsIntersect(c, e)));
     if (reverted.length > 0) {
       const region = clampRegion(reverted[0]!, now.frame.width, now.frame.height);
@@ -401,7 +423,7 @@ export class ReplayStep {
         },
       };
     }
-    const late = await this.unexpected(previous.index, previous.after, now, [], ignore, previous.secret);
+    const late = [...(tree?.late ?? []), ...(changes.length > 0 ? await this.unexpected(previous.index, previous.after, now, onTree, ignore, previous.secret) : [])];
     if (late.length === 0) return undefined;
     const report = { ...previous.report, unexpected: [...(previous.report.unexpected ?? []), ...late] };
     if (this.options.unexpectedChanges === 'warn') return { index: previous.index, report };
@@ -410,6 +432,13 @@ export class ReplayStep {
       report,
       failure: { category: 'unexpected-change', message: `${previous.description}: it also changed, a moment later, what its path did not record: ${describeUnexpected(late)}`, index: previous.index },
     };
+  }
+
+  /** The app's elements now, against those the last action verified on. */
+  private async treeHeld(previous: Previous, now: Settled, ignore: readonly Region[]): Promise<TreeHeld | undefined> {
+    const read = await snapshot(this.stage, now.window);
+    if (!read.ok || read.elements.length === 0 || !previous.elements?.ok) return undefined;
+    return treeHeld(previous.elements.elements, read.elements, previous.elementEffects ?? [], { dynamic: ignore, secret: previous.secret });
   }
 
   /**

@@ -116,7 +116,8 @@ export function withSurroundings(checks: EffectCheck[], { changed, words }: Pick
  * when pixels alone cannot tell (no effect decides, or one has no image: a secret action).
  */
 export function presentAsRecorded(recorded: RecordedAction, image: (name: string) => Frame, offset: Point): ((frame: Frame) => boolean) | undefined {
-  const decisive = onScreen(recorded.effects).filter((e) => kindOf(e) !== 'feedback' && kindOf(e) !== 'element');
+  // An element's pixels decide nothing, but showing as recorded they still say the reaction is drawn.
+  const decisive = onScreen(recorded.effects).filter((e) => kindOf(e) !== 'feedback');
   if (decisive.length === 0 || decisive.some((e) => e.image === undefined)) return undefined;
   const expected = decisive.map((e) => ({ places: placesOf(e, offset), image: image(e.image!) }));
   return (frame) => expected.every(({ places, image: shown }) => places.some((r) => matches(frame, r, shown).ok));

@@ -78,6 +78,24 @@ describe('GTK: a zenity forms dialog', () => {
   });
 });
 
+describe('GTK: a zenity list (a tree view, whose rows the cache never lists)', () => {
+  test('publishes its rows as cells, inside the table, in order', async () => {
+    const desktop = await getTestDesktop();
+    const elements = source(desktop);
+    const app = await desktop.launch({ launch: 'zenity --list --title Fruit --column Fruit Apple Cherry Plum', window: 'Fruit' });
+    try {
+      const window = (await app.window()).region;
+      const all = await readWhenPublished(elements, app, 8);
+      const table = all.find((e) => e.role === 'table');
+      const cells = all.filter((e) => e.role === 'cell' && e.parent === table?.ref);
+      expect(cells.map((e) => e.name)).toEqual(expect.arrayContaining(['Apple', 'Cherry', 'Plum']));
+      for (const cell of cells.filter((e) => e.name !== 'Fruit')) expect(inside(cell.box, window), `${cell.name} ${JSON.stringify(cell.box)}`).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('GTK: galculator', () => {
   test('its buttons are found by name, and a click at a button box presses that button', async () => {
     const desktop = await getTestDesktop();
