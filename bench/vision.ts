@@ -11,6 +11,7 @@ import { compareFrames } from '../src/vision/compare.ts';
 import { fingerprint } from '../src/vision/fingerprint.ts';
 import { cloneFrame, crop, inflateRegion, scale } from '../src/vision/frame.ts';
 import { findTemplate } from '../src/vision/template.ts';
+import { RUNGS } from '../src/brain/thresholds.ts';
 import { fixtureRegion, withFixture } from './desktop.ts';
 import { figure, guarded, interleaved, TARGETS, type Measurement, type Row } from './measure.ts';
 
@@ -109,13 +110,14 @@ export function benchVision(display: Promise<Desktop>): Promise<Measurement[]> {
     out.push(figure({ group: GROUP, ...ROWS.fpWindow, samples: fp[1]! }));
 
     // An anchor as the recorder crops it: the control under the point, 2 px around it.
+    const SURE = { minScore: RUNGS.find((r) => r.name === 'template')!.minScore };
     const box: Region = inflateRegion(fixtureRegion('calculator', 'key-5'), 2);
     const needle = crop(window, box);
-    const inWindow = findTemplate(window, needle);
-    const inScreen = findTemplate(screen, needle);
+    const inWindow = findTemplate(window, needle, SURE);
+    const inScreen = findTemplate(screen, needle, SURE);
     const where = (m: typeof inWindow) =>
       `${m.found ? 'found' : 'NOT found'} at ${m.point.x},${m.point.y} (score ${m.score.toFixed(3)}, runner-up ${m.secondScore.toFixed(3)})`;
-    const tpl = await interleaved([() => findTemplate(window, needle), () => findTemplate(screen, needle)], N);
+    const tpl = await interleaved([() => findTemplate(window, needle, SURE), () => findTemplate(screen, needle, SURE)], N);
     out.push(figure({ group: GROUP, ...ROWS.tplWindow, samples: tpl[0]!, note: `key "5": ${where(inWindow)}` }));
     out.push(figure({ group: GROUP, ...ROWS.tplScreen, samples: tpl[1]!, note: where(inScreen) }));
     return out;

@@ -52,6 +52,20 @@ export interface ElementTarget {
   readonly nth?: number;
 }
 
+/**
+ * retrace's role names: the words a spec puts before a target (`click button "OK"`). Each
+ * desktop maps its toolkit's roles onto them.
+ */
+// biome-ignore format: a list of words, packed
+export const ELEMENT_ROLES = [
+  'button', 'checkbox', 'radio', 'entry', 'textarea', 'spinbutton', 'label', 'heading', 'paragraph',
+  'link', 'image', 'combobox', 'list', 'item', 'tree', 'table', 'cell', 'row', 'columnheader', 'menu',
+  'menubar', 'menuitem', 'tab', 'tablist', 'slider', 'scrollbar', 'progressbar', 'toolbar', 'statusbar',
+  'separator', 'tooltip', 'terminal', 'window', 'dialog', 'document', 'group',
+] as const;
+
+export type ElementRole = (typeof ELEMENT_ROLES)[number];
+
 /** Where an action points: a window-relative position, a text found on screen by OCR, or an element. */
 export type Target = Point | { readonly text: string } | ElementTarget;
 
@@ -193,6 +207,9 @@ export interface ExitStatus {
   readonly signal: string | null;
 }
 
+/** "exited with code 0", "was killed by SIGSEGV". */
+export const describeExit = (exit: ExitStatus): string => (exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`);
+
 /** The role a text's colours give it: an error is red, a success green, whatever the theme. */
 export type TextRole = 'plain' | 'alert' | 'success';
 
@@ -237,6 +254,12 @@ export interface RecordedAction {
    */
   readonly beforeLine?: { readonly region: Region; readonly image: string };
 }
+
+/** The `exit` effect of an action, if it ended the app. */
+export const exitOf = (recorded: RecordedAction): Effect | undefined => recorded.effects.find((e) => e.kind === 'exit');
+
+/** Effects that show on screen: all but the app's end. */
+export const onScreen = (effects: readonly Effect[]): readonly Effect[] => effects.filter((e) => e.kind !== 'exit');
 
 /** Where a path came from: the goal text, or the hand-written steps. */
 export interface PathSource {
@@ -324,4 +347,77 @@ export interface Verdict {
   readonly stopReason?: StopReason;
   /** What passed but deserves a look: an unexpected change under `unexpectedChanges: warn`. */
   readonly warnings?: readonly string[];
+  /** Where the goal's time went; absent for a goal no worker reported (it never ran). */
+  readonly phases?: GoalPhases;
+}
+
+/**
+ * A goal's time split, in ms. `launchMs` through `checkMs` add up to the goal's `durationMs`;
+ * `startMs` comes before it and `reportMs` after it, so a worker's goals, each with its start
+ * and report, add up to the worker's wall clock.
+ */
+export interface GoalPhases {
+  /** The run's share before the goal: from the command (the first goal of a worker) or the worker's previous goal to this one. */
+  readonly startMs: number;
+  /** Starting the app until its window is on screen, sized and focused (0 for a shared app already running). */
+  readonly launchMs: number;
+  /** From the window on screen to the first action: the start state awaited, expectations read before acting. */
+  readonly readyMs: number;
+  /** The actions, from the first one's start to the last one's end (a relaunch for --relearn included). */
+  readonly actionsMs: number;
+  /** Waiting for the final screen to hold still before it is judged. */
+  readonly holdMs: number;
+  /** Judging the expectations. */
+  readonly checkMs: number;
+  /** Writing the goal's reports and evidence and closing its app. */
+  readonly reportMs: number;
+}
+
+/** The run's own start-up, in ms: where the time before the first goal went (summary.json `startup`). */
+export interface RunStartup {
+  /** From the command's start to the engine's start: the CLI loading, validating every input. */
+  readonly cliMs: number;
+  /** From the engine's start to the first worker opening its display: vitest, its worker process. */
+  readonly engineMs: number;
+  /** The first worker's display and its session services starting (0 when they were already up). */
+  readonly displayMs: number;
+}
+
+/** What one rung of the ladder saw while looking for a target: for a trace, never for a verdict. */
+export interface RungTry {
+  readonly rung: ResolvedBy;
+  readonly score: number;
+  /** Score of the best other place (0 when there is none). */
+  readonly runnerUp: number;
+  /** Window-relative, where the rung would put the target. */
+  readonly box?: Region;
+  readonly accepted: boolean;
+}
+
+/** One recorded effect as replay looked for it, window-relative. */
+export interface EffectSeen {
+  readonly kind: string;
+  /** Where it was recorded. */
+  readonly expected: Region;
+  /** Where it was found, or looked for. */
+  readonly found: Region;
+  readonly verified: boolean;
+  readonly moved: boolean;
+  /** The target's own feedback: never decides. */
+  readonly skipped?: boolean;
+  /** What the recording read there. */
+  readonly text?: string;
+  /** Why it did not verify. */
+  readonly detail?: string;
+}
+
+/** How a replayed action found its target and its effects: what a trace shows of it. */
+export interface ActionDetail {
+  readonly rungs: readonly RungTry[];
+  readonly effects: readonly EffectSeen[];
+  /**
+   * The element effects recorded ("entry "Name": text "Alice""); `checked` false when the pixels
+   * failed first, else `problem` says why they did not hold (absent: they held).
+   */
+  readonly elements?: { readonly expected: readonly string[]; readonly checked: boolean; readonly problem?: string };
 }

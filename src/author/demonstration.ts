@@ -6,7 +6,7 @@
  * noted when it arrived, such as the screen at that moment), steps out.
  */
 import type { Action, Point } from '../domain.ts';
-import type { InputEvent } from '../desktop/input-listener.ts';
+import type { InputEvent } from '../desktop/index.ts';
 
 /** How far a press may move before its release and still be a click, in pixels. */
 const CLICK_SLOP = 4;

@@ -20,7 +20,7 @@ export const wordsOf = (text: string): string[] =>
     .split(/\s+/)
     .filter((w) => w.length > 0);
 
-const valueOf = (word: string): number => Number(word.replace(/[,%+]/g, ''));
+const numberIn = (word: string): number => Number(word.replace(/[,%+]/g, ''));
 
 /** Two words that mean the same (see the module comment). */
 export function sameWord(recorded: string, read: string): boolean {
@@ -28,7 +28,7 @@ export function sameWord(recorded: string, read: string): boolean {
   // Any time is a time, as long as it has as many parts (hours and minutes, or seconds too).
   if (TIME.test(recorded) && TIME.test(read)) return recorded.split(':').length === read.split(':').length;
   if (DATE.test(recorded) && DATE.test(read)) return true;
-  if (NUMBER.test(recorded) && NUMBER.test(read)) return valueOf(recorded) === valueOf(read) && recorded.endsWith('%') === read.endsWith('%');
+  if (NUMBER.test(recorded) && NUMBER.test(read)) return numberIn(recorded) === numberIn(read) && recorded.endsWith('%') === read.endsWith('%');
   return false;
 }
 

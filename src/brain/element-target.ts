@@ -12,7 +12,7 @@ import { containsPoint } from '../vision/frame.ts';
 import type { Stage } from './stage.ts';
 import type { Finding, LadderInput } from './ladder.ts';
 import { centre } from './locate.ts';
-import { describeTarget } from './describe.ts';
+import { describeTarget } from '../spec-file/describe.ts';
 import {
   centreInside,
   closestTo,

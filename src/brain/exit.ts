@@ -6,7 +6,7 @@
  * the end of the goal. An exit nothing accounts for (no recorded effect, no expectation) stays
  * an infrastructure fault: the goal is broken, with the exit code and the tail of stderr.
  */
-import type { Action, Effect, ExitStatus, RecordedAction, Region } from '../domain.ts';
+import { describeExit, type Action, type Effect, type ExitStatus, type RecordedAction, type Region } from '../domain.ts';
 import type { AppExit } from '../desktop/types.ts';
 import { InfrastructureError } from '../errors.ts';
 import { fingerprint } from '../vision/fingerprint.ts';
@@ -21,9 +21,6 @@ const ENDING_GRACE_MS = 1000;
 export interface Ended {
   readonly ended: AppExit;
 }
-
-/** "exited with code 0", "was killed by SIGSEGV". */
-export const describeExit = (exit: ExitStatus): string => (exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`);
 
 /** The fault of an exit nothing accounts for: the goal is broken, with the app's last words. */
 export function appExitedError(exit: AppExit): InfrastructureError {
@@ -66,12 +63,6 @@ export async function awaitExit(stage: Stage, ms: number): Promise<AppExit | und
     waited.catch(() => undefined);
   }
 }
-
-/** The `exit` effect of an action, if it ended the app. */
-export const exitOf = (recorded: RecordedAction): Effect | undefined => recorded.effects.find((e) => e.kind === 'exit');
-
-/** Effects that show on screen: all but the app's end. */
-export const onScreen = (effects: readonly Effect[]): readonly Effect[] => effects.filter((e) => e.kind !== 'exit');
 
 /** The state after an action that ended the app: no fingerprint matches it, no walk leads through it. */
 const ENDED_STATE = 'exited';

@@ -6,6 +6,7 @@
  */
 import type { Path } from '../domain.ts';
 import { fingerprintDistance } from '../vision/fingerprint.ts';
+import { GRAPH_LIMITS } from './thresholds.ts';
 
 export interface Edge {
   readonly goal: string;
@@ -13,9 +14,6 @@ export interface Edge {
   readonly to: string;
   readonly path: Path;
 }
-
-/** Fingerprints closer than this are the same state. */
-const SAME_STATE = 0.04;
 
 export class NavigationGraph {
   private readonly nodes: string[] = [];
@@ -45,7 +43,7 @@ export class NavigationGraph {
     let best: { node: string; distance: number } | undefined;
     for (const node of this.nodes) {
       const distance = fingerprintDistance(node, fingerprint);
-      if (distance <= SAME_STATE && (!best || distance < best.distance)) best = { node, distance };
+      if (distance <= GRAPH_LIMITS.sameStateDistance && (!best || distance < best.distance)) best = { node, distance };
     }
     return best?.node;
   }

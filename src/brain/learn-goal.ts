@@ -3,7 +3,7 @@
  * run the learning loop with the planner, check the expectations, and save the path only when
  * they hold.
  */
-import type { Mode, Path, RecordedAction, Region } from '../domain.ts';
+import { exitOf, type Mode, type Path, type RecordedAction, type Region } from '../domain.ts';
 import { InvalidInputError } from '../errors.ts';
 import type { PathStore } from '../paths/store.ts';
 import { goalSource } from '../paths/source.ts';
@@ -17,8 +17,8 @@ import type { Planner } from './planners/types.ts';
 import { RulesPlanner } from './planners/rules-planner.ts';
 import { parseRulesGoal } from './rules-grammar.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
-import { onlyNewBaselines } from '../assert/screenshot.ts';
-import { appExitedError, awaitExit, exitOf, withExit } from './exit.ts';
+import { onlyNewBaselines } from './assert/screenshot.ts';
+import { appExitedError, awaitExit, withExit } from './exit.ts';
 import { checkGoal, cycleOptions, expectationsBefore, type GoalOutcome, type GoalRunInput } from './goal.ts';
 
 export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mode, stage: Stage): Promise<GoalOutcome> {

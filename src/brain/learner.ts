@@ -4,13 +4,13 @@
  * expectations and saves the path only when they pass, so a failed lesson never overwrites
  * anything.
  */
-import type { Action, ActionReport, Frame, RecordedAction, Region, StopReason } from '../domain.ts';
+import { describeExit, exitOf, type Action, type ActionReport, type Frame, type RecordedAction, type Region, type StopReason } from '../domain.ts';
 import type { LearningBounds, Planner } from './planners/types.ts';
 import type { Stage } from './stage.ts';
 import type { ActionCycle, ActionFailure } from './cycle.ts';
 import type { AssetSink } from './observe.ts';
-import { describeAction } from './describe.ts';
-import { appExitedError, describeExit, exitOf, hasEnded, unlessEnded } from './exit.ts';
+import { describeAction } from '../spec-file/describe.ts';
+import { appExitedError, hasEnded, unlessEnded } from './exit.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
 import { offerElements } from './elements.ts';
 import { readElements } from './element-effects.ts';

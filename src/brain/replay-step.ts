@@ -19,13 +19,13 @@
  * No wait longer than the work: the wait after an action ends once its recorded effects show and
  * the window is quiet a moment (vision/settle.ts, `ready`), not after a whole quiet window.
  */
-import type { ActionReport, DrawReport, ElementEffect, Frame, Region, UnexpectedChange } from '../domain.ts';
+import { exitOf, type ActionReport, type DrawReport, type ElementEffect, type Frame, type Region, type UnexpectedChange } from '../domain.ts';
 import { framesEqual } from '../vision/changes.ts';
 import { crop, clampRegion, inflateRegion, offsetRegion, regionArea, regionsIntersect } from '../vision/frame.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
 import { settle, type Settled } from './settle.ts';
 import { CONTAINERS, snapshot, type Snapshot } from './elements.ts';
-import { describeAction } from './describe.ts';
+import { describeAction } from '../spec-file/describe.ts';
 import { verifyEffects, kindOf, matches, presentAsRecorded, type EffectCheck } from './verify.ts';
 import { elementColours, focusMoves, sameBox, verifyElementEffects, type ElementVerdict, type FocusMoves } from './element-effects.ts';
 import { elementNews, newsRegions, treeHeld, type TreeHeld } from './element-news.ts';
@@ -34,7 +34,8 @@ import { continuingChanging } from './observe.ts';
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
 import type { ActionFailure, ActionOutcome, Held } from './outcome.ts';
 import type { ActionCycle, CycleStep, Resolved, Unresolved } from './cycle.ts';
-import { awaitExit, exitMiss, exitOf, unlessEnded } from './exit.ts';
+import { awaitExit, exitMiss, unlessEnded } from './exit.ts';
+import { actionDetail } from './action-detail.ts';
 
 /** Milliseconds of each phase of one action, in the order they happen. */
 export interface Phases {
@@ -122,6 +123,7 @@ export class ReplayStep {
       lap('resolveMs');
       if ('failure' in resolved) {
         if (!secret) this.options.onProblem?.(index, { kind: 'target-not-found', window: before.frame, ...pick(resolved) });
+        if (!secret) this.options.onDetail?.(index, actionDetail(recorded, resolved.tried, []));
         const failure: ActionFailure = { category: 'target-not-found', message: resolved.failure, index };
         return { report: report({ verified: false, resolvedBy: 'recorded', retries: attempt }), changed: false, healed: false, failure };
       }
@@ -183,6 +185,7 @@ export class ReplayStep {
       if ((failed || elementMiss) && !changed && attempt < CYCLE_LIMITS.maxRetries) continue;
       // The window before and after is evidence for a failed action as much as for a passed one.
       if (!secret) this.options.onEvidence?.(index, before.frame, after.frame);
+      if (!secret) this.options.onDetail?.(index, actionDetail(recorded, resolved.tried, checks, elementCheck));
       const fail = (category: ActionFailure['category'], message: string, verified = false): ActionOutcome => ({
         report: report({ verified, resolvedBy: resolved.resolvedBy, retries: attempt }),
         changed,

@@ -9,7 +9,7 @@ import type { ActionReport, Frame, Path, RecordedAction } from '../domain.ts';
 import { decodePng } from '../vision/frame.ts';
 import type { ActionCycle, ActionFailure } from './cycle.ts';
 import type { AssetSink } from './observe.ts';
-import { describeAction } from './describe.ts';
+import { describeAction } from '../spec-file/describe.ts';
 
 export interface Replay {
   /** Reports of the actions replayed, the failed one included. */

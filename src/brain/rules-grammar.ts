@@ -18,12 +18,11 @@
  *
  * Keywords are case-insensitive; separators inside quotes do not count; a final "." is ignored.
  */
-import type { Action, Target } from '../domain.ts';
-import { ELEMENT_ROLES } from '../desktop/index.ts';
+import { ELEMENT_ROLES, type Action, type Target } from '../domain.ts';
 import { DEFAULT_SCROLL_AMOUNT, KEY_COMBO_PATTERN, SCROLL_DIRECTIONS } from '../spec-file/format.ts';
 
 /** The role words a target may start with: retrace's names of the toolkits' roles. */
-export const ROLE_WORDS: ReadonlySet<string> = new Set([...Object.values(ELEMENT_ROLES), 'textarea']);
+export const ROLE_WORDS: ReadonlySet<string> = new Set(ELEMENT_ROLES);
 const SOME_ROLES = 'button, entry, checkbox, radio, combobox, list, item, label, link, menuitem, tab…';
 
 export const RULES_GRAMMAR_HELP = [

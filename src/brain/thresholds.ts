@@ -7,14 +7,12 @@ import type { ResolvedBy } from '../domain.ts';
 
 /**
  * One rung of the target ladder, as data: the order of `RUNGS` is the order replay tries them,
- * from the cheapest and surest to the dearest. A rung's hit is accepted when its score reaches
+ * from the cheapest and surest to the dearest (a comparison, a search, OCR, a model request). A rung's hit is accepted when its score reaches
  * `minScore` and beats the best other place on the screen by `margin` (look-alike controls, such
  * as a keypad's keys, must not be confused for each other).
  */
 export interface RungSpec {
   readonly name: ResolvedBy;
-  /** Relative cost of trying the rung: ~1 is a single comparison, 1000 a model request. */
-  readonly cost: number;
   /** Lowest acceptable score, 0..1. */
   readonly minScore: number;
   /** How far the best score must be above the runner-up's, 0..1. */
@@ -25,18 +23,18 @@ export const RUNGS: readonly RungSpec[] = Object.freeze([
   // The element the toolkit publishes (AT-SPI), by role and name, where the app publishes any;
   // the score is how well the recorded anchor image matches at the element's box (moved with
   // it): low when something covers the element. A focus ring or a pressed look costs ~0.1–0.3.
-  { name: 'element', cost: 5, minScore: 0.6, margin: 0 },
+  { name: 'element', minScore: 0.6, margin: 0 },
   // The anchor image compared at its recorded place: a near-exact match (0.97 ZNCC) keeps
   // sub-pixel text rendering and a blinking caret from sending replay down the ladder.
-  { name: 'recorded', cost: 1, minScore: 0.97, margin: 0 },
+  { name: 'recorded', minScore: 0.97, margin: 0 },
   // The anchor image searched over the window (a moved button).
   // Look-alike controls (a keypad's keys) score up to ~0.9 against each other: the best place
   // must beat the runner-up by a margin, or the ladder falls through to OCR.
-  { name: 'template', cost: 10, minScore: 0.9, margin: 0.05 },
+  { name: 'template', minScore: 0.9, margin: 0.05 },
   // The target's text read by OCR (a restyled button); the score is OCR's own match score.
-  { name: 'ocr', cost: 100, minScore: 0.5, margin: 0 },
+  { name: 'ocr', minScore: 0.5, margin: 0 },
   // The model, asked where the target is now (only with --heal-with-model).
-  { name: 'model', cost: 1000, minScore: 0, margin: 0 },
+  { name: 'model', minScore: 0, margin: 0 },
 ] satisfies RungSpec[]);
 
 /** How a replayed effect is compared with its recorded image. */
@@ -122,4 +120,18 @@ export const CYCLE_LIMITS = Object.freeze({
   dynamicProbeMs: 1200,
   /** The same action, with no effect, this many times in a row is a learning loop going nowhere. */
   repeatLimit: 3,
+});
+
+/** The navigation graph: when two screens are one state. */
+export const GRAPH_LIMITS = Object.freeze({
+  /** Fingerprints (vision/fingerprint.ts) closer than this are the same state. */
+  sameStateDistance: 0.04,
+});
+
+/** How the expectations (src/brain/assert) wait for what they check. */
+export const EXPECTATION_LIMITS = Object.freeze({
+  /** Polling: the first attempt at once, then backing off along these waits (Playwright's way). */
+  pollIntervalsMs: [0, 100, 250, 500, 1000] as readonly number[],
+  /** How long a `window:` expectation waits for the focused window's title. */
+  windowTimeoutMs: 2000,
 });

@@ -13,7 +13,7 @@
  * template search, and a text also by what it says — anywhere this action changed the window.
  * Only the recorded pixels at the recorded place are a clean pass; anything else heals the path.
  */
-import type { Effect, EffectKind, Frame, Point, RecordedAction, Region } from '../domain.ts';
+import { onScreen, type Effect, type EffectKind, type Frame, type Point, type RecordedAction, type Region } from '../domain.ts';
 import { containsPoint, crop, clampRegion, inflateRegion, offsetRegion, regionCenter, regionsIntersect, unionRegions } from '../vision/frame.ts';
 import { readAll } from '../vision/ocr/find-text.ts';
 import type { TextBox, TextReader } from '../vision/types.ts';
@@ -28,7 +28,6 @@ import { maskedGlyphs } from '../vision/masked.ts';
 import { EFFECT_THRESHOLDS } from './thresholds.ts';
 import { findLines, findSaid, readingOrder, sameText } from './effect-text.ts';
 import { readRegion } from './observe.ts';
-import { onScreen } from './exit.ts';
 
 export interface EffectCheck {
   readonly effect: Effect;

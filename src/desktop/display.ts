@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { InfrastructureError } from '../errors.ts';
-import { accessibilityEnv, accessibilityWanted } from './atspi/a11y-bus.ts';
+import { accessibilityEnv } from './atspi/a11y-bus.ts';
+import { accessibilityWanted } from '../switches.ts';
 import { runTool } from './exec-tool.ts';
 import { startXvfb } from './xvfb.ts';
 import type { Display, DisplayOptions } from './types.ts';
@@ -24,6 +25,7 @@ const WATCH_INTERVAL_MS = 1_000;
 export const acquireDisplay = async (options: DisplayOptions = {}): Promise<Display> => {
   const reuseEnv = options.reuseEnv ?? DISPLAY_DEFAULTS.reuseEnv;
   const accessibility = options.accessibility ?? accessibilityWanted();
+  if (options.name !== undefined) return reuseDisplay(options.name, accessibility, options.xauthority);
   const envName = process.env.DISPLAY;
   if (reuseEnv && envName !== undefined && envName !== '') return reuseDisplay(envName, accessibility);
   const [width, height] = options.size ?? DISPLAY_DEFAULTS.size;
@@ -33,9 +35,11 @@ export const acquireDisplay = async (options: DisplayOptions = {}): Promise<Disp
 /** Size of the screen of `name`, or undefined when nothing answers there. */
 export const probeDisplay = async (
   name: string,
+  /** The display's own environment (an owned display's cookie), over this process's. */
+  env: Readonly<Record<string, string>> = {},
 ): Promise<{ width: number; height: number } | undefined> => {
   const result = await runTool('xdpyinfo', ['-display', name], {
-    env: { ...process.env, DISPLAY: name },
+    env: { ...process.env, ...env, DISPLAY: name },
     timeoutMs: 5_000,
   });
   const match = /dimensions:\s+(\d+)x(\d+) pixels/.exec(result.stdout);
@@ -59,8 +63,9 @@ const userSessionBus = (): string | undefined => {
  * `$DISPLAY`, checked to answer. retrace does not own it: no pinning, no services of its own
  * (its apps use the user's session bus, if any), and stop() is a no-op.
  */
-const reuseDisplay = async (name: string, accessibility: boolean): Promise<Display> => {
-  const size = await probeDisplay(name);
+const reuseDisplay = async (name: string, accessibility: boolean, xauthority?: string): Promise<Display> => {
+  const cookie: Record<string, string> = xauthority === undefined ? {} : { XAUTHORITY: xauthority };
+  const size = await probeDisplay(name, cookie);
   if (size === undefined) {
     throw new InfrastructureError(
       'NO_DISPLAY',
@@ -85,6 +90,7 @@ const reuseDisplay = async (name: string, accessibility: boolean): Promise<Displ
     owned: false,
     env: {
       DISPLAY: name,
+      ...cookie,
       ...(bus !== undefined && { DBUS_SESSION_BUS_ADDRESS: bus }),
       // Without a bus there is nothing to switch: the apps stay as the user runs them.
       ...((a11y || !accessibility) && accessibilityEnv(a11y)),
@@ -103,8 +109,7 @@ const reuseDisplay = async (name: string, accessibility: boolean): Promise<Displ
  * unusual displays (no socket file) are not watched: their death shows as a failed action.
  */
 const watchSocket = (name: string, onDeath: () => void): void => {
-  const match = /^(?:unix)?:(\d+)(?:\.\d+)?$/.exec(name);
-  const path = match?.[1] === undefined ? undefined : `/tmp/.X11-unix/X${match[1]}`;
+  const path = localSocket(name);
   if (path === undefined || !existsSync(path)) return;
   const timer = setInterval(() => {
     const socket = connect(path);
@@ -117,4 +122,37 @@ const watchSocket = (name: string, onDeath: () => void): void => {
     });
   }, WATCH_INTERVAL_MS);
   timer.unref();
+};
+
+/** The local socket of a display name (":3", "unix:3.0"); undefined for a remote one. */
+const localSocket = (name: string): string | undefined => {
+  const match = /^(?:unix)?:(\d+)(?:\.\d+)?$/.exec(name);
+  return match?.[1] === undefined ? undefined : `/tmp/.X11-unix/X${match[1]}`;
+};
+
+/**
+ * Whether the X server of `name` still accepts connections on its local socket. A display
+ * without one (remote) cannot be told dead this way and counts as answering.
+ */
+export const displayAnswers = (name: string): Promise<boolean> => {
+  const path = localSocket(name);
+  if (path === undefined) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+};
+
+/**
+ * Commands a person runs to see the screen of `display`, for a display kept open after a run:
+ * with its cookie, since a display retrace owns lets in no one without it.
+ */
+export const howToLook = (display: Pick<Display, 'name' | 'env'>, file: string): string => {
+  const cookie = display.env.XAUTHORITY;
+  const x = `${cookie ? `XAUTHORITY=${cookie} ` : ''}DISPLAY=${display.name}`;
+  return `${x} import -window root ${file}  (or ${x} xwd -root | convert xwd:- out.png)`;
 };

@@ -36,6 +36,11 @@ export interface OpenDesktopOptions {
   readonly own: boolean;
   /** Screen size of a display retrace starts. @default [1280, 800] */
   readonly size?: readonly [number, number];
+  /**
+   * A running display to use (the one the run started for this worker), whatever `own` says:
+   * its name, and its cookie file when retrace started it.
+   */
+  readonly display?: { readonly name: string; readonly xauthority?: string };
 }
 
 /**
@@ -44,7 +49,11 @@ export interface OpenDesktopOptions {
  * implement). Call it once per process, before anything captures or acts.
  */
 export const openDesktop = async (options: OpenDesktopOptions): Promise<Desktop> => {
-  const display = await acquireDisplay({ reuseEnv: !options.own, ...(options.size ? { size: options.size } : {}) });
+  const display = await acquireDisplay({
+    reuseEnv: !options.own,
+    ...(options.size ? { size: options.size } : {}),
+    ...(options.display !== undefined ? { name: options.display.name, ...(options.display.xauthority !== undefined && { xauthority: options.display.xauthority }) } : {}),
+  });
   bindProcess(display);
   return createDesktop(display);
 };
@@ -64,23 +73,20 @@ export const hasUserDisplay = (): boolean => Boolean(process.env.DISPLAY);
 
 /**
  * The capture library binds to `$DISPLAY` on first use, once per process, and child processes
- * (the run's workers) inherit it: the display must be this process's before anything touches X.
+ * (the run's workers) inherit it: the display, and the cookie that lets them in, must be this
+ * process's before anything touches X.
  */
 const bindProcess = (display: Display): void => {
   process.env.DISPLAY = display.name;
+  if (display.env.XAUTHORITY !== undefined) process.env.XAUTHORITY = display.env.XAUTHORITY;
 };
 
-export { acquireDisplay, probeDisplay, DISPLAY_DEFAULTS } from './display.ts';
+export { acquireDisplay, probeDisplay, displayAnswers, howToLook, DISPLAY_DEFAULTS } from './display.ts';
 export { launchApp, APP_DEFAULTS } from './app.ts';
-export { XScreenCapture } from './capture.ts';
-export { XInputDriver, INPUT_DEFAULTS, type XInputOptions } from './input.ts';
-export { XWindowSystem, type XWindowOptions } from './windows.ts';
-export { toXdotoolKey } from './x-keys.ts';
 export { parseTitlePattern, type TitlePattern } from './title-pattern.ts';
 export { matchElements, accessibleName } from './element-query.ts';
-export { ROLES as ELEMENT_ROLES } from './atspi/roles.ts';
-export { bgraToRgba } from './bgra.ts';
 export { listenInput, type InputEvent, type InputListener } from './input-listener.ts';
 export { startVncBridge, type VncBridge, type LiveStatus, type StatusSource } from './vnc.ts';
 export { interceptSignals } from './exit-hooks.ts';
+export { pageAccess, type PageAccess } from './page-access.ts';
 export type * from './types.ts';

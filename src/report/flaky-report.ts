@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { writeFileAtomic } from '../paths/atomic.ts';
-import { DEFAULT_RECENT_WINDOW, type PathStats } from '../paths/stats.ts';
+import { DEFAULT_RECENT_WINDOW, type PathStats } from './stats.ts';
 import { renderHtml, renderMarkdown, type FlakyReportMeta } from './flaky-render.ts';
 
 export const FLAKY_REPORT_BASENAME = 'flaky-paths';

@@ -4,7 +4,7 @@
  * finished). A goal retried by `--retry` leaves one line per attempt.
  *
  * Append-only and mergeable by concatenation, so shards and CI caches combine with `cat`.
- * Path statistics (`src/paths/stats.ts`) are computed from it.
+ * Path statistics (`stats.ts`) are computed from it.
  *
  * Concurrency: every record is ONE write(2) on a descriptor opened with O_APPEND. The kernel
  * moves the offset to the end and writes the bytes under the inode lock, so lines from parallel
@@ -66,10 +66,17 @@ export interface HistoryRecord {
   readonly failedAction?: number;
   readonly category?: FailureCategory;
   readonly reason?: string;
+  /** A hash of the spec's app and goal as the run read them (absent on lines of older versions). */
+  readonly specHash?: string;
+  /** A hash of the goal's path file when the attempt ended; null when it had none (absent on older lines). */
+  readonly pathHash?: string | null;
 }
 
 /** The history line of one attempt of a goal: `retries` attempts of it ran before, in this run. */
-export function recordOfVerdict(verdict: Verdict, run: { readonly runId: string; readonly retries: number; readonly ts?: Date }): HistoryRecord {
+export function recordOfVerdict(
+  verdict: Verdict,
+  run: { readonly runId: string; readonly retries: number; readonly ts?: Date; readonly basis?: { readonly specHash: string; readonly pathHash: string | null } },
+): HistoryRecord {
   return {
     v: HISTORY_VERSION,
     runId: run.runId,
@@ -86,6 +93,7 @@ export function recordOfVerdict(verdict: Verdict, run: { readonly runId: string;
     ...(verdict.failedAction !== undefined ? { failedAction: verdict.failedAction } : {}),
     ...(verdict.category ? { category: verdict.category } : {}),
     ...(verdict.message ? { reason: verdict.message.split('\n')[0] } : {}),
+    ...(run.basis ?? {}),
   };
 }
 
@@ -237,6 +245,8 @@ export function recordProblem(data: unknown): string | undefined {
     checkNumber(data, 'failedAction', '', true),
     checkOneOf(data, 'category', CATEGORIES, '', true),
     checkString(data, 'reason', '', true),
+    checkString(data, 'specHash', '', true),
+    data.pathHash === null ? undefined : checkString(data, 'pathHash', '', true),
   );
   if (problem !== undefined) return problem;
   if (Number.isNaN(Date.parse(data.ts as string))) return `ts must be an ISO 8601 time, got ${shown(data.ts)}`;

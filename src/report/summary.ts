@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Status, Verdict } from '../domain.ts';
+import type { GoalPhases, RunStartup, Status, Verdict } from '../domain.ts';
 import { InvalidInputError } from '../errors.ts';
 import { writeFileAtomic } from '../paths/atomic.ts';
 import {
@@ -35,8 +35,14 @@ export interface SummaryTotals {
 
 export interface Summary {
   readonly totals: SummaryTotals;
+  /** Where the run's time went before its first goal; absent when no goal ran, and in a merged summary. */
+  readonly startup?: RunStartup;
   readonly goals: readonly Verdict[];
 }
+
+/** The keys of the time splits, in the order they happen (the compiler holds them to the types). */
+const PHASE_KEYS = ['startMs', 'launchMs', 'readyMs', 'actionsMs', 'holdMs', 'checkMs', 'reportMs'] as const satisfies readonly (keyof GoalPhases)[];
+const STARTUP_KEYS = ['cliMs', 'engineMs', 'displayMs'] as const satisfies readonly (keyof RunStartup)[];
 
 export const SUMMARY_FILE = 'summary.json';
 
@@ -105,6 +111,8 @@ export function summaryProblem(data: unknown): string | undefined {
     ),
   );
   if (totalsProblem !== undefined) return totalsProblem;
+  const startupProblem = splitProblem(data, 'startup', STARTUP_KEYS, '');
+  if (startupProblem !== undefined) return startupProblem;
   if (!Array.isArray(goals)) return `goals must be an array, got ${shown(goals)}`;
   for (const [i, goal] of goals.entries()) {
     const problem = verdictProblem(goal, `goals[${i}].`);
@@ -128,6 +136,8 @@ function verdictProblem(goal: unknown, at: string): string | undefined {
     checkOneOf(goal, 'stopReason', STOP_REASONS, at, true),
   );
   if (problem !== undefined) return problem;
+  const phasesProblem = splitProblem(goal, 'phases', PHASE_KEYS, at);
+  if (phasesProblem !== undefined) return phasesProblem;
   if (!Array.isArray(goal.actions)) return `${at}actions must be an array, got ${shown(goal.actions)}`;
   for (const [j, action] of goal.actions.entries()) {
     const aAt = `${at}actions[${j}].`;
@@ -144,4 +154,12 @@ function verdictProblem(goal: unknown, at: string): string | undefined {
     if (actionProblem !== undefined) return actionProblem;
   }
   return undefined;
+}
+
+/** The problem of an optional time split `obj[key]`: an object of the given numbers (ms), or absent. */
+function splitProblem(obj: Record<string, unknown>, key: string, keys: readonly string[], at: string): string | undefined {
+  const split = obj[key];
+  if (split === undefined) return undefined;
+  if (!isObject(split)) return `${at}${key} must be an object, got ${shown(split)}`;
+  return firstProblem(...keys.map((k) => checkNumber(split, k, `${at}${key}.`)));
 }

@@ -11,7 +11,7 @@ import { specDirName } from '../paths/location.ts';
 import type { ResolvedOptions } from '../spec-file/defaults.ts';
 import { loadSpec } from '../spec-file/load.ts';
 import { parseRulesGoal } from '../brain/rules-grammar.ts';
-import { noPathToLearn } from '../brain/goal.ts';
+import { noPathToLearn } from '../brain/no-path.ts';
 import { PathStore } from '../paths/store.ts';
 import { goalSource, isStale } from '../paths/source.ts';
 import { InvalidInputError, InvalidInputErrors } from '../errors.ts';
@@ -120,7 +120,7 @@ export function preflight(
   for (const spec of specs) {
     for (const goal of spec.goals) {
       if (goals.length > 0 && !goals.includes(goal.id)) continue;
-      let path;
+      let path: Path | undefined;
       try {
         path = store.read(spec.id, goal.id);
       } catch (error) {

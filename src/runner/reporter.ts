@@ -13,17 +13,21 @@ import { totalsOf, writeSummary, type Summary } from '../report/summary.ts';
 import { appendHistory, recordOfVerdict } from '../report/history.ts';
 import { writeGoalResult } from '../report/allure-goal.ts';
 import { allureResultsDir, retraceEnvironment, writeRunMetadata } from '../report/allure-writer.ts';
+import { tracesDir } from '../report/trace.ts';
 import type { RunContext } from './context.ts';
 import { workersDir } from './worker-desktop.ts';
 import { runSpecOf, type RunSpec } from './run-specs.ts';
 import { isSpecFile } from './spec-module.ts';
+import { runStartup } from './goal-clock.ts';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { connect } from 'node:net';
+import { displayAnswers } from '../desktop/index.ts';
 
 export interface GoalMeta {
   readonly verdict: Verdict;
   readonly baselines: readonly { readonly description: string; readonly baseline: string }[];
+  /** When the goal's worker began and finished opening its display (epoch ms), for the run's start-up split. */
+  readonly display?: { readonly from: number; readonly to: number };
 }
 
 declare module 'vitest' {
@@ -55,25 +59,17 @@ async function deadDisplays(reportsDir: string): Promise<string[]> {
       return [];
     }
   });
-  const alive = await Promise.all(names.map(answers));
+  const alive = await Promise.all(names.map(displayAnswers));
   return names.filter((_, i) => !alive[i]);
 }
-
-const answers = (display: string): Promise<boolean> =>
-  new Promise((resolve) => {
-    const socket = connect(`/tmp/.X11-unix/X${display.replace(/^:/, '').split('.')[0]}`);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 const brokenVerdict = (spec: string, goal: string, message: string): Verdict => ({
   spec, goal, status: 'broken', mode: 'replayed', modelCalls: 0, durationMs: 0, actions: [], category: 'infrastructure', message,
 });
 
 export class RetraceReporter implements Reporter {
+  /** The engine's start: the reporter is made with it. */
+  private readonly created = Date.now();
   private started = Date.now();
   /** The spec of each spec module of the run, by module id (undefined: it does not load). */
   private readonly specs = new Map<string, RunSpec | undefined>();
@@ -86,6 +82,8 @@ export class RetraceReporter implements Reporter {
     const context = this.context();
     // Allure results are per run; the history that outlives runs is in reports/history/.
     rmSync(allureResultsDir(context.options.reports), { recursive: true, force: true });
+    // So are traces: one left from an earlier failure would tell of a run that is not this one.
+    rmSync(tracesDir(context.options.reports), { recursive: true, force: true });
     this.specs.clear();
     for (const s of specifications) if (isSpecFile(s.moduleId)) this.specs.set(s.moduleId, runSpecOf(s.moduleId, context));
   }
@@ -102,6 +100,7 @@ export class RetraceReporter implements Reporter {
     const newBaselines: string[] = [];
     /** Broken here, in the main process: their workers could not write their history or Allure result. */
     const orphans: { verdict: Verdict; retries: number; stop: number }[] = [];
+    let display: GoalMeta['display'];
     for (const module of modules.filter((m) => isSpecFile(m.moduleId))) {
       const tests: TestCase[] = [...module.children.allTests()];
       // A spec that failed to load, or whose setup failed before any goal ran.
@@ -114,6 +113,8 @@ export class RetraceReporter implements Reporter {
       }
       for (const test of tests) {
         const meta = test.meta().retrace;
+        // The first display opened tells the start-up; later ones opened while goals already ran.
+        if (meta?.display && (display === undefined || meta.display.from < display.from)) display = meta.display;
         const state = test.result().state;
         if (state === 'skipped') continue;
         const diagnostic = test.diagnostic();
@@ -136,7 +137,8 @@ export class RetraceReporter implements Reporter {
       }
     }
     rmSync(workersDir(reports), { recursive: true, force: true });
-    const summary: Summary = { totals: totalsOf(goals, Date.now() - this.started), goals };
+    const startup = runStartup(context.startedAt, this.created, display);
+    const summary: Summary = { totals: totalsOf(goals, Date.now() - this.started), ...(startup ? { startup } : {}), goals };
     await writeSummary(reports, summary);
     await this.reportOrphans(orphans);
     const specs = [...this.specs.values()].filter((s): s is RunSpec => s !== undefined);

@@ -20,6 +20,7 @@ import type { Env } from './interpolate.ts';
 import { configShape } from './options-format.ts';
 import type { ConfigOptions, SpecOptions } from './types.ts';
 import { validateYaml } from './validate.ts';
+import { modelSwitch } from '../switches.ts';
 
 /** What the command line (or a programmatic caller) sets; relative dirs resolve against `cwd`. */
 export type CliOptions = ConfigOptions;
@@ -82,7 +83,7 @@ export function resolveOptions(input: ResolveOptionsInput): ResolvedOptions {
   const spec = input.spec?.options ?? {};
   const config = input.config?.values ?? {};
   const root = resolve(input.root);
-  const model = env['RETRACE_MODEL'] ? env['RETRACE_MODEL'] : undefined;
+  const model = modelSwitch(env);
 
   const first = <K extends keyof SpecOptions>(key: K, ...layers: (SpecOptions | undefined)[]): SpecOptions[K] =>
     layers.map((l) => l?.[key]).find((v) => v !== undefined);
@@ -106,6 +107,7 @@ export function resolveOptions(input: ResolveOptionsInput): ResolvedOptions {
     healWithModel: first('healWithModel', cli, spec, config) ?? DEFAULT_OPTIONS.healWithModel,
     strict: first('strict', cli, spec, config) ?? DEFAULT_OPTIONS.strict,
     unexpectedChanges: first('unexpectedChanges', cli, spec, config) ?? DEFAULT_OPTIONS.unexpectedChanges,
+    trace: first('trace', cli, spec, config) ?? DEFAULT_OPTIONS.trace,
     model: cli.model ?? model ?? spec.model ?? config.model ?? DEFAULT_OPTIONS.model,
     updateBaselines:
       cli.updateBaselines ?? config.updateBaselines ?? (isCi(env) ? 'none' : DEFAULT_OPTIONS.updateBaselines),

@@ -13,7 +13,7 @@
  * of a secret of 6 or more characters is masked as well. Shorter secrets are matched exactly
  * only: their near misses would be half of every log.
  */
-import { fuzzyTolerance, levenshtein } from '../vision/text-match.ts';
+import { editDistance, fuzzyTolerance } from '../edit-distance.ts';
 
 /** What a secret looks like in any output. */
 export const MASK = '••••';
@@ -67,7 +67,7 @@ export class SecretMasker {
       }
       const tolerance = fuzzyTolerance(value.length);
       if (Math.abs(core.length - value.length) > tolerance) continue;
-      if (levenshtein(core, value.toLowerCase()) <= tolerance) return true;
+      if (editDistance(core, value.toLowerCase()) <= tolerance) return true;
     }
     return false;
   }

@@ -16,8 +16,8 @@ import type { GrayImage } from './types.ts';
 export interface TemplateOptions {
   /** Only positions where the whole needle lies inside this region are searched. @default the whole haystack */
   readonly searchRegion?: Region;
-  /** Score needed for `found`, 0..1. @default 0.9 */
-  readonly minScore?: number;
+  /** Score needed for `found`, 0..1: the caller's threshold (src/brain/thresholds.ts). */
+  readonly minScore: number;
   /**
    * Candidates kept from the coarsest level and refined, at least; every other coarse peak within
    * 0.15 of the best is refined too (up to 100), since look-alike controls (a keypad's keys)
@@ -26,7 +26,7 @@ export interface TemplateOptions {
   readonly candidates?: number;
 }
 
-export const TEMPLATE_DEFAULTS = Object.freeze({ minScore: 0.9, candidates: 8 });
+export const TEMPLATE_DEFAULTS = Object.freeze({ candidates: 8 });
 
 export interface TemplateMatch {
   /** True when `score >= minScore`. */
@@ -42,8 +42,8 @@ export interface TemplateMatch {
 }
 
 /** Finds `needle` in `haystack`; the best position is returned even when not `found`. */
-export function findTemplate(haystack: Frame, needle: Frame, options: TemplateOptions = {}): TemplateMatch {
-  const minScore = options.minScore ?? TEMPLATE_DEFAULTS.minScore;
+export function findTemplate(haystack: Frame, needle: Frame, options: TemplateOptions): TemplateMatch {
+  const { minScore } = options;
   const area = clampRegion(options.searchRegion ?? { x: 0, y: 0, width: haystack.width, height: haystack.height }, haystack);
   const notFound = (): TemplateMatch => ({
     found: false,
@@ -142,7 +142,7 @@ export function matchAt(haystack: Frame, needle: Frame, point: Point): number {
 
 // ---- scoring ---------------------------------------------------------------------------
 
-const clamp01 = (v: number): number => (v > 1 ? 1 : v < 0 ? 0 : v);
+const clamp01 = (v: number): number => Math.min(1, Math.max(0, v));
 
 interface Integrals {
   readonly w: number;

@@ -21,6 +21,7 @@
  *   matching), so surrounding text does not count against the match.
  */
 import { InvalidInputError } from '../errors.ts';
+import { fuzzyTolerance } from '../edit-distance.ts';
 
 export type TextMatchMode = 'contains' | 'substring' | 'exact' | 'regex' | 'fuzzy';
 
@@ -69,29 +70,6 @@ const SYMBOL_RE = new RegExp(`[${Object.keys(SYMBOLS).join('')}]`, 'g');
 
 /** Folds look-alike symbols to their ASCII form (× → *, ÷ → /, − → -, curly quotes). */
 export const canonicalSymbols = (text: string): string => text.replace(SYMBOL_RE, (ch) => SYMBOLS[ch] ?? ch);
-
-/** Edits `fuzzy` allows for an expected text of `length` characters: max(1, floor(length / 5)). */
-export const fuzzyTolerance = (length: number): number => Math.max(1, Math.floor(length / 5));
-
-/** Levenshtein distance (insertions, deletions, substitutions each cost 1). */
-export function levenshtein(a: string, b: string): number {
-  if (a === b) return 0;
-  if (a.length === 0) return b.length;
-  if (b.length === 0) return a.length;
-  let prev = new Int32Array(b.length + 1);
-  let cur = new Int32Array(b.length + 1);
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    const ca = a.charCodeAt(i - 1);
-    for (let j = 1; j <= b.length; j++) {
-      const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-    }
-    [prev, cur] = [cur, prev];
-  }
-  return prev[b.length]!;
-}
 
 /**
  * The substring of `text` closest to `pattern` by edit distance (Sellers' algorithm: a match may

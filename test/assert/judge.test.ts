@@ -5,9 +5,9 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Expectation } from '../../src/spec-file/types.ts';
-import { checkExpectations, type CheckContext } from '../../src/assert/check.ts';
-import { assertText } from '../../src/assert/text.ts';
-import { heldBefore, holdMsOf, judgeQuietScreen, provedNothing, JUDGE_LIMITS } from '../../src/assert/judge.ts';
+import { checkExpectations, type CheckContext } from '../../src/brain/assert/check.ts';
+import { assertText } from '../../src/brain/assert/text.ts';
+import { heldBefore, holdMsOf, judgeQuietScreen, provedNothing, JUDGE_LIMITS } from '../../src/brain/assert/judge.ts';
 import { ADD, COUNT, CounterApp, FakeDesktop, WINDOW, type CounterOptions } from '../support/fake-desktop.ts';
 import { glyphReader } from '../support/glyphs.ts';
 
@@ -103,6 +103,17 @@ describe('an expectation that held before the goal began proves nothing', () => 
     expect(warnings).toEqual([
       `text "COUNT" (line 4) already held before the goal's first action, so it proves nothing: narrow it to where the goal's last action changed the window (region: [${COUNT.x}, ${COUNT.y}, ${COUNT.width}, ${COUNT.height}]), or match it exactly (match: exact)`,
     ]);
+  });
+
+  test('read from the window kept before the first click, while the click goes on: what it read is the screen before it', async () => {
+    const app = counter();
+    const expectations = [text('COUNT 0', 4), text('COUNT 1', 5)];
+    const still = await app.stage.still();
+    await app.clickAdd();
+    expect((await assertText(app.stage, { text: 'COUNT 1', match: 'contains', timeoutMs: 1000, display: 'COUNT 1', mask: (t) => t })).ok).toBe(true);
+    // The live screen shows COUNT 1 now; the kept one still shows the state before the click.
+    expect([...(await heldBefore(still, expectations, CONTEXT, ['text']))]).toEqual([0]);
+    expect([...(await heldBefore(still, expectations, CONTEXT, ['element']))]).toEqual([]);
   });
 
   test('one that held before and fails at the end is a failure, not a warning', async () => {

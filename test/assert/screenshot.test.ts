@@ -7,8 +7,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assertScreenshot, onlyNewBaselines, type ScreenshotContext } from '../../src/assert/screenshot.ts';
-import type { UpdateBaselines } from '../../src/assert/types.ts';
+import { assertScreenshot, onlyNewBaselines, type ScreenshotContext } from '../../src/brain/assert/screenshot.ts';
+import type { UpdateBaselines } from '../../src/brain/assert/types.ts';
 import { COUNT, CounterApp, FakeDesktop } from '../support/fake-desktop.ts';
 
 const dirs: string[] = [];

@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Action } from '../../src/domain.ts';
 import { InfrastructureError } from '../../src/errors.ts';
-import { checkExpectations, type CheckContext } from '../../src/assert/check.ts';
+import { checkExpectations, type CheckContext } from '../../src/brain/assert/check.ts';
 import { learn } from '../../src/brain/learner.ts';
 import { ActionCycle } from '../../src/brain/cycle.ts';
 import { RulesPlanner } from '../../src/brain/planners/rules-planner.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { bgraToRgba } from '../../src/desktop/index.ts';
+import { bgraToRgba } from '../../src/desktop/bgra.ts';
 import { nutFor } from '../../src/desktop/nut.ts';
 import type { Frame } from '../../src/domain.ts';
 import { getTestDesktop } from '../support/desktop.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { toXdotoolKey } from '../../src/desktop/index.ts';
+import { toXdotoolKey } from '../../src/desktop/x-keys.ts';
 import { parseKeyCombo } from '../../src/key-combo.ts';
 import type { Desktop } from '../../src/desktop/types.ts';
 import { InvalidInputError } from '../../src/errors.ts';

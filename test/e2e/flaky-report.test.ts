@@ -13,7 +13,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestResult } from 'allure-js-commons';
 import { FIXTURES, Project } from '../support/project.ts';
-import type { PathStats } from '../../src/paths/stats.ts';
+import type { PathStats } from '../../src/report/stats.ts';
 import type { HistoryRecord } from '../../src/report/history.ts';
 import { calculatorSpec, notesSpec } from '../support/specs.ts';
 
@@ -106,6 +106,6 @@ describe('the flaky-path report under --retry', () => {
 
     const listed = await project.cli(['paths', '--json']);
     const rows = JSON.parse(listed.stdout) as { path: string; successRate: number; state: string }[];
-    expect(rows.find((r) => r.path === 'specs/calc#add')).toMatchObject({ successRate: 0.5, state: 'flaky' });
+    expect(rows.find((r) => r.path === 'specs/calc.yaml#add')).toMatchObject({ successRate: 0.5, state: 'flaky' });
   });
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { TestResult } from 'allure-js-commons';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ActionReport, Verdict } from '../../src/domain.ts';
-import { computePathStats } from '../../src/paths/stats.ts';
+import { computePathStats } from '../../src/report/stats.ts';
 import { allureIdOf } from '../../src/report/allure-contract.ts';
 import { writeGoalResult, type ActionEvidence, type GoalReportInput } from '../../src/report/allure-goal.ts';
 import { buildAllureReport } from '../../src/report/allure-html.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { computePathStats } from '../../src/paths/stats.ts';
+import { computePathStats } from '../../src/report/stats.ts';
 import { writeFlakyReport, type FlakyReportJson } from '../../src/report/flaky-report.ts';
 import { fromPattern, rec } from './records.ts';
 

@@ -1,6 +1,6 @@
 /**
  * readFixedFont on in-memory gray images drawn with the glyph table (the table itself is checked
- * against real xterm and xcalc screenshots in ocr-real.test.ts).
+ * against real xterm and xcalc screenshots in test/e2e/ocr-real.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { FIXED_CELL } from '../../src/vision/ocr/fixed-font-glyphs.ts';

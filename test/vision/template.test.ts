@@ -2,12 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { cloneFrame, createFrame, crop, fillRegion, paste } from '../../src/vision/frame.ts';
 import { findTemplate, matchAt } from '../../src/vision/template.ts';
 import { loadImage, noiseFrame } from './helpers.ts';
+import { RUNGS } from '../../src/brain/thresholds.ts';
+
+/** The template rung's threshold: what a replay accepts. */
+const SURE = { minScore: RUNGS.find((r) => r.name === 'template')!.minScore };
 
 describe('findTemplate', () => {
   it('finds a 40 × 30 crop of a noise image at its exact offset', () => {
     const hay = noiseFrame(640, 400, 11);
     const needle = crop(hay, { x: 437, y: 213, width: 40, height: 30 });
-    const m = findTemplate(hay, needle);
+    const m = findTemplate(hay, needle, SURE);
     expect(m.found).toBe(true);
     expect(m.point).toEqual({ x: 437, y: 213 });
     expect(m.box).toEqual({ x: 437, y: 213, width: 40, height: 30 });
@@ -16,7 +20,7 @@ describe('findTemplate', () => {
   });
 
   it('reports a needle that is not there as not found, with a low score', () => {
-    const m = findTemplate(noiseFrame(320, 200, 1), noiseFrame(40, 30, 2));
+    const m = findTemplate(noiseFrame(320, 200, 1), noiseFrame(40, 30, 2), SURE);
     expect(m.found).toBe(false);
     expect(m.score).toBeLessThan(0.5);
   });
@@ -24,9 +28,9 @@ describe('findTemplate', () => {
   it('searches only the search region', () => {
     const hay = noiseFrame(300, 200, 4);
     const needle = crop(hay, { x: 200, y: 120, width: 30, height: 30 });
-    expect(findTemplate(hay, needle, { searchRegion: { x: 150, y: 100, width: 100, height: 80 } }).point).toEqual({ x: 200, y: 120 });
-    expect(findTemplate(hay, needle, { searchRegion: { x: 0, y: 0, width: 150, height: 200 } }).found).toBe(false);
-    expect(findTemplate(hay, needle, { searchRegion: { x: 0, y: 0, width: 20, height: 20 } })).toMatchObject({ found: false, score: 0 });
+    expect(findTemplate(hay, needle, { ...SURE, searchRegion: { x: 150, y: 100, width: 100, height: 80 } }).point).toEqual({ x: 200, y: 120 });
+    expect(findTemplate(hay, needle, { ...SURE, searchRegion: { x: 0, y: 0, width: 150, height: 200 } }).found).toBe(false);
+    expect(findTemplate(hay, needle, { ...SURE, searchRegion: { x: 0, y: 0, width: 20, height: 20 } })).toMatchObject({ found: false, score: 0 });
   });
 
   it('finds a real button after the window moved within a 1280 × 800 screen', () => {
@@ -34,7 +38,7 @@ describe('findTemplate', () => {
     const sqrt = crop(calc, { x: 263, y: 180, width: 65, height: 40 });
     const screen = createFrame(1280, 800, [60, 80, 100, 255]);
     paste(screen, loadImage('galculator-84'), { x: 700, y: 300 });
-    const m = findTemplate(screen, sqrt);
+    const m = findTemplate(screen, sqrt, SURE);
     expect(m.found).toBe(true);
     expect(m.point).toEqual({ x: 963, y: 480 });
     expect(m.score).toBeGreaterThan(0.99);
@@ -43,20 +47,20 @@ describe('findTemplate', () => {
   it('tells the right key among similar ones and flags duplicates', () => {
     const calc = loadImage('galculator');
     const seven = crop(calc, { x: 5, y: 182, width: 61, height: 36 });
-    const m = findTemplate(calc, seven);
+    const m = findTemplate(calc, seven, SURE);
     expect(m.point).toEqual({ x: 5, y: 182 });
     expect(m.secondScore).toBeLessThan(m.score);
     const twice = createFrame(200, 100, [255, 255, 255, 255]);
     paste(twice, seven, { x: 10, y: 10 });
     paste(twice, seven, { x: 120, y: 50 });
-    expect(findTemplate(twice, seven).secondScore).toBeGreaterThan(0.99);
+    expect(findTemplate(twice, seven, SURE).secondScore).toBeGreaterThan(0.99);
   });
 
   it('finds a needle whose texture is only at its edge', () => {
     const hay = createFrame(400, 300, [240, 240, 240, 255]);
     fillRegion(hay, { x: 200, y: 150, width: 40, height: 20 }, [180, 180, 180, 255]);
     const needle = crop(hay, { x: 190, y: 122, width: 40, height: 30 }); // the box's top two rows at the bottom
-    expect(findTemplate(hay, needle).point).toEqual({ x: 190, y: 122 });
+    expect(findTemplate(hay, needle, SURE).point).toEqual({ x: 190, y: 122 });
   });
 
   it('is indifferent to a uniform brightness shift', () => {
@@ -64,7 +68,7 @@ describe('findTemplate', () => {
     const needle = crop(hay, { x: 50, y: 60, width: 32, height: 24 });
     const brighter = cloneFrame(needle);
     for (let i = 0; i < brighter.data.length; i++) if (i % 4 !== 3) brighter.data[i] = Math.min(255, Math.round(brighter.data[i]! * 0.8 + 30));
-    expect(findTemplate(hay, brighter).point).toEqual({ x: 50, y: 60 });
+    expect(findTemplate(hay, brighter, SURE).point).toEqual({ x: 50, y: 60 });
   });
 });
 

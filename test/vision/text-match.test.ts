@@ -1,14 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../src/errors.ts';
-import { bestWindow, canonicalSymbols, fuzzyTolerance, levenshtein, matchText, normalizeText } from '../../src/vision/text-match.ts';
+import { bestWindow, canonicalSymbols, matchText, normalizeText } from '../../src/vision/text-match.ts';
+import { editDistance, fuzzyTolerance } from '../../src/edit-distance.ts';
 
-describe('levenshtein', () => {
+describe('editDistance', () => {
   it('counts insertions, deletions and substitutions', () => {
-    expect(levenshtein('', '')).toBe(0);
-    expect(levenshtein('abc', '')).toBe(3);
-    expect(levenshtein('kitten', 'sitting')).toBe(3);
-    expect(levenshtein('Settings', 'Setings')).toBe(1);
-    expect(levenshtein('flaw', 'lawn')).toBe(2);
+    expect(editDistance('', '')).toBe(0);
+    expect(editDistance('abc', '')).toBe(3);
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    expect(editDistance('Settings', 'Setings')).toBe(1);
+    expect(editDistance('flaw', 'lawn')).toBe(2);
+  });
+
+  it('counts a swap of neighbours as one edit only when asked (a typo, not an OCR misread)', () => {
+    expect(editDistance('tilte', 'title')).toBe(2);
+    expect(editDistance('tilte', 'title', true)).toBe(1);
+    expect(editDistance('ab', 'ba', true)).toBe(1);
+    expect(editDistance('ca', 'abc', true)).toBe(3);
+    expect(editDistance('kitten', 'sitting', true)).toBe(3);
   });
 
   it('finds the closest window of a longer text', () => {

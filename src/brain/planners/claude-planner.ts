@@ -62,9 +62,9 @@ export interface ClaudePlannerOptions {
   readonly apiKey?: string;
   /** @default process.env.ANTHROPIC_BASE_URL, else https://api.anthropic.com (read by the SDK) */
   readonly baseURL?: string;
-  /** @default process.env.RETRACE_MODEL, else DEFAULT_MODEL of computer-tools.ts */
+  /** @default RETRACE_MODEL, else DEFAULT_MODEL of computer-tools.ts */
   readonly model?: string;
-  /** A computer-use tool type, forcing the version. @default process.env.RETRACE_COMPUTER_TOOL */
+  /** A computer-use tool type, forcing the version. @default RETRACE_COMPUTER_TOOL */
   readonly computerTool?: string;
   /** Model calls and tokens allowed for this goal. */
   readonly bounds: Pick<LearningBounds, 'maxModelCalls' | 'maxTokens'>;
@@ -157,7 +157,7 @@ export class ClaudePlanner implements Planner {
       throw new RangeError(`keepScreenshots must be a whole number ≥ 1. Got ${this.keepScreenshots}`);
     }
     this.model = resolveModel(options.model);
-    this.computerTool = resolveComputerTool(this.model, options.computerTool ?? process.env.RETRACE_COMPUTER_TOOL);
+    this.computerTool = resolveComputerTool(this.model, options.computerTool);
     this.system = systemPrompt({ secretNames: this.secretNames });
     this.client = options.client ?? ClaudePlanner.buildClient(options);
   }

@@ -25,6 +25,7 @@
  */
 import { InvalidInputError } from '../../errors.ts';
 import { DEFAULT_OPTIONS } from '../../spec-file/defaults.ts';
+import { computerToolSwitch, modelSwitch } from '../../switches.ts';
 
 /** The model a run uses unless told otherwise: the one default, kept with the other run options. */
 export const DEFAULT_MODEL = DEFAULT_OPTIONS.model;
@@ -107,19 +108,19 @@ export function modelFamily(model: string): string | undefined {
  * The model to use: the caller's (CLI, spec or config file), else `RETRACE_MODEL`, else
  * {@link DEFAULT_MODEL}.
  */
-export function resolveModel(model?: string, env: string | undefined = process.env.RETRACE_MODEL): string {
+export function resolveModel(model?: string, env: string | undefined = modelSwitch()): string {
   const chosen = model?.trim() || env?.trim();
   return chosen || DEFAULT_MODEL;
 }
 
 /**
  * The computer-use tool version for `model`.
- * @param override a tool type (e.g. `computer_20250124`); @default process.env.RETRACE_COMPUTER_TOOL
+ * @param override a tool type (e.g. `computer_20250124`); @default RETRACE_COMPUTER_TOOL
  * @throws InvalidInputError when the override names no known version
  */
 export function resolveComputerTool(
   model: string,
-  override: string | undefined = process.env.RETRACE_COMPUTER_TOOL,
+  override: string | undefined = computerToolSwitch(),
 ): ResolvedComputerTool {
   const family = modelFamily(model);
   const forced = override?.trim();

@@ -157,7 +157,7 @@ export default async function doctor(args: ParsedArgs): Promise<number> {
       fix: 'check ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL, when set) and the network',
       async run() {
         const { checkModel } = await import('../../brain/planners/claude-check.ts');
-        return checkModel(process.env.RETRACE_MODEL);
+        return checkModel();
       },
     });
   } else {

@@ -8,11 +8,11 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { ActionReport } from '../../domain.ts';
 import type { PathStore } from '../../paths/store.ts';
-import { computePathStats, rateText } from '../../paths/stats.ts';
+import { computePathStats, rateText } from '../../report/stats.ts';
 import { readHistory } from '../../report/history.ts';
 import { readSummary, summaryFile } from '../../report/summary.ts';
 import { storyboardFile, writeStoryboard } from '../../report/storyboard.ts';
-import { describeAction } from '../../brain/describe.ts';
+import { describeAction } from '../../spec-file/describe.ts';
 import { InvalidInputError } from '../../errors.ts';
 
 export default async function show(store: PathStore, reports: string, { ref, spec, goal }: { ref: string; spec: string; goal: string }, html: string | undefined): Promise<number> {

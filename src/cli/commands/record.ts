@@ -17,7 +17,7 @@ import { PATH_FORMAT_VERSION } from '../../paths/validate.ts';
 import { writeFileAtomic } from '../../paths/atomic.ts';
 import { describeForDisplay, placeholders } from '../../spec-file/interpolate.ts';
 import { secretMasker } from '../../spec-file/secrets.ts';
-import { describeAction } from '../../brain/describe.ts';
+import { describeAction } from '../../spec-file/describe.ts';
 import { goalOf, loadForAuthoring, openSession, resolveText, type AuthorSession } from '../../author/session.ts';
 import type { ScreenState } from '../../author/screen-watch.ts';
 import type { NotedEvent } from '../../author/demonstration.ts';
@@ -71,8 +71,8 @@ async function demonstrate(session: AuthorSession, goalId: string, specText: str
       import('../../author/recorder.ts'),
       import('../../brain/settle.ts'),
       import('../../brain/thresholds.ts'),
-      import('../../assert/check.ts'),
-      import('../../assert/screenshot.ts'),
+      import('../../brain/assert/check.ts'),
+      import('../../brain/assert/screenshot.ts'),
       import('../../author/spec-steps.ts'),
     ]);
 
@@ -97,6 +97,7 @@ async function demonstrate(session: AuthorSession, goalId: string, specText: str
     });
     process.stdout.write(
       `recording goal "${goal.id}" of ${spec.id} on display ${desktop.display.name}\n` +
+        (desktop.display.env.XAUTHORITY ? `  its X cookie (for X tools of your own): XAUTHORITY=${desktop.display.env.XAUTHORITY}\n` : '') +
         (vnc ? `  drive the app in a browser: ${vnc.url}\n` : '') +
         'recording: do the goal in the app, then press Ctrl-C (or send SIGTERM) to stop\n',
     );

@@ -4,7 +4,7 @@ import type { ParsedArgs } from '../flags.ts';
 import { resolveDirs } from '../dirs.ts';
 import { checkOutputs } from '../outputs.ts';
 import { readHistory } from '../../report/history.ts';
-import { computePathStats } from '../../paths/stats.ts';
+import { computePathStats } from '../../report/stats.ts';
 import { writeFlakyReport } from '../../report/flaky-report.ts';
 import { buildAllureReport } from '../../report/allure-html.ts';
 

@@ -40,6 +40,3 @@ export const enableAccessibility = async (sessionAddress: string, timeoutMs: num
 export const accessibilityEnv = (enabled: boolean): Readonly<Record<string, string>> =>
   enabled ? { ACCESSIBILITY_ENABLED: '1', QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1' } : { NO_AT_BRIDGE: '1' };
 
-/** RETRACE_ACCESSIBILITY=off (or 0, false, no) switches the accessibility bus off. */
-export const accessibilityWanted = (env: NodeJS.ProcessEnv = process.env): boolean =>
-  !/^(0|off|false|no)$/i.test(env.RETRACE_ACCESSIBILITY?.trim() ?? '');

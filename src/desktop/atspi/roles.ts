@@ -2,8 +2,10 @@
  * AT-SPI's numbers (roles, states, relations) and retrace's names for them. The toolkit role
  * names are at-spi2's own (`atspi_role_get_name`), in the order of its AtspiRole enum.
  */
+import type { ElementRole } from '../../domain.ts';
 
 /** AtspiRole, by number. */
+// biome-ignore format: a table, packed as at-spi2 lists it
 const TOOLKIT_ROLES = [
   'invalid', 'accelerator label', 'alert', 'animation', 'arrow', 'calendar', 'canvas', 'check box',
   'check menu item', 'color chooser', 'column header', 'combo box', 'date editor', 'desktop icon',
@@ -34,7 +36,8 @@ export const toolkitRoleName = (role: number): string => TOOLKIT_ROLES[role] ?? 
  * retrace's role names for toolkit roles: the words a spec uses (`click button "OK"`). Entries
  * and text areas are told apart by the multi-line state (see retraceRole).
  */
-export const ROLES: Readonly<Record<string, string>> = {
+// biome-ignore format: a table, related roles on one line
+export const ROLES: Readonly<Record<string, ElementRole>> = {
   'push button': 'button', 'toggle button': 'button', 'push button menu': 'button',
   'check box': 'checkbox', 'radio button': 'radio',
   text: 'entry', entry: 'entry', 'password text': 'entry', 'spin button': 'spinbutton',

@@ -8,16 +8,12 @@
  * that window queries wait for.
  */
 import type { DrawReport, Region } from '../../domain.ts';
-import { XConnection, type XExtension } from './connection.ts';
+import { XConnection, type XEnv, type XExtension } from './connection.ts';
 
 const DAMAGE = { queryVersion: 0, create: 1 } as const;
 const LEVEL_RAW_RECTANGLES = 0;
 /** Drawings remembered; a mark older than these counts as drawn since (a look costs one grab). */
 const REMEMBERED = 512;
-
-/** RETRACE_DRAWING=off (or 0, false, no) turns the reports off: every wait polls. */
-export const drawingEnabled = (env: NodeJS.ProcessEnv = process.env): boolean =>
-  !/^(0|off|false|no)$/i.test(env.RETRACE_DRAWING?.trim() ?? '');
 
 interface Drawn {
   readonly seq: number;
@@ -49,10 +45,10 @@ export class DrawingWatch {
   }
 
   /** Watches the local display `display`; undefined where it cannot (remote, no DAMAGE). */
-  static async open(display: string): Promise<DrawingWatch | undefined> {
+  static async open(display: string, env: XEnv): Promise<DrawingWatch | undefined> {
     let x: XConnection | undefined;
     try {
-      x = await XConnection.open(display);
+      x = await XConnection.open(display, env);
       const damage = await x.extension('DAMAGE');
       if (!damage) {
         x.close();

@@ -23,7 +23,8 @@ import type { Frame, Region } from '../../domain.ts';
 import { crop, clampRegion, inflateRegion, offsetRegion, regionArea, intersectRegions, unionRegions } from '../frame.ts';
 import { segmentDetailed } from '../segment.ts';
 import { classifySymbol } from '../symbols.ts';
-import { canonicalSymbols, fuzzyTolerance, levenshtein, bestWindow } from '../text-match.ts';
+import { canonicalSymbols, bestWindow } from '../text-match.ts';
+import { editDistance, fuzzyTolerance } from '../../edit-distance.ts';
 import type { OcrResult, TextBox, TextReader } from '../types.ts';
 import { labelCandidates, readLabel, type LabelCandidate, type ReadCache } from './label-reads.ts';
 
@@ -274,7 +275,7 @@ function matchWords(words: readonly TextBox[], target: string, maxDistance: numb
   for (let i = 0; i + count <= words.length; i++) {
     const run = words.slice(i, i + count);
     const key = keys.slice(i, i + count).join(' ');
-    const distance = Math.min(levenshtein(key, target), levenshtein(key.replace(/ /g, ''), target.replace(/ /g, '')));
+    const distance = Math.min(editDistance(key, target), editDistance(key.replace(/ /g, ''), target.replace(/ /g, '')));
     if (distance > maxDistance) continue;
     const box = run.slice(1).reduce((acc, w) => unionRegions(acc, w.box), run[0]!.box);
     const confidence = run.reduce((s, w) => s + w.confidence, 0) / run.length;
@@ -298,7 +299,7 @@ function matchWords(words: readonly TextBox[], target: string, maxDistance: numb
 function matchLabel(words: readonly TextBox[], text: string, candidate: LabelCandidate, target: string, maxDistance: number): TextHit[] {
   const key = wordKey(isSingleGlyph(candidate) ? singleLetter(text) : text, target);
   const confidence = words.length === 0 ? 0 : words.reduce((s, w) => s + w.confidence, 0) / words.length;
-  const whole = Math.min(levenshtein(key, target), levenshtein(key.replace(/ /g, ''), target.replace(/ /g, '')));
+  const whole = Math.min(editDistance(key, target), editDistance(key.replace(/ /g, ''), target.replace(/ /g, '')));
   if (key !== '' && whole <= maxDistance) {
     return [{ box: candidate.label, score: scoreOf(whole, target, confidence), read: text, source: 'label', control: candidate.control }];
   }

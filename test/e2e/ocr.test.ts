@@ -7,7 +7,7 @@ import { findText, readAll, readText } from '../../src/vision/ocr/find-text.ts';
 import { ReadCache } from '../../src/vision/ocr/label-reads.ts';
 import { TesseractReader, closeSharedTextReader, sharedTextReader } from '../../src/vision/ocr/tesseract-reader.ts';
 import type { OcrResult, ReadOptions, TextReader } from '../../src/vision/types.ts';
-import { centre, inside, loadImage } from './helpers.ts';
+import { centre, inside, loadImage } from '../vision/helpers.ts';
 
 const box = (x: number, y: number, width: number, height: number): Region => ({ x, y, width, height });
 const settings = loadImage('settings');

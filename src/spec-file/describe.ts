@@ -1,7 +1,7 @@
 /** Short, secret-free descriptions of actions, for progress lines, reports and errors. */
 import type { Action, Target } from '../domain.ts';
 import { isElementTarget, isTextTarget } from '../domain.ts';
-import { describeForDisplay } from '../spec-file/interpolate.ts';
+import { describeForDisplay } from './interpolate.ts';
 
 /** `"OK"`, `(12, 40)`, or `button "OK"` (`button #2` for the third unnamed one). */
 export const describeTarget = (t: Target): string => {

@@ -8,8 +8,8 @@ import type { Region } from '../../src/domain.ts';
 import { findText, readText } from '../../src/vision/ocr/find-text.ts';
 import { closeSharedTextReader, sharedTextReader, type TesseractReader } from '../../src/vision/ocr/tesseract-reader.ts';
 import { matchText } from '../../src/vision/text-match.ts';
-import { centre, inside } from './helpers.ts';
-import { loadRealCrops, scoreWords, wordAccuracy, type RealCrop, type WordScore } from './real-crops.ts';
+import { centre, inside } from '../vision/helpers.ts';
+import { loadRealCrops, scoreWords, wordAccuracy, type RealCrop, type WordScore } from '../vision/real-crops.ts';
 
 const crops = loadRealCrops();
 const cropOf = (file: string): RealCrop => crops.find((c) => c.file === `${file}.png`)!;

@@ -1,6 +1,7 @@
 /** `exited:` assertion: the application has ended, with this exit code (or with any). */
-import type { Stage } from '../brain/stage.ts';
-import { awaitExit, describeExit, exitMatches } from '../brain/exit.ts';
+import type { Stage } from '../stage.ts';
+import { describeExit } from '../../domain.ts';
+import { awaitExit, exitMatches } from '../exit.ts';
 import type { AssertionResult } from './types.ts';
 
 export async function assertExited(stage: Stage, code: number | 'any', timeoutMs: number): Promise<AssertionResult> {

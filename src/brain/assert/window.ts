@@ -1,10 +1,9 @@
 /** `window:` assertion: the title of the focused window, by substring or `/regex/flags`. */
-import type { Stage } from '../brain/stage.ts';
+import type { Stage } from '../stage.ts';
 import type { AssertionResult } from './types.ts';
 import { pollAssertion } from './poll.ts';
-import { parseTitlePattern } from '../desktop/title-pattern.ts';
-
-const TIMEOUT_MS = 2000;
+import { parseTitlePattern } from '../../desktop/index.ts';
+import { EXPECTATION_LIMITS } from '../thresholds.ts';
 
 export async function assertWindow(stage: Stage, title: string): Promise<AssertionResult> {
   const started = performance.now();
@@ -13,7 +12,7 @@ export async function assertWindow(stage: Stage, title: string): Promise<Asserti
     const focused = await stage.guard(stage.desktop.windows.focused());
     const read = focused?.title ?? '(no focused window)';
     return { ok: focused !== undefined && pattern.test(focused.title), read };
-  }, TIMEOUT_MS);
+  }, EXPECTATION_LIMITS.windowTimeoutMs);
   return {
     kind: 'window',
     description: `window "${title}"`,

@@ -3,10 +3,10 @@
  * and name, with the text, value and states asked for — read from the toolkit, exact, no OCR.
  * Polled like the other expectations until it holds or its timeout runs out.
  */
-import type { Element } from '../desktop/types.ts';
-import { accessibleName, matchElements } from '../desktop/index.ts';
-import type { Stage } from '../brain/stage.ts';
-import { describeElement, namePattern, snapshot, PUBLISHES_NOTHING, targetQuery } from '../brain/elements.ts';
+import type { Element } from '../../desktop/types.ts';
+import { accessibleName, matchElements } from '../../desktop/index.ts';
+import type { Stage } from '../stage.ts';
+import { describeElement, namePattern, snapshot, PUBLISHES_NOTHING, targetQuery } from '../elements.ts';
 import type { AssertionResult } from './types.ts';
 import { pollAssertion } from './poll.ts';
 

@@ -1,14 +1,14 @@
 /** Runs a goal's `expect:` list, in order, and returns every result. */
-import type { Expectation } from '../spec-file/types.ts';
-import type { Stage } from '../brain/stage.ts';
+import type { Expectation } from '../../spec-file/types.ts';
+import type { Stage } from '../stage.ts';
 import type { AssertionResult } from './types.ts';
 import { assertText, assertAbsent } from './text.ts';
 import { assertWindow } from './window.ts';
 import { assertScreenshot, type ScreenshotContext } from './screenshot.ts';
 import { assertElement } from './element.ts';
 import { assertExited } from './exited.ts';
-import { describeExit } from '../brain/exit.ts';
-import type { AppExit } from '../desktop/types.ts';
+import { describeExit } from '../../domain.ts';
+import type { AppExit } from '../../desktop/types.ts';
 
 export interface CheckContext extends ScreenshotContext {
   /** How long a text expectation polls unless it sets `timeoutMs`. */

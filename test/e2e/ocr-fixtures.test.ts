@@ -8,7 +8,7 @@ import type { Region } from '../../src/domain.ts';
 import { findText, readText } from '../../src/vision/ocr/find-text.ts';
 import { closeSharedTextReader, sharedTextReader, type TesseractReader } from '../../src/vision/ocr/tesseract-reader.ts';
 import { matchText } from '../../src/vision/text-match.ts';
-import { centre, inside, loadImage } from './helpers.ts';
+import { centre, inside, loadImage } from '../vision/helpers.ts';
 
 const box = (x: number, y: number, width: number, height: number): Region => ({ x, y, width, height });
 /** Settings app, Display screen, dark theme: "Dark mode" with an "On" badge. */

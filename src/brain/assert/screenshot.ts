@@ -4,12 +4,12 @@
  * by this run is reported as new, never as a pass of a comparison that did not happen.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import type { Frame, Region } from '../domain.ts';
-import { crop, clampRegion, createFrame, encodePng, decodePng } from '../vision/frame.ts';
-import { compareFrames } from '../vision/compare.ts';
-import { writeFileAtomic } from '../paths/atomic.ts';
-import type { Stage } from '../brain/stage.ts';
-import { settle } from '../brain/settle.ts';
+import type { Frame, Region } from '../../domain.ts';
+import { crop, clampRegion, createFrame, encodePng, decodePng } from '../../vision/frame.ts';
+import { compareFrames } from '../../vision/compare.ts';
+import { writeFileAtomic } from '../../paths/atomic.ts';
+import type { Stage } from '../stage.ts';
+import { settle } from '../settle.ts';
 import type { AssertionResult, UpdateBaselines } from './types.ts';
 import { baselineFile } from './baselines.ts';
 

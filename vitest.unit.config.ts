@@ -1,0 +1,25 @@
+import { defineConfig, mergeConfig } from 'vitest/config';
+import base from './vitest.config.ts';
+
+/**
+ * `npm run test:unit`: the tests that need no display, no app, no browser and no OCR of real
+ * screens — the one-minute loop. CI runs everything (vitest.config.ts); a test that starts a
+ * display belongs in one of the folders or files excluded here.
+ */
+export default mergeConfig(
+  base,
+  defineConfig({
+    test: {
+      // Many of these wait on simulated apps' timers rather than the CPU: more files at once.
+      maxWorkers: 4,
+      exclude: [
+        'test/e2e/**',
+        'test/faults/**',
+        // Each runs the retrace command on a display of its own.
+        'test/verdicts/{counter,expectations,verdicts}.test.ts',
+        // Real X servers: capture, input, windows, apps, the accessibility bus.
+        'test/desktop/{app,capture,display,drawing,elements,input,process-exit,session,typing,vnc-access,windows}.test.ts',
+      ],
+    },
+  }),
+);
