@@ -304,6 +304,8 @@ export interface ActionReport {
   readonly description?: string;
   /** Changes the action caused that its path did not record (a failure, or a warning). */
   readonly unexpected?: readonly UnexpectedChange[];
+  /** Its element effects, in words (`label "Total: 0" → "Total: 1"`), when the app publishes elements. */
+  readonly elements?: readonly string[];
   /** Images that show what went wrong, as files under the reports directory. */
   readonly evidence?: readonly EvidenceFile[];
   /**

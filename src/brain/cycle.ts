@@ -23,7 +23,7 @@ import { locateText, centre } from './locate.ts';
 import { act } from './element-act.ts';
 import { locateElement, elementAnchorAt } from './element-target.ts';
 import { asElementEvidence, elementChanges, focusMoves, readElements } from './element-effects.ts';
-import { describeAction, targetsOf } from '../spec-file/describe.ts';
+import { describeAction, describeElementEffect, targetsOf } from '../spec-file/describe.ts';
 import { makeAnchor, makeEffects, withBeforeLine, type AssetSink } from './observe.ts';
 import { resolveTarget, type ModelLocator } from './ladder.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
@@ -32,6 +32,9 @@ import { ReplayStep, type Phases } from './replay-step.ts';
 import { endedAction, hasEnded, unlessEnded } from './exit.ts';
 
 export type { ActionFailure, ActionOutcome, Held } from './outcome.ts';
+
+/** How often learning reads the elements again while a typed text is not in them yet. */
+const TYPED_POLL_MS = 50;
 
 /** Receives the window before and after each action, for the report (never for a secret action). */
 export type Evidence = (index: number, before: Frame, after: Frame) => void;
@@ -184,24 +187,46 @@ export class ActionCycle {
       changeFrom: before.frame,
       reactMs: CYCLE_LIMITS.learnReactMs,
     }));
-    lap('settleMs');
     const secret = action.kind === 'type' && containsSecret(action.text);
-    if (hasEnded(after)) {
+    const settled = hasEnded(after) || secret || !elementsBefore ? after : await this.awaitTyped(action, after, dynamic);
+    lap('settleMs');
+    if (hasEnded(settled)) {
       const point = resolved.points[0];
       const anchor = point ? makeAnchor(before.frame, point, secret ? undefined : resolved.text, step.assets) : undefined;
-      const observed = endedAction(action, before, dynamic, after.ended, phases.settleMs, anchor);
+      const observed = endedAction(action, before, dynamic, settled.ended, phases.settleMs, anchor);
       return { report: report({ verified: true, resolvedBy: 'recorded', retries: 0 }), observed, changed: true, healed: false };
     }
-    const seen = await this.observe(action, before, after, resolved, dynamic, secret, step.assets, undefined, elementsBefore);
+    const seen = await this.observe(action, before, settled, resolved, dynamic, secret, step.assets, undefined, elementsBefore);
     const observed = step.index === 0 ? withBeforeLine(seen, before.frame, step.assets) : seen;
     lap('verifyMs');
-    if (!secret) this.options.onEvidence?.(step.index, before.frame, after.frame);
+    if (!secret) this.options.onEvidence?.(step.index, before.frame, settled.frame);
     return {
-      report: report({ verified: true, resolvedBy: 'recorded', retries: 0 }),
+      report: { ...report({ verified: true, resolvedBy: 'recorded', retries: 0 }), ...(observed.elements?.length && { elements: observed.elements.map(describeElementEffect) }) },
       observed,
       changed: observed.effects.length > 0,
       healed: false,
     };
+  }
+
+  /**
+   * Learning: text typed into an app that publishes its elements is recorded once its elements
+   * show it — a toolkit may take the keys while its window is still being activated, and paint
+   * them after the window looked quiet — waiting up to the action's time limit, then for the
+   * window to settle. A text no element ever shows (a field that reformats it) costs that wait once.
+   */
+  private async awaitTyped(action: Action, after: Settled, dynamic: readonly Region[]): Promise<Settled> {
+    if (action.kind !== 'type') return after;
+    const typed = this.options.resolveText(action.text);
+    const deadline = Date.now() + this.options.actionTimeoutMs;
+    for (let waited = false; ; waited = true) {
+      const elements = await readElements(this.stage, after.window);
+      if (elements === undefined) return after;
+      if (elements.some((e) => (e.text ?? '').includes(typed))) {
+        return waited ? settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic, quietMs: CYCLE_LIMITS.recordQuietMs }) : after;
+      }
+      if (Date.now() >= deadline) return after;
+      await this.stage.wait(TYPED_POLL_MS);
+    }
   }
 
   /**
@@ -316,7 +341,7 @@ export class ActionCycle {
     );
     const elements = recorded ? recorded.elements : elementsBefore && elementsAfter ? elementChanges(elementsBefore, elementsAfter, { dynamic, secret, ...(element && { target: element }) }) : undefined;
     // Where the app's elements tell what changed, they decide; the pixels there are evidence.
-    const effects = elementsBefore && elementsAfter && !secret ? asElementEvidence(pixels, elements ?? [], element) : pixels;
+    const effects = elementsBefore && elementsAfter && !secret ? asElementEvidence(pixels, elements ?? [], elementsAfter, element) : pixels;
     return {
       action,
       ...(anchor ? { anchor } : {}),

@@ -257,28 +257,46 @@ const containsRegion = (outer: Region, inner: Region): boolean =>
 const PRESSED: ReadonlySet<string> = new Set(['button', 'link', 'menuitem', 'tab']);
 
 /**
- * Learning: a pixel effect on an element the action changed, brought or took away is that
- * element's effect, which the tree tells exactly: it becomes `element`, evidence only. A look
- * keeps no text (what OCR reads in a radio's circle, "() / /", is nobody's text); a text keeps
- * its colour role for the colour check, and its words as the tree says them, for the report.
- * Feedback and a secret action's effects (no image) stay as they are; a change on the target
- * that the tree says is unchanged is its feedback.
+ * Roles that draw content of their own the tree does not tell (a canvas, a picture, a page or a
+ * terminal), or hold other elements (each tells its own): a change on them stays a pixel effect.
  */
-export function asElementEvidence(effects: readonly Effect[], elements: readonly ElementEffect[], target?: ElementAnchor): Effect[] {
-  // A pressed control the tree says the action did not change (its focus aside) only showed its
-  // own pressed or focus look: whatever OCR reads on it then ("Add 1") is its feedback. Not a
-  // canvas or a field: what they draw is content the tree does not tell.
+const DRAWN: ReadonlySet<string> = new Set(['image', 'canvas', 'document', 'terminal', 'list', 'table', 'tree', 'unknown']);
+
+/**
+ * The boxes of the elements on screen whose pixels are theirs to tell: not containers, nor those
+ * that draw what the tree does not tell (`DRAWN`). A change inside one is its look, or what the
+ * tree says changed there.
+ */
+export function leafBoxes(elements: readonly Element[]): Region[] {
+  const byRef = indexByRef(elements);
+  return elements.filter((e) => !CONTAINERS.has(e.role) && !DRAWN.has(e.role) && onScreen(e, byRef)).map((e) => e.box);
+}
+
+/**
+ * Learning: a pixel effect on an element is that element's to tell. On one the action changed,
+ * brought or took away, its element effect decides exactly; on one it left as it was, the change
+ * is the element's own look (a default button's highlight as its window became active, a hover)
+ * — either way it becomes `element`, evidence only. A look keeps no text (what OCR reads in a
+ * radio's circle, "() / /", is nobody's text); a text keeps its colour role for the colour check,
+ * and its words as the tree says them, for the report. A pressed control the tree says unchanged
+ * (its focus aside) showed its own pressed look: that is its feedback ("Add 1" read on it).
+ * Feedback, a secret action's effects (no image) and changes on no element, or on one that draws
+ * what the tree does not tell (`DRAWN`), stay as they are.
+ * @param shown the app's elements after the action.
+ */
+export function asElementEvidence(effects: readonly Effect[], changes: readonly ElementEffect[], shown: readonly Element[], target?: ElementAnchor): Effect[] {
   const targetKey = target && pathKey(target.path);
-  const untouched = target !== undefined && PRESSED.has(target.role) && !elements.some((e) => pathKey(e.path) === targetKey);
+  const untouched = target !== undefined && PRESSED.has(target.role) && !changes.some((e) => pathKey(e.path) === targetKey);
+  const leaves = leafBoxes(shown).map((box) => ({ box }));
   return effects.map((effect) => {
-    if (effect.kind !== 'text' && effect.kind !== 'look') return effect;
+    if ((effect.kind !== 'text' && effect.kind !== 'look') || effect.image === undefined) return effect;
     if (untouched && holding(effect.region, [target]) !== undefined) return { ...effect, kind: 'feedback' };
-    const on = holding(effect.region, elements);
-    if (on === undefined || effect.image === undefined) return effect;
+    const on = holding(effect.region, changes);
+    if (on === undefined && holding(effect.region, leaves) === undefined) return effect;
     const { text: read, ...look } = effect;
     if (effect.kind === 'look' || !read) return { ...look, kind: 'element' };
     // What the tree says the element shows wins over what OCR read of it ("El" for a typed "3").
-    const said = on.after.text ?? on.after.name;
+    const said = on?.after.text ?? on?.after.name;
     return { ...look, kind: 'element', text: said !== undefined && said !== '' ? said : read };
   });
 }

@@ -12,7 +12,7 @@ import type { ElementEffect, ElementProperties, Region, UnexpectedChange } from 
 import type { Element } from '../desktop/types.ts';
 import { secretMasker } from '../spec-file/secrets.ts';
 import { describeElement } from './elements.ts';
-import { checkElementEffect, elementChanges, type ChangeOptions, type ElementVerdict } from './element-effects.ts';
+import { checkElementEffect, elementChanges, leafBoxes, type ChangeOptions, type ElementVerdict } from './element-effects.ts';
 
 const key = (e: ElementEffect): string => `${e.change ?? 'changed'}\u0000${e.role}\u0000${e.name}`;
 
@@ -33,7 +33,12 @@ const said = (v: unknown): string => (typeof v === 'string' ? `"${secretMasker.m
  * for: more elements of a role and name appearing or going than recorded, or properties changing
  * that were not recorded to.
  */
-export function elementNews(before: readonly Element[], after: readonly Element[], recorded: readonly ElementEffect[], options: ChangeOptions): UnexpectedChange[] {
+export function elementNews(
+  before: readonly Element[],
+  after: readonly Element[],
+  recorded: readonly ElementEffect[],
+  options: ChangeOptions,
+): UnexpectedChange[] {
   const expected = new Map<string, ElementEffect[]>();
   for (const effect of recorded) expected.set(key(effect), [...(expected.get(key(effect)) ?? []), effect]);
   const seen = new Map<string, ElementEffect[]>();
@@ -57,14 +62,19 @@ export function elementNews(before: readonly Element[], after: readonly Element[
       const more = extra(effect.after, was[0]?.after);
       const entries = Object.entries(more);
       if (entries.length === 0) continue;
-      news.push({ region: effect.box ?? region, text: '', element: `${what} changed: ${entries.map(([p, v]) => `${p} ${said(v)}`).join(', ')}` });
+      news.push({
+        region: effect.box ?? region,
+        text: '',
+        element: `${what} changed: ${entries.map(([p, v]) => `${p} ${said(v)}`).join(', ')}`,
+      });
     }
   }
   return news;
 }
 
 /** Where the news is: an element's box, for the pixels not to tell it again. */
-export const newsRegions = (news: readonly UnexpectedChange[]): Region[] => news.filter((n) => n.element !== undefined).map((n) => n.region);
+export const newsRegions = (news: readonly UnexpectedChange[]): Region[] =>
+  news.filter((n) => n.element !== undefined).map((n) => n.region);
 
 /** What the tree says of an action a moment after it was verified. */
 export interface TreeHeld {
@@ -74,6 +84,8 @@ export interface TreeHeld {
   readonly late: readonly UnexpectedChange[];
   /** Each effect with the element it holds on now: their pixels are theirs while the effects hold. */
   readonly found: ElementVerdict['found'];
+  /** Where the elements are now whose pixels are theirs to tell (`leafBoxes`). */
+  readonly told: readonly Region[];
 }
 
 /**
@@ -81,9 +93,18 @@ export interface TreeHeld {
  * (`then`): every element effect must still hold, and anything else that changed since is a late
  * change nobody recorded ("checkbox "Express" changed: checked false").
  */
-export function treeHeld(then: readonly Element[], now: readonly Element[], effects: readonly ElementEffect[], options: ChangeOptions): TreeHeld {
+export function treeHeld(
+  then: readonly Element[],
+  now: readonly Element[],
+  effects: readonly ElementEffect[],
+  options: ChangeOptions,
+): TreeHeld {
   const checks = effects.map((e) => checkElementEffect(e, now));
   const problem = checks.find((c) => c.problem !== undefined)?.problem;
-  if (problem !== undefined) return { problem, late: [], found: [] };
-  return { late: elementNews(then, now, [], options), found: effects.map((effect, i) => ({ effect, element: checks[i]?.problem === undefined ? checks[i]?.element : undefined })) };
+  if (problem !== undefined) return { problem, late: [], found: [], told: [] };
+  return {
+    late: elementNews(then, now, [], options),
+    told: leafBoxes(now),
+    found: effects.map((effect, i) => ({ effect, element: checks[i]?.problem === undefined ? checks[i]?.element : undefined })),
+  };
 }

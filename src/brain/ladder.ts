@@ -113,6 +113,7 @@ export async function resolveTarget(input: LadderInput, rungs: readonly RungSpec
     if (!finding) continue;
     if (finding.read !== undefined) ocrRead = finding.read;
     confine ??= finding.confine;
+    // A role target's element, as the tree has it now, is where any rung must find it.
     const ok = accepted(rung, finding) && finding.point !== undefined && (confine === undefined || containsPoint(confine, finding.point));
     tried.push({ rung: rung.name, score: finding.score, runnerUp: finding.runnerUp, ...(finding.box ? { box: finding.box } : {}), accepted: ok });
     if (ok && finding.point) {

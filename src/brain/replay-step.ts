@@ -25,9 +25,9 @@ import { crop, clampRegion, inflateRegion, offsetRegion, regionArea, regionsInte
 import { containsSecret } from '../spec-file/interpolate.ts';
 import { settle, type Settled } from './settle.ts';
 import { CONTAINERS, snapshot, type Snapshot } from './elements.ts';
-import { describeAction } from '../spec-file/describe.ts';
+import { describeAction, describeElementEffect } from '../spec-file/describe.ts';
 import { verifyEffects, kindOf, matches, presentAsRecorded, type EffectCheck } from './verify.ts';
-import { elementColours, focusMoves, sameBox, verifyElementEffects, type ElementVerdict, type FocusMoves } from './element-effects.ts';
+import { elementColours, focusMoves, leafBoxes, sameBox, verifyElementEffects, type ElementVerdict, type FocusMoves } from './element-effects.ts';
 import { elementNews, newsRegions, treeHeld, type TreeHeld } from './element-news.ts';
 import { describeChanges, describeUnexpected, isFocusFeedback, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { continuingChanging } from './observe.ts';
@@ -171,7 +171,9 @@ export class ReplayStep {
         read.then(() => (started.done = true), () => (started.done = true));
         early = started;
       };
-      const { after, checks } = await this.awaitEffects(step, before, resolved, acted, verify, () => [...ignore(), ...feedbackPlaces(step, resolved)], ignore, readEarly);
+      const awaited = await this.awaitEffects(step, before, resolved, acted, verify, () => [...ignore(), ...feedbackPlaces(step, resolved)], ignore, readEarly);
+      const { checks } = awaited;
+      let after = awaited.after;
       // Waiting for the reaction is settling; looking at the effects is verifying.
       lap('settleMs');
       phases.settleMs -= verifying;
@@ -179,7 +181,15 @@ export class ReplayStep {
       const failed = checks.find((c) => !c.verified);
       // What the action changed in the app's elements must hold too, exactly.
       const current = early && sameBox(before.window, after.window) && framesEqual(early.frame, after.frame, ignore()) ? early.read : undefined;
-      const elementCheck = failed || !recorded.elements?.length ? undefined : await verifyElementEffects(this.stage, recorded.elements, after.window, Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor), current);
+      // Element effects are waited for as pixel ones are: while nothing but the target's own
+      // feedback changed, for the rest of the action's time limit (an app still working on it).
+      const untouched = framesEqual(before.frame, after.frame, [...ignore(), ...feedbackPlaces(step, resolved)]);
+      const patienceMs = untouched ? Math.max(0, acted + this.options.actionTimeoutMs - Date.now()) : Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor);
+      const elementCheck = failed || !recorded.elements?.length ? undefined : await verifyElementEffects(this.stage, recorded.elements, after.window, patienceMs, current);
+      // Effects the tree showed only after the window looked settled: the window is looked at again.
+      if (elementCheck && elementCheck.problem === undefined && current === undefined && untouched) {
+        after = await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() });
+      }
       const elementMiss = elementCheck?.problem ?? (elementCheck ? elementColours(recorded.effects, elementCheck.found, after.frame) : undefined);
       const changed = !framesEqual(before.frame, after.frame, ignore());
       if ((failed || elementMiss) && !changed && attempt < CYCLE_LIMITS.maxRetries) continue;
@@ -205,9 +215,11 @@ export class ReplayStep {
       // by role and name; the pixels then look only where no element tells it.
       const elementsAfter = elementCheck?.read ?? (before.elements?.ok ? await snapshot(this.stage, after.window) : undefined);
       const news = step.treeRecorded && before.elements?.ok && elementsAfter?.ok
-        ? elementNews(before.elements.elements, elementsAfter.elements, recorded.elements ?? [], { dynamic: ignore(), secret, ...(recorded.anchor?.element && { target: recorded.anchor.element }) })
+        ? await this.settledNews(elementNews(before.elements.elements, elementsAfter.elements, recorded.elements ?? [], { dynamic: ignore(), secret, ...(recorded.anchor?.element && { target: recorded.anchor.element }) }), after)
         : [];
-      const accounted = [...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]), ...targetBoxes(step, resolved), ...elementBoxes(elementCheck?.found ?? [], after.frame), ...newsRegions(news)];
+      // Where an element is, the tree told what changed: the pixels look only where none is.
+      const told = step.treeRecorded && elementsAfter?.ok ? leafBoxes(elementsAfter.elements) : [];
+      const accounted = [...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]), ...targetBoxes(step, resolved), ...elementBoxes(elementCheck?.found ?? [], after.frame), ...newsRegions(news), ...told];
       const moves = (): Promise<FocusMoves | undefined> => this.focusMoves(before, elementsAfter, after.window);
       const unexpected = [...news, ...(await this.unexpected(index, before.frame, after, accounted, ignore(), secret, moves))];
       lap('verifyMs');
@@ -222,6 +234,7 @@ export class ReplayStep {
       lap('verifyMs');
       const done = {
         ...report({ verified: true, resolvedBy: resolved.resolvedBy, retries: attempt }),
+        ...(recorded.elements?.length && { elements: recorded.elements.map(describeElementEffect) }),
         ...(unexpected.length > 0 ? { unexpected } : {}),
         ...(healed ? { healed: healReason(resolved, checks, secret) } : {}),
       };
@@ -399,7 +412,7 @@ export class ReplayStep {
         failure: { category: 'effect-not-verified', message: `${previous.description}: its effect did not hold — ${tree.problem}, a moment after it was verified`, index: previous.index },
       };
     }
-    const onTree = [...elementBoxes(tree?.found ?? [], now.frame), ...newsRegions(tree?.late ?? [])];
+    const onTree = [...elementBoxes(tree?.found ?? [], now.frame), ...newsRegions(tree?.late ?? []), ...(tree?.told ?? [])];
     const changes = pixels.filter((c) => !onTree.some((r) => regionsIntersect(c, r)));
     if (changes.length === 0 && (tree?.late.length ?? 0) === 0) return undefined;
     const reverted = changes.filter((c) => previous.effects.some((e) => regionsIntersect(c, e)));
@@ -426,7 +439,7 @@ export class ReplayStep {
         },
       };
     }
-    const late = [...(tree?.late ?? []), ...(changes.length > 0 ? await this.unexpected(previous.index, previous.after, now, onTree, ignore, previous.secret) : [])];
+    const late = [...(tree ? await this.settledNews(tree.late, now) : []), ...(changes.length > 0 ? await this.unexpected(previous.index, previous.after, now, onTree, ignore, previous.secret) : [])];
     if (late.length === 0) return undefined;
     const report = { ...previous.report, unexpected: [...(previous.report.unexpected ?? []), ...late] };
     if (this.options.unexpectedChanges === 'warn') return { index: previous.index, report };
@@ -435,6 +448,18 @@ export class ReplayStep {
       report,
       failure: { category: 'unexpected-change', message: `${previous.description}: it also changed, a moment later, what its path did not record: ${describeUnexpected(late)}`, index: previous.index },
     };
+  }
+
+  /**
+   * News of the tree less what changes on its own: where it is, the window is watched a moment
+   * like a pixel change (a clock's label nobody recorded ticks again), and a place that changes
+   * again joins the regions ignored for the rest of the replay.
+   */
+  private async settledNews(news: readonly UnexpectedChange[], after: Settled): Promise<UnexpectedChange[]> {
+    if (news.length === 0) return [];
+    const watched = await watchCandidates(this.stage, after.window, after.frame, news.map((n) => n.region));
+    this.seen.push(...watched.dynamic);
+    return news.filter((n) => !watched.dynamic.includes(n.region));
   }
 
   /** The app's elements now, against those the last action verified on. */

@@ -13,7 +13,7 @@
  */
 import { describeExit, exitOf, onScreen, type ActionReport, type Path, type RecordedAction, type Region } from '../domain.ts';
 import { rateText, type PathStats } from './stats.ts';
-import { describeAction } from '../spec-file/describe.ts';
+import { describeAction, describeElementEffect } from '../spec-file/describe.ts';
 import { join } from 'node:path';
 import { escapeHtml } from './flaky-render.ts';
 import type { PathStore } from '../paths/store.ts';
@@ -104,6 +104,8 @@ function describe(recorded: RecordedAction | undefined, report: ActionReport | u
   if (recorded.anchor?.text) lines.push(`on <code>${shown(recorded.anchor.text)}</code> at (${recorded.anchor.point.x}, ${recorded.anchor.point.y})`);
   const texts = recorded.effects.flatMap((e) => (e.text ? [e.text.replace(/\n/g, ' ⏎ ')] : []));
   lines.push(`${recorded.effects.length} effect${recorded.effects.length === 1 ? '' : 's'}${texts.length ? `: ${texts.map((t) => `<code>${shown(t)}</code>`).join(', ')}` : ''}`);
+  const told = (recorded.elements ?? []).map(describeElementEffect);
+  if (told.length) lines.push(`in its elements: ${told.map((t) => `<code>${escapeHtml(t)}</code>`).join(', ')}`);
   const ended = exitOf(recorded)?.exit;
   if (ended) lines.push(`the application ${describeExit(ended)}`);
   lines.push(`settled in ${recorded.settleMs} ms when recorded`);

@@ -78,6 +78,26 @@ describe('GTK: a zenity forms dialog', () => {
   });
 });
 
+describe('GTK at GDK_SCALE=2: boxes published in logical units', () => {
+  test('are read in the window\'s pixels: the dialog is the window, its entries inside it', async () => {
+    const desktop = await getTestDesktop();
+    const elements = source(desktop);
+    const app = await desktop.launch({ launch: 'zenity --forms --title Form --add-entry Name', window: 'Form', env: { GDK_SCALE: '2' } });
+    try {
+      const window = (await app.window()).region;
+      const all = await readWhenPublished(elements, app, 4);
+      expect(all[0]).toMatchObject({ depth: 0, box: { x: 0, y: 0, width: window.width, height: window.height } });
+      const [name] = await elements.find(app, { role: 'entry', name: 'Name' });
+      expect(inside((name as Element).box, window), JSON.stringify(name?.box)).toBe(true);
+      // Drawn at twice the size: an entry is far taller than GTK's 34 logical pixels at scale 1.
+      expect(name?.box.height).toBeGreaterThanOrEqual(60);
+      expect((await elements.refresh(app, name as Element))?.box).toEqual(name?.box);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('GTK: a zenity list (a tree view, whose rows the cache never lists)', () => {
   test('publishes its rows as cells, inside the table, in order', async () => {
     const desktop = await getTestDesktop();
