@@ -102,10 +102,10 @@ function shows(e: Element, secret: boolean): ElementProperties {
 }
 
 /**
- * What changed between two readings of the app's elements: elements whose properties changed,
- * and those that appeared or went (a row, a dialog, an alert), each with its box. Elements in
- * dynamic regions, texts holding a secret, elements off screen and the target's own focus are
- * left out.
+ * What changed between two readings of the app's elements (read masked: see `maskElement`):
+ * elements whose properties changed, and those that appeared or went (a row, a dialog, an
+ * alert), each with its box. Elements in dynamic regions, elements off screen, the target's own
+ * focus and the text of the field a secret was typed into are left out.
  */
 export function elementChanges(before: readonly Element[], after: readonly Element[], options: ChangeOptions): ElementEffect[] {
   const targetKey = options.target ? pathKey(options.target.path) : undefined;
@@ -118,8 +118,7 @@ export function elementChanges(before: readonly Element[], after: readonly Eleme
     const changed: Record<string, unknown> = {};
     for (const property of differences(then, now)) {
       if (property === 'focused' && key === targetKey) continue;
-      if (property === 'text' && (options.secret || secretMasker.reveals(String(b.text)))) continue;
-      if (property === 'name' && secretMasker.reveals(String(b.name))) continue;
+      if (property === 'text' && options.secret) continue;
       changed[property] = b[property];
     }
     if (Object.keys(changed).length > 0) {

@@ -10,7 +10,7 @@ import { parseTitlePattern } from '../spec-file/patterns.ts';
 import { containsPoint } from '../vision/frame.ts';
 import type { Stage } from './stage.ts';
 import type { OfferedElement } from './planners/types.ts';
-import { secretMasker } from '../spec-file/secrets.ts';
+import { secretMasker, type SecretMasker } from '../spec-file/secrets.ts';
 import { InfrastructureError } from '../errors.ts';
 
 /** The app's elements at one moment, or why there are none to ask. */
@@ -26,20 +26,47 @@ export const PUBLISHES_NOTHING =
   'use a text target instead, such as click "OK"';
 
 /**
- * Reads the app's elements. Absent capability and a failed read are answers, not faults: every
- * caller has a way on without elements (pixels and OCR), or a message to give.
+ * Reads the app's elements, every text in them masked (`maskElement`). Absent capability and a
+ * failed read are answers, not faults: every caller has a way on without elements (pixels and
+ * OCR), or a message to give.
  */
 export async function snapshot(stage: Stage, window: Region): Promise<Snapshot> {
   const source = stage.desktop.elements;
   if (source === undefined) return { ok: false, why: NO_BUS };
   try {
-    return { ok: true, elements: await stage.guard(source.read(stage.app, { window })) };
+    return { ok: true, elements: (await stage.guard(source.read(stage.app, { window }))).map((e) => maskElement(e)) };
   } catch (error) {
     // The app's exit, the display's death or the goal's deadline came through the guard: faults.
     if (error instanceof InfrastructureError || stage.signal.aborted) throw error;
-    return { ok: false, why: `the accessibility bus did not answer (${(error as Error).message})` };
+    return { ok: false, why: `the app's elements could not be read: ${(error as Error).message}` };
   }
 }
+
+/**
+ * `element` as the brain may keep it: its name, label, description and text with every secret
+ * masked, and a value that spells one left out. The app echoes what was typed (a greeting, a
+ * field's content, a title), and from the snapshot names and texts reach path files, reports and
+ * prompts; masked here, the one place they are read, nothing downstream can leak them, and
+ * learning and replay compare the same masked texts.
+ */
+export function maskElement(element: Element, masker: SecretMasker = secretMasker): Element {
+  if (masker.size === 0) return element;
+  const { label, text, value, ...rest } = element;
+  return {
+    ...rest,
+    name: masker.mask(element.name),
+    description: masker.mask(element.description),
+    ...(label !== undefined && { label: masker.mask(label) }),
+    ...(text !== undefined && { text: masker.mask(text) }),
+    ...(value !== undefined && !masker.reveals(String(value)) && { value }),
+  };
+}
+
+/**
+ * A template resolved as the elements it is compared with are: its secrets masked, so
+ * `name: "\${secret.X}"` finds the element whose name holds the secret.
+ */
+export const resolveMasked = (resolveText: (template: string) => string) => (template: string): string => secretMasker.mask(resolveText(template));
 
 /** A name written `/…/flags` is a regular expression; any other matches exactly. */
 export const namePattern = (name: string): string | RegExp => {
@@ -50,7 +77,7 @@ export const namePattern = (name: string): string | RegExp => {
 /** The query of an element target, its placeholders resolved. */
 export const targetQuery = (target: ElementTarget, resolveText: (template: string) => string): ElementQuery => ({
   role: target.role,
-  ...(target.name !== undefined && { name: namePattern(resolveText(target.name)) }),
+  ...(target.name !== undefined && { name: namePattern(resolveMasked(resolveText)(target.name)) }),
   ...(target.nth !== undefined && { nth: target.nth }),
 });
 

@@ -38,12 +38,21 @@ export async function replayGoal(input: GoalRunInput, store: PathStore, stage: S
     const { category, message, index } = done.failure;
     return { replay: done, outcome: { mode, actions: done.reports, assertions: [], modelCalls, mismatch: { category, message, failedAction: index } } };
   }
-  const { assertions, mismatch, warnings } = await checkGoal(input, stage, path.actions, before);
+  const checked = await checkGoal(input, stage, path.actions, before);
+  const { assertions, mismatch } = checked;
+  const warnings = [...checked.warnings];
   if (!mismatch && done.healed) {
     input.hooks?.phase?.('saving', 'proposing the healed path');
     // A goal that ends the app keeps the size its window had.
     const window = stage.app.exitInfo() ? path.window : (await stage.window()).region;
-    await store.propose(inWindow(path, done.observed.actions, window), done.observed.assets);
+    try {
+      await store.propose(inWindow(path, done.observed.actions, window), done.observed.assets);
+    } catch (error) {
+      // --learn off only reads its paths, from a folder that may be read-only: the heal is told, not kept.
+      const code = refusedWrite(error);
+      if (input.options.learn !== 'off' || code === undefined) throw error;
+      warnings.push(`the healed path was not proposed: the paths folder cannot be written (${code}) and --learn is off`);
+    }
   }
   return { replay: done, outcome: { mode, actions: done.reports, assertions, modelCalls, ...(mismatch ? { mismatch } : {}), ...(warnings.length > 0 ? { warnings } : {}) } };
 }
@@ -97,4 +106,13 @@ export function inWindow(path: Path, actions: readonly RecordedAction[], window:
     dynamic: a.dynamic.flatMap((r) => inside(r) ?? []),
   }));
   return { ...path, window: size, actions: fitted };
+}
+
+/** The code of a write the file system refused by its permissions (the error or one of its causes), if it is one. */
+function refusedWrite(error: unknown): string | undefined {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return code;
+  }
+  return undefined;
 }

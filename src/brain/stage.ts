@@ -43,7 +43,11 @@ export class Stage {
     readonly signal: AbortSignal = new AbortController().signal,
   ) {
     let screen = screens.get(app);
-    if (!screen) screens.set(app, (screen = new SecretScreen(reader, secretMasker)));
+    if (!screen) {
+      const source = desktop.elements;
+      const readElements = source && ((window?: Region) => source.read(app, window && { window }));
+      screens.set(app, (screen = new SecretScreen(reader, secretMasker, readElements)));
+    }
     this.screen = screen;
     this.input = guardedInput(desktop.input, signal, screen);
     this.fault = Promise.race([
@@ -76,20 +80,22 @@ export class Stage {
     }
   }
 
+  /** The app's main window; a secret the app puts in its title is masked, as in its elements. */
   async window(): Promise<WindowInfo> {
-    return this.guard(this.app.window());
+    const info = await this.guard(this.app.window());
+    return { ...info, title: secretMasker.mask(info.title) };
   }
 
   /** Captures the app's main window. */
   async shoot(): Promise<Shot> {
     const info = await this.window();
-    const frame = await this.guard(this.desktop.capture.grab(info.region).then((raw) => this.screen.scrub(raw)));
+    const frame = await this.guard(this.desktop.capture.grab(info.region).then((raw) => this.screen.scrub(raw, info.region)));
     return { frame, window: info.region };
   }
 
   /** A capture function of a fixed window region, for settle polling. */
   grabber(window: Region): () => Promise<Frame> {
-    return () => this.guard(this.desktop.capture.grab(window).then((raw) => this.screen.scrub(raw)));
+    return () => this.guard(this.desktop.capture.grab(window).then((raw) => this.screen.scrub(raw, window)));
   }
 
   /** The display's reports of drawing in the window (when it makes them), raced like a grab. */

@@ -85,6 +85,7 @@ export { acquireDisplay, probeDisplay, displayAnswers, howToLook, DISPLAY_DEFAUL
 export { launchApp, APP_DEFAULTS } from './app.ts';
 export { parseTitlePattern, type TitlePattern } from './title-pattern.ts';
 export { matchElements, accessibleName } from './element-query.ts';
+export { ROLE_NAMES as ELEMENT_ROLE_NAMES } from './atspi/roles.ts';
 export { listenInput, type InputEvent, type InputListener } from './input-listener.ts';
 export { startVncBridge, type VncBridge, type LiveStatus, type StatusSource } from './vnc.ts';
 export { interceptSignals } from './exit-hooks.ts';

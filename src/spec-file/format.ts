@@ -39,23 +39,29 @@ const EXIT_LABEL = 'an exit code from 0 to 255, or any';
 
 const text = (minLength = 1): Shape => str({ minLength, placeholders: 'all' });
 
+/** X coordinates and sizes are 16-bit: a point or region past this is on no screen. */
+export const MAX_COORDINATE = 32767;
+
 export const regionShape: Shape = {
   type: 'tuple',
   ref: 'region',
   doc: 'A window-relative rectangle [x, y, width, height] in pixels.',
-  label: '[x, y, width, height]: non-negative integers, width and height > 0',
+  label: `[x, y, width, height]: integers up to ${MAX_COORDINATE}, x and y ≥ 0, width and height > 0`,
   items: [
-    { name: 'x', shape: { type: 'integer', minimum: 0 } },
-    { name: 'y', shape: { type: 'integer', minimum: 0 } },
-    { name: 'width', shape: { type: 'integer', minimum: 1 } },
-    { name: 'height', shape: { type: 'integer', minimum: 1 } },
+    { name: 'x', shape: { type: 'integer', minimum: 0, maximum: MAX_COORDINATE } },
+    { name: 'y', shape: { type: 'integer', minimum: 0, maximum: MAX_COORDINATE } },
+    { name: 'width', shape: { type: 'integer', minimum: 1, maximum: MAX_COORDINATE } },
+    { name: 'height', shape: { type: 'integer', minimum: 1, maximum: MAX_COORDINATE } },
   ],
 };
 
-const coordinate = (doc: string): Field => ({ doc, shape: int({ minimum: 0 }), required: true });
+const coordinate = (doc: string): Field => ({ doc, shape: int({ minimum: 0, maximum: MAX_COORDINATE }), required: true });
 
 /** An element's name or text in a spec: exact, or `/regex/flags`. */
 const pattern = (): Shape => str({ minLength: 1, placeholders: 'all', format: 'title' });
+
+/** More equal elements than this in one window is no place to pick one by its number. */
+const MAX_NTH = 999;
 
 /** The keys that find an element the app publishes (AT-SPI): shared by targets and `element:` expectations. */
 const elementFields = {
@@ -68,7 +74,7 @@ const elementFields = {
     doc: "Its accessible name (for a field without one, its label): exact, or /regex/flags",
     shape: pattern(),
   },
-  nth: { doc: 'Which of several equal matches, from 0, in the order the app lists them', shape: int({ minimum: 0 }) },
+  nth: { doc: 'Which of several equal matches, from 0, in the order the app lists them', shape: int({ minimum: 0, maximum: MAX_NTH }) },
 } satisfies Record<string, Field>;
 
 export const targetShape: Shape = {
@@ -123,9 +129,9 @@ export const stepShape: Shape = {
         type: 'union',
         label: 'a text or { text, into }',
         variants: [
-          text(0),
+          text(),
           obj({
-            text: { doc: 'The text to type', shape: text(0), required: true },
+            text: { doc: 'The text to type', shape: text(), required: true },
             into: target('Click this target before typing'),
           }),
         ],

@@ -59,7 +59,8 @@ export default async function run(args: ParsedArgs): Promise<number> {
   const runnable = specs.filter((s) => goals.length === 0 || s.goals.some((g) => goals.includes(g.id)));
   checkOutputs([
     { what: '--reports', path: options.reports, kind: 'folder' },
-    { what: '--paths', path: options.paths, kind: 'folder' },
+    // With --learn off (and no --relearn) a run only reads its paths: a read-only folder will do.
+    ...(options.learn === 'off' && !options.relearn ? [] : [{ what: '--paths', path: options.paths, kind: 'folder' } as const]),
     ...(typeof flags.junit === 'string' ? [{ what: '--junit', path: resolve(root, flags.junit), kind: 'file' } as const] : []),
     ...(options.updateBaselines === 'none' ? [] : [{ what: 'the baselines folder', path: baselinesDirOf(root), kind: 'folder' } as const]),
   ] satisfies OutputLocation[]);

@@ -56,6 +56,28 @@ export const splitRef = (ref: string): ObjectRef => {
   return [ref.slice(0, slash), ref.slice(slash)];
 };
 
+/**
+ * Most elements read from one app. Far above any real window (a dialog has dozens, a big form a
+ * few thousand); past it a read would take seconds and hundreds of MB, and a partial tree would
+ * answer "no such element" for one it never reached.
+ */
+export const MAX_ELEMENTS = 20_000;
+
+/**
+ * Why an app's tree could not be read whole: it did not answer, or it is bigger than retrace
+ * reads. Its message is the one the user sees, in place of "no element named …".
+ */
+export class TreeReadError extends Error {}
+
+const tooBig = (count: number, where: string): TreeReadError =>
+  new TreeReadError(`the app's tree had more than ${MAX_ELEMENTS.toLocaleString('en-US')} elements (${count.toLocaleString('en-US')} ${where}); read stopped there`);
+
+/** A call the app left unanswered (frozen, stopped, or busy past the bus's patience) ends the read saying so. */
+const unanswered = (error: unknown): TreeReadError | undefined =>
+  error instanceof BusCallError && error.errorName === 'retrace.Timeout'
+    ? new TreeReadError(`the app did not answer the accessibility bus (${error.message}): is it frozen or busy?`)
+    : undefined;
+
 const NOWHERE: Region = { x: 0, y: 0, width: 0, height: 0 };
 const toBox = (extents: unknown): Region => {
   const [x, y, width, height] = (extents as number[] | undefined) ?? [];
@@ -80,8 +102,9 @@ export const readAppTree = async (link: BusLink, bus: string): Promise<{ element
     // The current format has the index and child count as numbers; an old one lists children.
     cached = ((items as CacheItem[] | undefined) ?? []).filter((item) => typeof item[3] === 'number');
   } catch (error) {
-    if (!notImplemented(error)) throw error;
+    if (!notImplemented(error)) throw unanswered(error) ?? error;
   }
+  if (cached.length > MAX_ELEMENTS) throw tooBig(cached.length, 'in its cache');
   for (const [self, , parent, index, childCount, , name, role, description, states] of cached) {
     const ref = refOf(self);
     const parentRef = refOf(parent);
@@ -110,6 +133,7 @@ export const readAppTree = async (link: BusLink, bus: string): Promise<{ element
   ]);
   fromCache.forEach((e, i) => elements.set(e.ref, { ...e, screenBox: toBox(boxes[i]?.[0]) }));
   for (const e of below.fresh) if (!elements.has(e.ref)) elements.set(e.ref, e);
+  if (elements.size > MAX_ELEMENTS) throw tooBig(elements.size, 'showing');
   for (const [ref, extra] of below.extras) extras.set(ref, extra);
   return { elements: connected([...elements.values()]), extras };
 };
@@ -122,9 +146,12 @@ const readBelow = async (link: BusLink, gap: string, rootRef: string): Promise<R
     const [found] = await link.call(bus, path, 'org.a11y.atspi.Collection', 'GetMatches', '(aiia{ss}iaiiasib)uib', [SHOWING_RULE, SORT_CANONICAL, 0, true]);
     refs = (found as ObjectRef[] | undefined) ?? [];
   } catch (error) {
+    const silent = unanswered(error);
+    if (silent) throw silent;
     if (!notImplemented(error)) return [];
     return walk(link, gap, rootRef);
   }
+  if (refs.length > MAX_ELEMENTS) throw tooBig(refs.length, 'showing');
   const read = await Promise.all(
     refs.map(async ([b, p], order): Promise<RawElement | undefined> => {
       const [role, props, states, box] = await Promise.all([
@@ -181,6 +208,7 @@ const walk = async (link: BusLink, top: string, rootRef: string): Promise<RawEle
       result.push(entry.element);
       entry.children.forEach((ref, order) => level.push({ ref, parent: entry.element.ref, order }));
     }
+    if (result.length + level.length > MAX_ELEMENTS) throw tooBig(result.length + level.length, 'found walking it');
   }
   return result;
 };

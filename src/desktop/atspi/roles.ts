@@ -62,6 +62,14 @@ export const ROLES: Readonly<Record<string, ElementRole>> = {
   'block quote': 'group', 'info bar': 'group', notification: 'group', 'embedded component': 'group',
 };
 
+/**
+ * Every role name a target or expectation may use: retrace's, and the toolkit's own, as at-spi2
+ * spells it ("push button") or as retrace names a role it has no word for ("push-button").
+ */
+export const ROLE_NAMES: ReadonlySet<string> = new Set([
+  ...Object.values(ROLES), 'textarea', ...TOOLKIT_ROLES, ...TOOLKIT_ROLES.map((r) => r.replace(/\s+/g, '-')),
+]);
+
 /** Roles a query for one retrace role also accepts (a GTK switch is a toggle button). */
 export const ALSO_MATCHES: Readonly<Record<string, readonly string[]>> = {
   checkbox: ['toggle button', 'check menu item'],

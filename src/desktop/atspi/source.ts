@@ -9,7 +9,7 @@ import { appProcesses } from '../process-tree.ts';
 import type { AppSession, Element, ElementQuery, ElementReadOptions, ElementSource, ElementSourceStatus } from '../types.ts';
 import { accessibilityBusAddress } from './a11y-bus.ts';
 import { openBus, openPeer, type BusLink } from './dbus.ts';
-import { readAppTree, readExtras, ROOT_PATH, splitRef, type RawElement, type RawExtras } from './read-tree.ts';
+import { readAppTree, readExtras, ROOT_PATH, splitRef, TreeReadError, type RawElement, type RawExtras } from './read-tree.ts';
 import { hasState, retraceRole, STATE, toolkitRoleName } from './roles.ts';
 
 const REGISTRY = 'org.a11y.atspi.Registry';
@@ -53,9 +53,17 @@ export class AtspiElementSource implements ElementSource {
 
   async read(app: AppSession, options: ElementReadOptions = {}): Promise<readonly Element[]> {
     const [{ link }, window] = await Promise.all([this.connect(), this.windowOf(app, options)]);
-    const tree = async (bus: string) => readAppTree(through(link, bus, await this.peerOf(link, bus)), bus).catch(() => undefined);
+    // A tree that could not be read whole says why; any other failure (the app left the bus
+    // mid-read) reads as no elements from that connection.
+    const tree = async (bus: string) =>
+      readAppTree(through(link, bus, await this.peerOf(link, bus)), bus).catch((error: unknown) => {
+        if (error instanceof TreeReadError) throw error;
+        return undefined;
+      });
     // The app's buses seldom change: their trees are asked while the registry is, not after it.
     const early = new Map((this.buses.get(app) ?? []).map((bus) => [bus, tree(bus)]));
+    // One the app no longer uses is not awaited: its failure must not go unhandled.
+    for (const read of early.values()) read.catch(() => undefined);
     const buses = await this.appBuses(link, app);
     this.buses.set(app, buses);
     const trees = await Promise.all(buses.map((bus) => early.get(bus) ?? tree(bus)));
