@@ -66,6 +66,14 @@ export function writeBaseSpecs(project: Project, apps: readonly string[], only: 
   }
 }
 
+/** Copies the paths and baselines learned for spec `from` (its id without `.yaml`) to spec `to`. */
+export function copyLearned(project: Project, from: string, to: string): void {
+  for (const dir of ['paths', 'fixtures/baselines']) {
+    const source = join(project.root, dir, from);
+    if (existsSync(source)) cpSync(source, join(project.root, dir, to), { recursive: true });
+  }
+}
+
 /**
  * Writes `specs/<folder>/<n>-<slug>.yaml` for each variant, with the learned paths and baselines
  * of its base app copied to the variant's spec id. Returns the spec id of each variant.
@@ -75,12 +83,7 @@ export function writeVariantSpecs(project: Project, variants: readonly Variant[]
   variants.forEach((variant, i) => {
     const name = `${String(i).padStart(3, '0')}-${slug(variant)}`;
     project.write(`specs/${folder}/${name}.yaml`, specText(variant.app, variant.query, variant.goals, variant.kind === 'benign' ? variant.preserves : undefined, variant.env));
-    const copy = (from: string, to: string): void => {
-      const source = join(project.root, from);
-      if (existsSync(source)) cpSync(source, join(project.root, to), { recursive: true });
-    };
-    copy(`paths/specs/base/${variant.app}`, `paths/specs/${folder}/${name}`);
-    copy(`fixtures/baselines/specs/base/${variant.app}`, `fixtures/baselines/specs/${folder}/${name}`);
+    copyLearned(project, `specs/base/${variant.app}`, `specs/${folder}/${name}`);
     ids.set(`specs/${folder}/${name}.yaml`, variant);
   });
   return ids;

@@ -55,7 +55,7 @@ export class AtspiElementSource implements ElementSource {
   private readonly pids = new Map<string, number>();
   /** The bus names the app was last found on. */
   private readonly buses = new WeakMap<AppSession, readonly string[]>();
-  /** Device pixels per toolkit unit of each app, as its last read found (`deviceScale`). */
+  /** Each app's device pixels per unit of its published boxes, as its last read found it. */
   private readonly scales = new WeakMap<AppSession, number>();
   /** Each app's own connection, by its bus name, where it offers one (GTK and Chromium do). */
   private readonly peers = new Map<string, Promise<BusLink | undefined>>();
@@ -242,20 +242,23 @@ const inTreeOrder = (raws: readonly RawElement[]): Array<{ raw: RawElement; inde
 };
 
 /**
- * How many device pixels one unit of the app's boxes is: GTK 3 under GDK_SCALE=2 publishes its
- * boxes in logical units, half the pixels its window has. Told by a top-level element that is the
- * window at a whole factor (its origin and size times the factor, to a factor's pixels); 1 when
- * none is (a toolkit that publishes device pixels, as Qt and Chromium do).
+ * Device pixels per unit of the boxes an app publishes. GTK under GDK_SCALE and Qt under
+ * QT_SCALE_FACTOR publish logical units (half the pixels at scale 2). Told by the app's
+ * top-level element that is the window: its box, scaled, is the window's geometry. Chromium
+ * publishes its frame in logical units but the page in pixels: a box wider than that frame
+ * says the units are pixels already. 1 when no top-level element matches at any scale.
  */
-export function deviceScale(raws: readonly RawElement[], window: Region): number {
-  for (const { parent, screenBox: box } of raws) {
-    if (parent !== undefined || box.width <= 0 || box.height <= 0) continue;
-    const factor = Math.round(window.width / box.width);
-    const near = (a: number, b: number): boolean => Math.abs(a - b) <= factor;
-    if (factor >= 2 && near(window.width, factor * box.width) && near(window.height, factor * box.height) && near(window.x, factor * box.x) && near(window.y, factor * box.y)) return factor;
+const deviceScale = (raws: readonly RawElement[], window: Region): number => {
+  for (const raw of raws) {
+    const box = raw.screenBox;
+    if (raw.parent !== undefined || box.width <= 0 || box.height <= 0 || box.width >= window.width) continue;
+    const scale = window.width / box.width;
+    const near = (units: number, pixels: number): boolean => Math.abs(units * scale - pixels) <= scale + 1;
+    if (!near(box.height, window.height) || !near(box.x, window.x) || !near(box.y, window.y)) continue;
+    return raws.some((other) => other.screenBox.width > box.width + 2) ? 1 : scale;
   }
   return 1;
-}
+};
 
 const toElement = (raw: RawElement, extras: RawExtras | undefined, window: Region, index: number, depth: number, scale: number): Element => {
   const toolkitRole = toolkitRoleName(raw.role);
@@ -279,11 +282,19 @@ const toElement = (raw: RawElement, extras: RawExtras | undefined, window: Regio
     },
     ...(extras?.text !== undefined && { text: extras.text }),
     ...(extras?.value !== undefined && { value: extras.value }),
-    box: { x: raw.screenBox.x * scale - window.x, y: raw.screenBox.y * scale - window.y, width: raw.screenBox.width * scale, height: raw.screenBox.height * scale },
+    box: scaled(raw.screenBox, scale, window),
     ...(raw.parent !== undefined && { parent: raw.parent }),
     index,
     depth,
   };
+};
+
+/** A published box in the window's pixels. */
+const scaled = (box: Region, scale: number, window: Region): Region => {
+  if (scale === 1) return { ...box, x: box.x - window.x, y: box.y - window.y };
+  const x = Math.round(box.x * scale);
+  const y = Math.round(box.y * scale);
+  return { x: x - window.x, y: y - window.y, width: Math.round((box.x + box.width) * scale) - x, height: Math.round((box.y + box.height) * scale) - y };
 };
 
 /** The toolkit role's number, for an element read again. */
