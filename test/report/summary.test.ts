@@ -33,8 +33,8 @@ test('a bad field is named by its JSON path', async () => {
   const bad = { totals: totalsOf([goal], 1), goals: [{ ...goal, actions: [{ ...goal.actions[0], resolvedBy: 'magic' }] }] };
   writeFileSync(join(dir, 'summary.json'), JSON.stringify(bad));
   await expect(readSummary(dir)).rejects.toThrow(
-    /summary\.json: not a retrace summary: goals\[0\]\.actions\[0\]\.resolvedBy must be one of element\|recorded\|template\|ocr\|model, got "magic"/,
+    /summary\.json: not a retrace summary: goals\[0\]\.actions\[0\]\.resolvedBy must be one of element, recorded, template, ocr, model, got "magic"/,
   );
   writeFileSync(join(dir, 'summary.json'), JSON.stringify({ totals: { passed: 1 }, goals: [] }));
-  await expect(readSummary(dir)).rejects.toThrow(/totals\.failed must be a number >= 0, got nothing/);
+  await expect(readSummary(dir)).rejects.toThrow(/totals\.failed must be a number ≥ 0, got nothing/);
 });
