@@ -22,7 +22,7 @@ export default mergeConfig(
         // Each runs the retrace command on a display of its own.
         'test/verdicts/{counter,expectations,verdicts}.test.ts',
         // Real X servers: capture, input, windows, apps, the accessibility bus.
-        'test/desktop/{app,capture,display,drawing,elements,input,process-exit,session,typing,windows}.test.ts',
+        'test/desktop/{app,capture,display,drawing,elements,input,process-exit,session,typing,vnc-access,windows}.test.ts',
       ],
     },
   }),

@@ -6,7 +6,7 @@
  * display per process); the CLI runs are child processes that start their own displays.
  * Environment: BENCH_ROUNDS — rounds of learn + replay runs (default 2).
  * Arguments: words that pick groups by name (`npm run bench -- click` runs "replay per click"
- * alone); none runs them all.
+ * alone; `run` runs the group keyed "run:" alone); none runs them all.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -22,6 +22,7 @@ import { benchOcrAccuracy } from './ocr-accuracy.ts';
 import { benchRealApps } from './real-apps.ts';
 import { benchSession } from './session.ts';
 import { benchSettle } from './settle.ts';
+import { benchStartup } from './startup.ts';
 import { benchSuite } from './suite.ts';
 import { renderReport, renderTable, renderVerdictLine, type Machine } from './table.ts';
 import { benchTyping } from './typing.ts';
@@ -48,6 +49,7 @@ function machine(): Machine {
 }
 
 const GROUPS: readonly [string, (desktop: Promise<Desktop>) => Promise<Measurement[]>][] = [
+  ['run: start-up and time split (CLI runs)', () => benchStartup()],
   ['capture', benchCapture],
   ['diff & vision', benchVision],
   ['verification', benchVerify],
@@ -60,7 +62,7 @@ const GROUPS: readonly [string, (desktop: Promise<Desktop>) => Promise<Measureme
   ['cost of learning with Claude', benchCost],
   ['replay vs learn, scale (CLI runs)', () => benchSuite()],
   ['verdicts', () => benchVerdicts()],
-  ['real apps (specs/real)', () => benchRealApps()],
+  ['real apps (specs/real)', benchRealApps],
 ];
 
 async function main(): Promise<void> {
@@ -70,7 +72,10 @@ async function main(): Promise<void> {
   const desktop = startDesktop();
   desktop.catch(() => undefined); // each group reports a failed start as its own reason
   const words = process.argv.slice(2).map((w) => w.toLowerCase());
-  const groups = words.length === 0 ? GROUPS : GROUPS.filter(([name]) => words.some((w) => name.toLowerCase().includes(w)));
+  // A word that names a group by its key ("run" of "run: …") picks that group alone.
+  const picks = (w: string, name: string): boolean =>
+    GROUPS.some(([n]) => n.toLowerCase().startsWith(`${w}:`)) ? name.toLowerCase().startsWith(`${w}:`) : name.toLowerCase().includes(w);
+  const groups = words.length === 0 ? GROUPS : GROUPS.filter(([name]) => words.some((w) => picks(w, name)));
   if (groups.length === 0) throw new Error(`no benchmark group is named like ${words.join(', ')}: ${GROUPS.map(([name]) => name).join('; ')}`);
   const results: Measurement[] = [];
   for (const [name, run] of groups) {

@@ -2,7 +2,8 @@
 # The retrace demo, from a fresh Debian/Ubuntu machine: installs what is missing, then runs the
 # bundled specs against the fixture apps twice — run 1 learns every goal (offline rules planner,
 # or Claude for free-form goals when ANTHROPIC_API_KEY is set), run 2 replays them with zero
-# model calls — builds the reports and prints learn vs replay side by side.
+# model calls — builds the reports and prints learn vs replay side by side: per goal its time
+# split, per action its time (scripts/demo-table.ts).
 # Paths go to reports/demo/paths, so the demo never touches the committed paths/.
 #
 #   bash scripts/demo.sh          the fixture apps (specs/*.yaml)

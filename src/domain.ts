@@ -335,4 +335,77 @@ export interface Verdict {
   readonly stopReason?: StopReason;
   /** What passed but deserves a look: an unexpected change under `unexpectedChanges: warn`. */
   readonly warnings?: readonly string[];
+  /** Where the goal's time went; absent for a goal no worker reported (it never ran). */
+  readonly phases?: GoalPhases;
+}
+
+/**
+ * A goal's time split, in ms. `launchMs` through `checkMs` add up to the goal's `durationMs`;
+ * `startMs` comes before it and `reportMs` after it, so a worker's goals, each with its start
+ * and report, add up to the worker's wall clock.
+ */
+export interface GoalPhases {
+  /** The run's share before the goal: from the command (the first goal of a worker) or the worker's previous goal to this one. */
+  readonly startMs: number;
+  /** Starting the app until its window is on screen, sized and focused (0 for a shared app already running). */
+  readonly launchMs: number;
+  /** From the window on screen to the first action: the start state awaited, expectations read before acting. */
+  readonly readyMs: number;
+  /** The actions, from the first one's start to the last one's end (a relaunch for --relearn included). */
+  readonly actionsMs: number;
+  /** Waiting for the final screen to hold still before it is judged. */
+  readonly holdMs: number;
+  /** Judging the expectations. */
+  readonly checkMs: number;
+  /** Writing the goal's reports and evidence and closing its app. */
+  readonly reportMs: number;
+}
+
+/** The run's own start-up, in ms: where the time before the first goal went (summary.json `startup`). */
+export interface RunStartup {
+  /** From the command's start to the engine's start: the CLI loading, validating every input. */
+  readonly cliMs: number;
+  /** From the engine's start to the first worker opening its display: vitest, its worker process. */
+  readonly engineMs: number;
+  /** The first worker's display and its session services starting (0 when they were already up). */
+  readonly displayMs: number;
+}
+
+/** What one rung of the ladder saw while looking for a target: for a trace, never for a verdict. */
+export interface RungTry {
+  readonly rung: ResolvedBy;
+  readonly score: number;
+  /** Score of the best other place (0 when there is none). */
+  readonly runnerUp: number;
+  /** Window-relative, where the rung would put the target. */
+  readonly box?: Region;
+  readonly accepted: boolean;
+}
+
+/** One recorded effect as replay looked for it, window-relative. */
+export interface EffectSeen {
+  readonly kind: string;
+  /** Where it was recorded. */
+  readonly expected: Region;
+  /** Where it was found, or looked for. */
+  readonly found: Region;
+  readonly verified: boolean;
+  readonly moved: boolean;
+  /** The target's own feedback: never decides. */
+  readonly skipped?: boolean;
+  /** What the recording read there. */
+  readonly text?: string;
+  /** Why it did not verify. */
+  readonly detail?: string;
+}
+
+/** How a replayed action found its target and its effects: what a trace shows of it. */
+export interface ActionDetail {
+  readonly rungs: readonly RungTry[];
+  readonly effects: readonly EffectSeen[];
+  /**
+   * The element effects recorded ("entry "Name": text "Alice""); `checked` false when the pixels
+   * failed first, else `problem` says why they did not hold (absent: they held).
+   */
+  readonly elements?: { readonly expected: readonly string[]; readonly checked: boolean; readonly problem?: string };
 }

@@ -63,6 +63,8 @@ export class GoalFailure extends RetraceError {
 export type InfrastructureCode =
   | 'NO_DISPLAY'
   | 'DISPLAY_DIED'
+  /** The X server refused one request (an X error); the display itself answers. */
+  | 'X_ERROR'
   | 'APP_START'
   | 'APP_EXITED'
   | 'WINDOW_TIMEOUT'

@@ -11,7 +11,7 @@
  * target not found or an effect not verified is an outcome (a value), never an exception:
  * exceptions are infrastructure faults only.
  */
-import type { Action, ActionReport, Frame, Point, RecordedAction, Region, ResolvedBy } from '../domain.ts';
+import type { Action, ActionReport, Frame, Point, RecordedAction, Region, ResolvedBy, RungTry } from '../domain.ts';
 import { isElementTarget, isPointTarget } from '../domain.ts';
 import type { Element } from '../desktop/types.ts';
 import { fingerprint } from '../vision/fingerprint.ts';
@@ -27,7 +27,7 @@ import { describeAction, targetsOf } from '../spec-file/describe.ts';
 import { makeAnchor, makeEffects, withBeforeLine, type AssetSink } from './observe.ts';
 import { resolveTarget, type ModelLocator } from './ladder.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
-import type { ActionFailure, ActionOutcome, Held, ProblemSink } from './outcome.ts';
+import type { ActionFailure, ActionOutcome, DetailSink, Held, ProblemSink } from './outcome.ts';
 import { ReplayStep, type Phases } from './replay-step.ts';
 import { endedAction, hasEnded, unlessEnded } from './exit.ts';
 
@@ -57,6 +57,8 @@ export interface CycleOptions {
   readonly onProblem?: ProblemSink;
   /** Receives every action's report as the action ends (a goal that breaks keeps what it did). */
   readonly onReport?: (report: ActionReport) => void;
+  /** Receives how each replayed action found its target and effects (a trace). */
+  readonly onDetail?: DetailSink;
 }
 
 /** One action to do: learned (planned now) or replayed (from a recorded path). */
@@ -87,6 +89,8 @@ export interface Resolved {
   readonly offset: Point;
   /** The text read under the first target, when learning (the anchor's OCR text). */
   readonly text?: string;
+  /** Replay: what each rung of the ladder saw of the first target. */
+  readonly tried?: readonly RungTry[];
 }
 
 export interface Unresolved {
@@ -94,6 +98,7 @@ export interface Unresolved {
   /** Where the target's anchor was recorded, and the best place a rung found: evidence. */
   readonly recorded?: Region;
   readonly candidate?: Region;
+  readonly tried?: readonly RungTry[];
 }
 
 export class ActionCycle {
@@ -233,6 +238,7 @@ export class ActionCycle {
     const targets = targetsOf(recorded.action);
     const points: Point[] = [];
     let resolvedBy: ResolvedBy = 'recorded';
+    let tried: readonly RungTry[] | undefined;
     // An action with no target (a key, typing) acts where the last target was: if the layout
     // moved, its effects moved with it.
     let offset: Point = targets.length === 0 ? this.lastOffset : { x: 0, y: 0 };
@@ -260,16 +266,18 @@ export class ActionCycle {
             (resolution.ocrRead ? `; OCR read: "${resolution.ocrRead}"` : ''),
           ...(anchor ? { recorded: anchor.box } : {}),
           ...(resolution.candidate ? { candidate: resolution.candidate } : {}),
+          ...(i === 0 ? { tried: resolution.tried } : {}),
         };
       }
       points.push(resolution.point);
       if (i === 0) {
         resolvedBy = resolution.resolvedBy;
+        tried = resolution.tried;
         offset = resolution.offset;
         this.lastOffset = offset;
       }
     }
-    return { points, resolvedBy, offset };
+    return { points, resolvedBy, offset, ...(tried ? { tried } : {}) };
   }
 
   /** What the action did, as a path keeps it: the anchor of its target and the regions it changed. */

@@ -11,7 +11,7 @@ import { heldBefore, holdMsOf, judgeQuietScreen, provedNothing } from './assert/
 import type { AssertionResult } from './assert/types.ts';
 import type { Stage } from './stage.ts';
 import type { CycleOptions, Evidence } from './cycle.ts';
-import type { ProblemSink } from './outcome.ts';
+import type { DetailSink, ProblemSink } from './outcome.ts';
 import type { Planner } from './planners/types.ts';
 import type { ModelLocator } from './ladder.ts';
 
@@ -22,6 +22,8 @@ export interface GoalHooks {
   phase?(phase: Phase, detail?: string): void;
   action?(index: number, total: number | undefined, description: string): void;
   warn?(message: string): void;
+  /** The final check judged the expectations once, in `ms` (the rest of the check is holding still). */
+  judged?(ms: number): void;
 }
 
 export interface GoalRunInput {
@@ -42,6 +44,8 @@ export interface GoalRunInput {
   readonly onProblem?: ProblemSink;
   /** Receives each action's report as it ends. */
   readonly onReport?: (report: ActionReport) => void;
+  /** Receives how each replayed action found its target and effects. */
+  readonly onDetail?: DetailSink;
 }
 
 /** A product mismatch: the application did not do what the goal expects. */
@@ -78,12 +82,8 @@ export const cycleOptions = (input: GoalRunInput, reported = true): CycleOptions
   ...(reported && input.onProblem ? { onProblem: input.onProblem } : {}),
   ...(reported && input.onEvidence ? { onEvidence: input.onEvidence } : {}),
   ...(reported && input.onReport ? { onReport: input.onReport } : {}),
+  ...(reported && input.onDetail ? { onDetail: input.onDetail } : {}),
 });
-
-/** A goal with only `expect:`: nothing can learn it, a person records it. */
-export const noPathToLearn = (specId: string, goalId: string, stale: boolean): string =>
-  `goal "${goalId}" has ${stale ? 'a stale path (its steps: were removed)' : 'no path'}, and with only expect: there is nothing to learn it from; ` +
-  `record it by demonstration: retrace record ${specId} --goal ${goalId}`;
 
 const checkContext = (input: GoalRunInput): CheckContext => ({
   ...input.check,
@@ -94,9 +94,24 @@ const checkContext = (input: GoalRunInput): CheckContext => ({
   expectMs: input.options.timeouts.expectMs,
 });
 
-/** Which expectations already hold before the goal's first action (assert/judge.ts). */
-export function expectationsBefore(input: GoalRunInput, stage: Stage): Promise<ReadonlySet<number>> {
-  return heldBefore(stage, input.goal.expect, checkContext(input));
+/** Which expectations held before the goal's first action, once known (see expectationsBefore). */
+export type HeldBefore = () => Promise<ReadonlySet<number>>;
+
+/**
+ * Which expectations already hold before the goal's first action (assert/judge.ts). The
+ * elements are read and the window captured now; reading the capture's text (OCR, a second or
+ * more with a cold reader) goes on while the actions run: the first action need not wait for it.
+ */
+export async function expectationsBefore(input: GoalRunInput, stage: Stage): Promise<HeldBefore> {
+  const { expect } = input.goal;
+  if (!expect.some((e) => e.kind === 'text' || e.kind === 'element')) return async () => new Set();
+  const context = checkContext(input);
+  const still = expect.some((e) => e.kind === 'text') ? await stage.still() : undefined;
+  const elements = await heldBefore(stage, expect, context, ['element']);
+  const texts = still ? heldBefore(still, expect, context, ['text']) : Promise.resolve(new Set<number>());
+  // Awaited only by the final check: a goal that fails before it must not leave it unobserved.
+  texts.catch(() => undefined);
+  return async () => new Set([...elements, ...(await texts)]);
 }
 
 export interface Judged {
@@ -110,10 +125,17 @@ export interface Judged {
  * Runs the goal's `expect:` list on its final screen, once quiet for as long as the app took to
  * react while `actions` were learned; `before` are the expectations that held before it began.
  */
-export async function checkGoal(input: GoalRunInput, stage: Stage, actions: readonly RecordedAction[], before: ReadonlySet<number>): Promise<Judged> {
+export async function checkGoal(input: GoalRunInput, stage: Stage, actions: readonly RecordedAction[], before: HeldBefore): Promise<Judged> {
   input.hooks?.phase?.('checking');
   const last = actions.at(-1);
-  const judge = (): Promise<AssertionResult[]> => checkExpectations(stage, input.goal.expect, checkContext(input));
+  const judge = async (): Promise<AssertionResult[]> => {
+    const from = performance.now();
+    try {
+      return await checkExpectations(stage, input.goal.expect, checkContext(input));
+    } finally {
+      input.hooks?.judged?.(performance.now() - from);
+    }
+  };
   // A goal that ends the app has no final screen to hold: its window is gone, or going.
   const ends = stage.app.exitInfo() !== undefined || input.goal.expect.some((e) => e.kind === 'exited');
   const assertions = ends
@@ -126,7 +148,7 @@ export async function checkGoal(input: GoalRunInput, stage: Stage, actions: read
   const failed = expectationMismatch(assertions);
   if (failed) return { assertions, mismatch: failed, warnings: [] };
   const changed: Region[] = [...actions].reverse().find((a) => a.effects.length > 0)?.effects.map((e) => e.region) ?? [];
-  const warnings = provedNothing(input.goal.expect, assertions, before, changed);
+  const warnings = provedNothing(input.goal.expect, assertions, await before(), changed);
   if (warnings.length > 0 && input.options.strict) return { assertions, mismatch: { category: 'expectation-failed', message: `${warnings.join('\n')} (--strict)` }, warnings: [] };
   return { assertions, warnings };
 }

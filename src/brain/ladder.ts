@@ -4,7 +4,7 @@
  * order: the first rung whose finding is accepted resolves the target, and the caller records
  * which rung won. Adding a rung is an entry in `RUNGS` and a finder here.
  */
-import type { Anchor, Frame, Point, Region, ResolvedBy, Target } from '../domain.ts';
+import type { Anchor, Frame, Point, Region, ResolvedBy, RungTry, Target } from '../domain.ts';
 import { isPointTarget, isTextTarget } from '../domain.ts';
 import { matchAt, findTemplate } from '../vision/template.ts';
 import type { Stage, Shot } from './stage.ts';
@@ -32,6 +32,8 @@ export interface Resolution {
   readonly resolvedBy: ResolvedBy;
   /** How far the target moved since recording. */
   readonly offset: Point;
+  /** Every rung that looked, in order, the winner last. */
+  readonly tried: readonly RungTry[];
 }
 
 export interface Unresolved {
@@ -42,6 +44,7 @@ export interface Unresolved {
   readonly ocrRead: string;
   /** The best place any rung found, though not accepted: boxed in the failure's evidence. */
   readonly candidate?: Region;
+  readonly tried: readonly RungTry[];
 }
 
 /** What one rung saw: where it would put the target, and how sure it is. */
@@ -100,19 +103,22 @@ const accepted = (rung: RungSpec, finding: Finding): boolean =>
 export async function resolveTarget(input: LadderInput, rungs: readonly RungSpec[] = RUNGS): Promise<Resolution | Unresolved> {
   let best: Finding | undefined;
   let ocrRead = '';
+  const tried: RungTry[] = [];
   for (const rung of rungs) {
     const finding = await FINDERS[rung.name](input);
     if (!finding) continue;
     if (finding.read !== undefined) ocrRead = finding.read;
-    if (accepted(rung, finding) && finding.point) {
+    const ok = accepted(rung, finding) && finding.point !== undefined;
+    tried.push({ rung: rung.name, score: finding.score, runnerUp: finding.runnerUp, ...(finding.box ? { box: finding.box } : {}), accepted: ok });
+    if (ok && finding.point) {
       const { anchor } = input;
       // The recorded rung's point is where the anchor was: it has not moved.
       const offset = rung.name === 'recorded' || !anchor ? { x: 0, y: 0 } : offsetOf(rung.name, anchor, finding);
-      return { point: finding.point, resolvedBy: rung.name, offset };
+      return { point: finding.point, resolvedBy: rung.name, offset, tried };
     }
     if (!best || finding.score > best.score) best = finding;
   }
-  return { bestScore: best?.score ?? 0, ocrRead, ...(best?.box ? { candidate: best.box } : {}) };
+  return { bestScore: best?.score ?? 0, ocrRead, ...(best?.box ? { candidate: best.box } : {}), tried };
 }
 
 /** How far the target moved: by the anchor's box for an image match, by its point otherwise. */

@@ -4,7 +4,7 @@
  * it: the window with the lost target boxed, the effect expected next to what was there, the
  * change nobody recorded boxed before and after.
  */
-import type { ActionReport, FailureCategory, Frame, RecordedAction, Region } from '../domain.ts';
+import type { ActionDetail, ActionReport, FailureCategory, Frame, RecordedAction, Region } from '../domain.ts';
 
 export interface ActionFailure {
   readonly category: Extract<FailureCategory, 'target-not-found' | 'effect-not-verified' | 'unexpected-change'>;
@@ -68,3 +68,6 @@ export interface Held {
   readonly report: ActionReport;
   readonly failure?: ActionFailure;
 }
+
+/** Receives the detail of each replayed action, by its index (never for a secret action). */
+export type DetailSink = (index: number, detail: ActionDetail) => void;

@@ -34,6 +34,7 @@ import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
 import type { ActionFailure, ActionOutcome, Held } from './outcome.ts';
 import type { ActionCycle, CycleStep, Resolved, Unresolved } from './cycle.ts';
 import { awaitExit, exitMiss, unlessEnded } from './exit.ts';
+import { actionDetail } from './action-detail.ts';
 
 /** Milliseconds of each phase of one action, in the order they happen. */
 export interface Phases {
@@ -119,6 +120,7 @@ export class ReplayStep {
       lap('resolveMs');
       if ('failure' in resolved) {
         if (!secret) this.options.onProblem?.(index, { kind: 'target-not-found', window: before.frame, ...pick(resolved) });
+        if (!secret) this.options.onDetail?.(index, actionDetail(recorded, resolved.tried, []));
         const failure: ActionFailure = { category: 'target-not-found', message: resolved.failure, index };
         return { report: report({ verified: false, resolvedBy: 'recorded', retries: attempt }), changed: false, healed: false, failure };
       }
@@ -180,6 +182,7 @@ export class ReplayStep {
       if ((failed || elementMiss) && !changed && attempt < CYCLE_LIMITS.maxRetries) continue;
       // The window before and after is evidence for a failed action as much as for a passed one.
       if (!secret) this.options.onEvidence?.(index, before.frame, after.frame);
+      if (!secret) this.options.onDetail?.(index, actionDetail(recorded, resolved.tried, checks, elementCheck));
       const fail = (category: ActionFailure['category'], message: string, verified = false): ActionOutcome => ({
         report: report({ verified, resolvedBy: resolved.resolvedBy, retries: attempt }),
         changed,

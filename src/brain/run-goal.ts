@@ -8,7 +8,7 @@ import { PathStore } from '../paths/store.ts';
 import { goalSource, isStale } from '../paths/source.ts';
 import { learnGoal } from './learn-goal.ts';
 import { replayGoal } from './replay-goal.ts';
-import { noPathToLearn } from './goal.ts';
+import { noPathToLearn } from './no-path.ts';
 import type { GoalOutcome, GoalRunInput } from './goal.ts';
 
 export type { GoalOutcome, GoalRunInput, GoalHooks, Mismatch, Phase } from './goal.ts';

@@ -102,6 +102,40 @@ export class Stage {
   async wait(ms: number): Promise<void> {
     await this.guard(delay(ms, undefined, { signal: this.signal }));
   }
+
+  /**
+   * This stage as it is now, kept: its window and screen stay this moment's whatever the app does
+   * since, so what is read from it (OCR) can finish later, while the app is driven on.
+   */
+  async still(): Promise<Stage> {
+    const info = await this.window();
+    const frame = await this.guard(this.desktop.capture.grab(info.region).then((raw) => this.screen.scrub(raw)));
+    return new StillStage(this, info, { frame, window: info.region });
+  }
+}
+
+/** A stage frozen at one shot (Stage.still): reads see the shot; nothing of it waits on the app. */
+class StillStage extends Stage {
+  constructor(
+    live: Stage,
+    private readonly info: WindowInfo,
+    private readonly shot: Shot,
+  ) {
+    super(live.desktop, live.app, live.reader, live.signal);
+  }
+
+  // A read of a shot taken already: the app exiting since must not fail it.
+  override async guard<T>(work: Promise<T>): Promise<T> {
+    return work;
+  }
+
+  override async window(): Promise<WindowInfo> {
+    return this.info;
+  }
+
+  override async shoot(): Promise<Shot> {
+    return this.shot;
+  }
 }
 
 const aborted = (signal: AbortSignal): Promise<never> =>

@@ -14,6 +14,8 @@ export interface FlagSpec {
   readonly choices?: readonly string[];
   /** Shown in help. */
   readonly defaultText?: string;
+  /** A string flag that may be given bare (`--html`): it then stands for its default (`true`). */
+  readonly valueOptional?: boolean;
 }
 
 export interface CommandSpec {
@@ -39,6 +41,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       'heal-with-model': { type: 'boolean', description: 'let replay ask the model to find a lost target' },
       strict: { type: 'boolean', description: 'a replayed action that had to be done again (the app ignored it once) fails the goal' },
       'unexpected-changes': { type: 'string', choices: ['fail', 'warn'], description: 'what a change no recorded effect accounts for does to the goal', defaultText: 'fail' },
+      trace: { type: 'string', choices: ['off', 'on', 'retain-on-failure'], description: 'keep each goal\'s trace under <reports>/traces/ (open it with retrace trace show)', defaultText: 'retain-on-failure' },
       'update-baselines': { type: 'string', choices: ['missing', 'changed', 'all', 'none'], description: 'which screenshot baselines may be written', defaultText: 'missing; none when CI=true' },
       goal: { type: 'list', description: 'run only this goal id (repeatable)' },
       bail: { type: 'boolean', description: 'stop at the first failure' },
@@ -69,7 +72,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     args: '[show|accept|reject <spec>#<goal>]',
     flags: {
       json: { type: 'boolean', description: 'print JSON' },
-      html: { type: 'string', description: 'paths show: write the storyboard page to this file', defaultText: '<reports>/storyboards/<spec>/<goal>.html' },
+      html: { type: 'string', valueOptional: true, description: 'paths show: write the storyboard page to this file', defaultText: '<reports>/storyboards/<spec>/<goal>.html' },
       ...DIRS,
     },
   },
@@ -94,6 +97,13 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     summary: 'merge the reports of shards (history, Allure results, summaries) into --reports',
     args: '<report dirs…>',
     flags: { ...DIRS },
+  },
+  trace: {
+    summary: 'open a goal\'s trace (reports/traces/<spec>/<goal>/) in a local page: each action\'s window before and after, rungs, effects, expectations; Ctrl-C ends it',
+    args: 'show <trace folder or its trace.json>',
+    flags: {
+      port: { type: 'number', description: 'the local port to serve the page on', defaultText: 'a free one' },
+    },
   },
   init: {
     summary: 'scaffold specs/example.yaml, paths/, fixtures/ and a vitest config',
@@ -145,6 +155,11 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       flags[name] = true;
       continue;
     }
+    const next = rest[i + 1];
+    if (eq === -1 && flag.valueOptional && (next === undefined || next.startsWith('--'))) {
+      flags[name] = true;
+      continue;
+    }
     const value = eq !== -1 ? arg.slice(eq + 1) : rest[++i];
     if (value === undefined || (eq === -1 && value.startsWith('--'))) throw usage(`--${name} needs a value`);
     if (flag.choices && !flag.choices.includes(value)) {
@@ -177,7 +192,7 @@ export function parseShard(value: string): { index: number; count: number } {
 const commandHelp = (name: string, spec: CommandSpec): string[] => {
   const lines = [`  retrace ${name} ${spec.args}`.trimEnd(), `      ${spec.summary}`];
   for (const [flag, f] of Object.entries(spec.flags)) {
-    const type = f.choices ? f.choices.join('|') : f.type;
+    const type = f.choices ? f.choices.join('|') : f.valueOptional ? `${f.type}, optional` : f.type;
     lines.push(`      --${flag.padEnd(18)} [${type}] ${f.description}${f.defaultText ? ` (default: ${f.defaultText})` : ''}`);
   }
   return lines;

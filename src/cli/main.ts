@@ -19,6 +19,7 @@ const COMMAND_MODULES: Record<string, () => Promise<{ default: (args: import('./
   doctor: () => import('./commands/doctor.ts'),
   inspect: () => import('./commands/inspect.ts'),
   record: () => import('./commands/record.ts'),
+  trace: () => import('./commands/trace.ts'),
 };
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -26,11 +27,6 @@ async function main(argv: readonly string[]): Promise<number> {
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     process.stdout.write(`${helpText(first === 'help' ? second : undefined)}\n`);
     return first === undefined ? 2 : 0;
-  }
-  if (first === '--version') {
-    const { version } = await import('./version.ts');
-    process.stdout.write(`${version()}\n`);
-    return 0;
   }
   if (first in COMMANDS && asksForHelp(argv.slice(1))) {
     process.stdout.write(`${helpText(first)}\n`);

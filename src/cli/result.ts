@@ -1,5 +1,6 @@
 /** The end of a run as the user sees it: a table of goals, totals, and the exit code. */
 import type { RunResult } from '../runner/reporter.ts';
+import { splitLine } from '../runner/goal-clock.ts';
 
 /** 0 all passed; 3 when anything broke (the run itself is in doubt); 1 when a goal failed. */
 export function exitCodeOf(result: RunResult): number {
@@ -12,7 +13,7 @@ export function exitCodeOf(result: RunResult): number {
 
 const pad = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
-export function printRunResult(result: RunResult, reportsDir: string, quiet: boolean): void {
+export function printRunResult(result: RunResult, reportsDir: string, quiet: boolean, verbose = false): void {
   const { summary } = result;
   const out: string[] = [];
   if (!quiet) {
@@ -29,6 +30,7 @@ export function printRunResult(result: RunResult, reportsDir: string, quiet: boo
     '',
     `${t.passed} passed, ${t.failed} failed, ${t.broken} broken, ${t.skipped} skipped — ${t.modelCalls} model calls, ${(t.durationMs / 1000).toFixed(1)} s`,
   );
+  if (verbose && summary.startup) out.push(`start-up: ${splitLine(summary.startup)}`);
   for (const g of result.unreported) out.push(`broken: ${g.spec}#${g.goal}: ${g.message ?? 'no reason given'}`);
   for (const b of result.newBaselines) out.push(`new baseline (not a comparison): ${b}`);
   for (const f of result.flaky) out.push(`flaky: ${f.spec}#${f.goal} passed only after healing or a retry`);

@@ -89,7 +89,11 @@ export const launchApp = async (
   const home =
     config.isolate === false
       ? undefined
-      : createPrivateHome({ animationsOff: !animationsAllowed, ...(display.services && { parent: display.services.dir }) });
+      : createPrivateHome({
+          animationsOff: !animationsAllowed,
+          ...(display.services && { parent: display.services.dir }),
+          ...(display.env.XAUTHORITY !== undefined && { xauthority: display.env.XAUTHORITY }),
+        });
   const env = { ...process.env, ...display.env, ...home?.env, ...animationsEnv(animationsAllowed), ...config.env };
   try {
     if (config.setup) await runShellStep('setup', config.setup, { cwd: config.cwd, env });

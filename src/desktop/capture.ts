@@ -17,6 +17,7 @@ import { bgraToRgba } from './bgra.ts';
 import { nutFor } from './nut.ts';
 import type { Display, ScreenCapture } from './types.ts';
 import { connectionTo, type XConnection, type XPixelFormat } from './x11/connection.ts';
+import { displayFailure } from './x11/x-errors.ts';
 import { DrawingWatch } from './x11/drawing.ts';
 import { drawingReportsWanted } from '../switches.ts';
 
@@ -35,12 +36,12 @@ export class XScreenCapture implements ScreenCapture {
   private nutOnly = false;
 
   constructor(private readonly display: Display) {
-    this.own = connectionTo(display.name);
+    this.own = connectionTo(display.name, display.env);
   }
 
   async drawing(region: Region): Promise<DrawReport | undefined> {
     if (!drawingReportsWanted()) return undefined;
-    this.watch ??= DrawingWatch.open(this.display.name);
+    this.watch ??= DrawingWatch.open(this.display.name, this.display.env);
     const watch = await this.watch;
     return watch?.alive ? watch.report(region) : undefined;
   }
@@ -66,8 +67,7 @@ export class XScreenCapture implements ScreenCapture {
     try {
       await x.image(area, data);
     } catch (error) {
-      this.display.assertAlive();
-      throw new InfrastructureError('DISPLAY_DIED', `Could not capture the screen of X display ${this.display.name}: ${(error as Error).message}`, { cause: error });
+      throw displayFailure(this.display, 'Capturing the screen', error);
     }
     return { width: area.width, height: area.height, data: bgraToRgba(data, area.width, area.height, area.width * 4, data) };
   }

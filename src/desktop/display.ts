@@ -25,7 +25,7 @@ const WATCH_INTERVAL_MS = 1_000;
 export const acquireDisplay = async (options: DisplayOptions = {}): Promise<Display> => {
   const reuseEnv = options.reuseEnv ?? DISPLAY_DEFAULTS.reuseEnv;
   const accessibility = options.accessibility ?? accessibilityWanted();
-  if (options.name !== undefined) return reuseDisplay(options.name, accessibility);
+  if (options.name !== undefined) return reuseDisplay(options.name, accessibility, options.xauthority);
   const envName = process.env.DISPLAY;
   if (reuseEnv && envName !== undefined && envName !== '') return reuseDisplay(envName, accessibility);
   const [width, height] = options.size ?? DISPLAY_DEFAULTS.size;
@@ -35,9 +35,11 @@ export const acquireDisplay = async (options: DisplayOptions = {}): Promise<Disp
 /** Size of the screen of `name`, or undefined when nothing answers there. */
 export const probeDisplay = async (
   name: string,
+  /** The display's own environment (an owned display's cookie), over this process's. */
+  env: Readonly<Record<string, string>> = {},
 ): Promise<{ width: number; height: number } | undefined> => {
   const result = await runTool('xdpyinfo', ['-display', name], {
-    env: { ...process.env, DISPLAY: name },
+    env: { ...process.env, ...env, DISPLAY: name },
     timeoutMs: 5_000,
   });
   const match = /dimensions:\s+(\d+)x(\d+) pixels/.exec(result.stdout);
@@ -61,8 +63,9 @@ const userSessionBus = (): string | undefined => {
  * `$DISPLAY`, checked to answer. retrace does not own it: no pinning, no services of its own
  * (its apps use the user's session bus, if any), and stop() is a no-op.
  */
-const reuseDisplay = async (name: string, accessibility: boolean): Promise<Display> => {
-  const size = await probeDisplay(name);
+const reuseDisplay = async (name: string, accessibility: boolean, xauthority?: string): Promise<Display> => {
+  const cookie: Record<string, string> = xauthority === undefined ? {} : { XAUTHORITY: xauthority };
+  const size = await probeDisplay(name, cookie);
   if (size === undefined) {
     throw new InfrastructureError(
       'NO_DISPLAY',
@@ -87,6 +90,7 @@ const reuseDisplay = async (name: string, accessibility: boolean): Promise<Displ
     owned: false,
     env: {
       DISPLAY: name,
+      ...cookie,
       ...(bus !== undefined && { DBUS_SESSION_BUS_ADDRESS: bus }),
       // Without a bus there is nothing to switch: the apps stay as the user runs them.
       ...((a11y || !accessibility) && accessibilityEnv(a11y)),
@@ -143,6 +147,12 @@ export const displayAnswers = (name: string): Promise<boolean> => {
   });
 };
 
-/** Commands a person runs to see the screen of `name`, for a display kept open after a run. */
-export const howToLook = (name: string, file: string): string =>
-  `DISPLAY=${name} import -window root ${file}  (or xwd -root -display ${name} | convert xwd:- out.png)`;
+/**
+ * Commands a person runs to see the screen of `display`, for a display kept open after a run:
+ * with its cookie, since a display retrace owns lets in no one without it.
+ */
+export const howToLook = (display: Pick<Display, 'name' | 'env'>, file: string): string => {
+  const cookie = display.env.XAUTHORITY;
+  const x = `${cookie ? `XAUTHORITY=${cookie} ` : ''}DISPLAY=${display.name}`;
+  return `${x} import -window root ${file}  (or ${x} xwd -root | convert xwd:- out.png)`;
+};

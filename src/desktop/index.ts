@@ -36,8 +36,11 @@ export interface OpenDesktopOptions {
   readonly own: boolean;
   /** Screen size of a display retrace starts. @default [1280, 800] */
   readonly size?: readonly [number, number];
-  /** A running display to use by name (the one the run started for this worker), whatever `own` says. */
-  readonly display?: string;
+  /**
+   * A running display to use (the one the run started for this worker), whatever `own` says:
+   * its name, and its cookie file when retrace started it.
+   */
+  readonly display?: { readonly name: string; readonly xauthority?: string };
 }
 
 /**
@@ -49,7 +52,7 @@ export const openDesktop = async (options: OpenDesktopOptions): Promise<Desktop>
   const display = await acquireDisplay({
     reuseEnv: !options.own,
     ...(options.size ? { size: options.size } : {}),
-    ...(options.display !== undefined ? { name: options.display } : {}),
+    ...(options.display !== undefined ? { name: options.display.name, ...(options.display.xauthority !== undefined && { xauthority: options.display.xauthority }) } : {}),
   });
   bindProcess(display);
   return createDesktop(display);
@@ -70,10 +73,12 @@ export const hasUserDisplay = (): boolean => Boolean(process.env.DISPLAY);
 
 /**
  * The capture library binds to `$DISPLAY` on first use, once per process, and child processes
- * (the run's workers) inherit it: the display must be this process's before anything touches X.
+ * (the run's workers) inherit it: the display, and the cookie that lets them in, must be this
+ * process's before anything touches X.
  */
 const bindProcess = (display: Display): void => {
   process.env.DISPLAY = display.name;
+  if (display.env.XAUTHORITY !== undefined) process.env.XAUTHORITY = display.env.XAUTHORITY;
 };
 
 export { acquireDisplay, probeDisplay, displayAnswers, howToLook, DISPLAY_DEFAULTS } from './display.ts';

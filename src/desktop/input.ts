@@ -16,6 +16,7 @@ import { runTool } from './exec-tool.ts';
 import { parseKeyCombo } from '../key-combo.ts';
 import { charKeysym, comboKeysyms, toXdotoolKey } from './x-keys.ts';
 import { connectionTo, type XConnection } from './x11/connection.ts';
+import { displayFailure } from './x11/x-errors.ts';
 import { XKeyboard } from './x11/keyboard.ts';
 import { XTest, type FakeEvent } from './x11/xtest.ts';
 import { nutFor, type Nut } from './nut.ts';
@@ -65,7 +66,7 @@ export class XInputDriver implements InputDriver {
   ) {
     this.typeDelayMs = options.typeDelayMs ?? INPUT_DEFAULTS.typeDelayMs;
     this.dragSteps = Math.max(1, options.dragSteps ?? INPUT_DEFAULTS.dragSteps);
-    this.connection = connectionTo(display.name);
+    this.connection = connectionTo(display.name, display.env);
   }
 
   async move(to: Point): Promise<void> {
@@ -190,8 +191,7 @@ export class XInputDriver implements InputDriver {
     try {
       return await work(own);
     } catch (error) {
-      this.display.assertAlive();
-      throw new InfrastructureError('DISPLAY_DIED', `${what} on X display ${this.display.name} failed: ${(error as Error).message}`, { cause: error });
+      throw displayFailure(this.display, what, error);
     }
   }
 

@@ -55,6 +55,8 @@ export const nutFor = async (display: Display): Promise<Nut> => {
   const bound = processState[BOUND_DISPLAY];
   if (bound === undefined) {
     process.env.DISPLAY = display.name;
+    // Xlib reads the cookie's file from the environment when libnut opens its connection.
+    if (display.env.XAUTHORITY !== undefined) process.env.XAUTHORITY = display.env.XAUTHORITY;
     processState[BOUND_DISPLAY] = display.name;
   } else if (bound !== display.name) {
     throw new InfrastructureError(

@@ -48,6 +48,8 @@ export interface DisplayOptions {
   readonly reuseEnv?: boolean;
   /** Use this running display (one the run started for this worker) instead of `$DISPLAY` or an Xvfb. */
   readonly name?: string;
+  /** The cookie file of display `name`, when retrace started it (each has its own). */
+  readonly xauthority?: string;
   /**
    * Let apps publish their widgets over the accessibility bus (AT-SPI), started on an owned
    * display. @default true, unless the environment sets RETRACE_ACCESSIBILITY=off

@@ -1,20 +1,26 @@
 /**
- * Displays in a browser: an x11vnc per display serves it over VNC on a local port, and one local
- * HTTP port serves a noVNC page and bridges its WebSockets (`/websockify/<i>`, screen i from 1)
- * to them. So a person can drive an app on retrace's own (virtual) display with nothing but a
- * browser, e.g. for `retrace record`, or watch every worker of `retrace run --live` at once.
- * Given a status source, the same port streams it (Server-Sent Events at `/events`) and the page
- * shows it: what each screen's worker is doing above its screen, the results beside the screens.
- * Everything listens on 127.0.0.1 only, and x11vnc is ended with this process.
+ * Displays in a browser: an x11vnc per display serves it over VNC on a unix socket in a private
+ * folder, and one local HTTP port serves a noVNC page and bridges its WebSockets
+ * (`/websockify/<i>`, screen i from 1) to them. So a person can drive an app on retrace's own
+ * (virtual) display with nothing but a browser, e.g. for `retrace record`, or watch every worker
+ * of `retrace run --live` at once. Given a status source, the same port streams it (Server-Sent
+ * Events at `/events`) and the page shows it: what each screen's worker is doing above its
+ * screen, the results beside the screens. The port listens on 127.0.0.1 only and answers only
+ * requests that carry the printed address's token (page-access.ts); x11vnc listens on no port
+ * at all, and is ended with this process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
-import { connect, createServer as createNetServer } from 'node:net';
+import { connect } from 'node:net';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InfrastructureError } from '../errors.ts';
 import { onProcessExit } from './exit-hooks.ts';
+import { pageAccess } from './page-access.ts';
+import { pollUntil } from './poll.ts';
 import type { Display } from './types.ts';
 
 /** A line of the status panel beside the screen. */
@@ -32,48 +38,53 @@ export interface LiveStatus {
 export type StatusSource = (listener: (status: LiveStatus) => void) => void;
 
 export interface VncBridge {
-  /** The page to open in a browser. */
+  /** The page to open in a browser; its token is what lets the browser in. */
   readonly url: string;
   close(): Promise<void>;
 }
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+const X11VNC_START_MS = 10_000;
+
+/** Whether something accepts connections on the unix socket `path` now. */
+const accepts = (path: string): Promise<true | undefined> =>
+  new Promise((resolve) => {
+    const socket = connect(path);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
     });
+    socket.once('error', () => resolve(undefined));
   });
 
-/** Starts x11vnc on `display` and resolves once it accepts connections on `port`. */
-function startX11vnc(display: Display, port: number, viewOnly: boolean): Promise<ChildProcess> {
-  const args = ['-display', display.name, '-rfbport', String(port), '-localhost', '-shared', '-forever', '-nopw', '-norc', '-noxdamage', '-quiet', ...(viewOnly ? ['-viewonly'] : [])];
+/**
+ * Starts x11vnc on `display` and resolves once it accepts connections on the unix socket
+ * `path`. No TCP port (-rfbport 0; -rfbportv6 -1, or it listens on [::]:5900) and no password:
+ * the socket's folder is private to this user, and only the bridge, which checks the page's
+ * token, connects to it.
+ */
+async function startX11vnc(display: Display, path: string, viewOnly: boolean): Promise<ChildProcess> {
+  const args = ['-display', display.name, '-unixsock', path, '-rfbport', '0', '-rfbportv6', '-1', '-no6', '-shared', '-forever', '-nopw', '-norc', '-noxdamage', '-quiet', ...(viewOnly ? ['-viewonly'] : [])];
   // Detached, like the display: a Ctrl-C meant for retrace must not end the viewer's server.
-  const child = spawn('x11vnc', args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DISPLAY: display.name }, detached: true });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => fail(new InfrastructureError('MISSING_TOOL', `x11vnc did not start on ${display.name} within 10 s: ${output.trim().slice(-300)}`)), 10_000);
-    const fail = (error: Error): void => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(error);
-    };
-    const read = (chunk: Buffer): void => {
-      output += chunk.toString();
-      if (output.includes(`PORT=${port}`)) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
+  const child = spawn('x11vnc', args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...display.env }, detached: true });
+  let output = '';
+  const read = (chunk: Buffer): void => {
+    output += chunk.toString();
+  };
+  child.stdout?.on('data', read);
+  child.stderr?.on('data', read);
+  const failed = new Promise<Error>((resolve) => {
     child.once('error', (error: NodeJS.ErrnoException) =>
-      fail(error.code === 'ENOENT' ? new InfrastructureError('MISSING_TOOL', 'x11vnc was not found on PATH. Install it (Debian/Ubuntu: apt-get install x11vnc).') : error),
+      resolve(error.code === 'ENOENT' ? new InfrastructureError('MISSING_TOOL', 'x11vnc was not found on PATH. Install it (Debian/Ubuntu: apt-get install x11vnc).') : error),
     );
-    child.once('exit', (code) => fail(new InfrastructureError('MISSING_TOOL', `x11vnc exited with code ${code}: ${output.trim().slice(-300)}`)));
+    child.once('exit', (code) => resolve(new InfrastructureError('MISSING_TOOL', `x11vnc exited with code ${code}: ${output.trim().slice(-300)}`)));
   });
+  const stopWaiting = new AbortController();
+  const ready = pollUntil(() => accepts(path), { timeoutMs: X11VNC_START_MS, signal: stopWaiting.signal });
+  const outcome = await Promise.race([ready, failed]);
+  stopWaiting.abort();
+  if (outcome === true) return child;
+  child.kill('SIGKILL');
+  throw outcome ?? new InfrastructureError('MISSING_TOOL', `x11vnc did not start on ${display.name} within ${X11VNC_START_MS / 1000} s: ${output.trim().slice(-300)}`);
 }
 
 /** The noVNC library's folder (its `core/` and `vendor/` are served as they are). */
@@ -97,7 +108,8 @@ const page = (title: string, viewOnly: boolean, status: boolean, screens: number
 import RFB from './novnc/core/rfb.js';
 const tiles = [...document.querySelectorAll('.tile')];
 tiles.forEach((tile, i) => {
-  const rfb = new RFB(tile.querySelector('.screen'), (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/websockify/' + (i + 1));
+  // Relative to the page: its address holds the token the bridge asks for.
+  const rfb = new RFB(tile.querySelector('.screen'), new URL('websockify/' + (i + 1), location.href.replace(/^http/, 'ws')).href);
   rfb.scaleViewport = true;
   rfb.viewOnly = ${viewOnly};
   const state = tile.querySelector('.state');
@@ -159,20 +171,33 @@ export async function startVncBridge(
 ): Promise<VncBridge> {
   const { WebSocketServer } = await import('ws');
   const viewOnly = options.viewOnly ?? false;
-  const rfbPorts = await Promise.all(displays.map(freePort));
-  const started = await Promise.allSettled(displays.map((display, i) => startX11vnc(display, rfbPorts[i]!, viewOnly)));
+  const sockets = mkdtempSync(join(tmpdir(), 'retrace-vnc-'));
+  const removeSockets = (): void => rmSync(sockets, { recursive: true, force: true });
+  const rfbSockets = displays.map((_, i) => join(sockets, `${i + 1}`));
+  const started = await Promise.allSettled(displays.map((display, i) => startX11vnc(display, rfbSockets[i]!, viewOnly)));
   const vncs = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-  const forget = onProcessExit(() => vncs.forEach((vnc) => vnc.kill('SIGKILL')));
+  const forget = onProcessExit(() => {
+    vncs.forEach((vnc) => vnc.kill('SIGKILL'));
+    removeSockets();
+  });
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) {
     forget();
     for (const vnc of vncs) vnc.removeAllListeners('exit').kill('SIGKILL');
+    removeSockets();
     throw failed.reason;
   }
+  const access = pageAccess();
+  let port = 0;
   const root = novncDir();
   const status = options.status ? statusStream(options.status) : undefined;
   const server: Server = createHttpServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = access.admit(req, port);
+    if (path === undefined) {
+      res.writeHead(403).end();
+      return;
+    }
+    const url = new URL(path, 'http://localhost');
     if (url.pathname === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(options.title, viewOnly, status !== undefined, displays.length));
       return;
@@ -191,20 +216,25 @@ export async function startVncBridge(
       () => res.writeHead(404).end(),
     );
   });
-  const sockets = new WebSocketServer({ noServer: true, handleProtocols: (offered) => (offered.has('binary') ? 'binary' : false) });
+  const websockets = new WebSocketServer({ noServer: true, handleProtocols: (offered) => (offered.has('binary') ? 'binary' : false) });
   server.on('upgrade', (req, socket, head) => {
-    const rfbPort = rfbPorts[Number(/^\/websockify\/(\d+)$/.exec(req.url ?? '')?.[1]) - 1];
-    if (rfbPort === undefined) {
+    const path = access.admit(req, port);
+    if (path === undefined) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    const rfbSocket = rfbSockets[Number(/^\/websockify\/(\d+)$/.exec(path)?.[1]) - 1];
+    if (rfbSocket === undefined) {
       socket.destroy();
       return;
     }
-    sockets.handleUpgrade(req, socket, head, (ws) => {
-      const tcp = connect(rfbPort, '127.0.0.1');
-      tcp.on('data', (data) => ws.send(data));
-      tcp.on('close', () => ws.close());
-      tcp.on('error', () => ws.close());
-      ws.on('message', (data: Buffer) => tcp.write(data));
-      ws.on('close', () => tcp.destroy());
+    websockets.handleUpgrade(req, socket, head, (ws) => {
+      const vnc = connect(rfbSocket);
+      vnc.on('data', (data) => ws.send(data));
+      vnc.on('close', () => ws.close());
+      vnc.on('error', () => ws.close());
+      ws.on('message', (data: Buffer) => vnc.write(data));
+      ws.on('close', () => vnc.destroy());
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -212,14 +242,15 @@ export async function startVncBridge(
     server.listen(options.port ?? 0, '127.0.0.1', resolve);
   });
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  port = typeof address === 'object' && address ? address.port : 0;
   return {
-    url: `http://127.0.0.1:${port}/`,
+    url: access.url(port),
     close: async () => {
-      for (const client of sockets.clients) client.terminate();
+      for (const client of websockets.clients) client.terminate();
       status?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       for (const vnc of vncs) vnc.removeAllListeners('exit').kill('SIGTERM');
+      removeSockets();
       forget();
     },
   };

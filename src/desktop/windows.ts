@@ -11,7 +11,8 @@ import { InfrastructureError } from '../errors.ts';
 import { runTool, type ToolResult } from './exec-tool.ts';
 import { pollUntil } from './poll.ts';
 import type { Display, WindowInfo, WindowSystem } from './types.ts';
-import { connectionTo, type XConnection, XProtocolError } from './x11/connection.ts';
+import { connectionTo, type XConnection } from './x11/connection.ts';
+import { XProtocolError } from './x11/x-errors.ts';
 
 export interface XWindowOptions {
   /** How long focus() waits for the window to hold focus. @default 2000 */
@@ -88,7 +89,7 @@ export class XWindowSystem implements WindowSystem {
     options: XWindowOptions = {},
   ) {
     this.focusTimeoutMs = options.focusTimeoutMs ?? 2_000;
-    this.connection = connectionTo(display.name);
+    this.connection = connectionTo(display.name, display.env);
   }
 
   async list(): Promise<WindowInfo[]> {

@@ -4,7 +4,7 @@
  * racing for a number.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { InfrastructureError } from '../errors.ts';
 import { missingTool, runTool } from './exec-tool.ts';
@@ -14,6 +14,7 @@ import { pollUntil, settlesWithin } from './poll.ts';
 import { startSessionServices } from './session/services.ts';
 import type { Display, SessionServices } from './types.ts';
 import { startWatchdog } from './watchdog.ts';
+import { writeCookieFile } from './x11/auth.ts';
 
 export interface XvfbOptions {
   readonly width: number;
@@ -80,10 +81,13 @@ const displayNumber = (xvfb: ChildProcess, timeoutMs: number): Promise<number> =
 export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
   const { width, height, depth } = options;
   const startTimeoutMs = options.startTimeoutMs ?? 10_000;
+  // Without -auth, any local user could watch and drive the run; with it, only the holder of
+  // the cookie can: retrace, the tools it runs and the apps it launches (XAUTHORITY in env).
+  const cookie = writeCookieFile();
   const xvfb = spawn(
     'Xvfb',
     // -noreset: without it the server resets (layout included) whenever its last client leaves.
-    ['-displayfd', '3', '-screen', '0', `${width}x${height}x${depth}`, '-nolisten', 'tcp', '-noreset'],
+    ['-displayfd', '3', '-screen', '0', `${width}x${height}x${depth}`, '-nolisten', 'tcp', '-noreset', '-auth', cookie.file],
     // Its own process group: a Ctrl-C in the terminal signals the whole foreground group, and
     // the server must outlive it (`retrace record` ends on Ctrl-C and then checks the screen).
     { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], detached: true },
@@ -100,7 +104,8 @@ export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
     if (xvfb.exitCode === null && xvfb.signalCode === null) xvfb.kill(signal);
   };
   // The server ends with this process, however it ends (see watchdog.ts).
-  const standDown = xvfb.pid === undefined ? undefined : startWatchdog({ kill: [xvfb.pid] });
+  const standDown = xvfb.pid === undefined ? undefined : startWatchdog({ kill: [xvfb.pid], remove: [cookie.dir] });
+  const removeCookie = (): void => rmSync(cookie.dir, { recursive: true, force: true });
   const release = (): void => {
     kill('SIGTERM');
     standDown?.();
@@ -112,6 +117,7 @@ export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
   } catch (error) {
     kill('SIGKILL');
     standDown?.();
+    removeCookie();
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw missingTool('Xvfb', error);
     // Its last words can still be in the pipe when its exit is seen.
     await settlesWithin(closed, STDERR_DRAIN_MS);
@@ -134,6 +140,7 @@ export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
   const exited = new Promise<void>((resolve) => {
     xvfb.once('exit', (code, signal) => {
       standDown?.();
+      removeCookie();
       exitDetail = signal === null ? `exit code ${code}` : `signal ${signal}`;
       if (!stopping) markDied();
       resolve();
@@ -165,7 +172,7 @@ export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
     await exited;
   };
 
-  const pinned = { DISPLAY: name, ...PINNED_ENV };
+  const pinned = { DISPLAY: name, XAUTHORITY: cookie.file, ...PINNED_ENV };
   try {
     await pinKeyboardLayout(name, pinned, startTimeoutMs);
     services = await startSessionServices({

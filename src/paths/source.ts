@@ -16,5 +16,13 @@ export function goalSource(goal: GoalSpec): PathSource {
   return { kind, text, hash: createHash('sha256').update(`${kind}\n${text}`).digest('hex').slice(0, 16) };
 }
 
+/**
+ * What a run of a goal ran against, as written: its app and the goal with its expectations. Two
+ * runs with different hashes are runs of different specs: an outcome that changed between them
+ * is the edit's doing, not a flake of the path.
+ */
+export const specHashOf = (app: unknown, goal: GoalSpec): string =>
+  createHash('sha256').update(canonical({ app, goal })).digest('hex').slice(0, 16);
+
 export const isStale = (recorded: PathSource, current: PathSource): boolean =>
   recorded.hash !== current.hash;

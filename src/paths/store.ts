@@ -59,6 +59,13 @@ export class PathStore {
     return this.readFile(location.file, location.assets);
   }
 
+  /** A hash of the path file's bytes as it stands; null when the goal has no path. */
+  fileHash(specId: string, goalId: string): string | null {
+    const { file } = this.locate(specId, goalId);
+    if (!existsSync(file)) return null;
+    return createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 16);
+  }
+
   readProposal(specId: string, goalId: string): Path | undefined {
     const location = this.locate(specId, goalId);
     return this.readFile(location.proposed, location.assets);

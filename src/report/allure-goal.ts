@@ -51,6 +51,8 @@ export interface AssertionOutcome {
   readonly diff?: ScreenshotDiffImages;
   /** A baseline this run wrote: reported as new, never silently as a plain pass. */
   readonly newBaseline?: Uint8Array;
+  /** A failed text check: the window it was judged on, where it read and the words it read boxed. */
+  readonly judged?: Uint8Array;
   /** How long checking it took. */
   readonly ms: number;
 }
@@ -80,6 +82,8 @@ export interface GoalReportInput {
   readonly retries?: number;
   /** URL of the path's storyboard page, relative to the Allure report. */
   readonly storyboard?: string;
+  /** The goal's trace: its page (relative to the Allure report), the command that serves it, its trace.json. */
+  readonly trace?: { readonly page: string; readonly command: string; readonly json: string };
   /** When the attempt ended (ms since the epoch); it began `verdict.durationMs` before. */
   readonly stop: number;
   /** The worker that ran it, for Allure's timeline. */
@@ -202,7 +206,10 @@ export function writeGoalResult(resultsDir: string, input: GoalReportInput): voi
     labels: labelsOf(input),
     parameters: parametersOf(input),
     description: goalDescription(input),
-    links: input.storyboard ? [{ url: input.storyboard, name: 'storyboard', type: 'storyboard' }] : [],
+    links: [
+      ...(input.storyboard ? [{ url: input.storyboard, name: 'storyboard', type: 'storyboard' }] : []),
+      ...(input.trace ? [{ url: input.trace.page, name: 'trace', type: 'trace' }] : []),
+    ],
   });
 
   const step = (name: string, span: Span, outcome: { status: Status; details?: StatusDetails }, body?: (uuid: string) => void): void => {
@@ -270,6 +277,7 @@ export function writeGoalResult(resultsDir: string, input: GoalReportInput): voi
     const suffix = assertion.newBaseline ? ' — new baseline written' : '';
     step(`expect ${assertion.description}${suffix}`, checks[i] ?? goal, outcome, (uuid) => {
       png(uuid, 'new baseline', assertion.newBaseline);
+      png(uuid, 'judged on (blue: where it read, red: the words read)', assertion.judged);
       if (assertion.diff) {
         runtime.writeAttachment(test, uuid, 'screenshot diff', Buffer.from(imageDiffJson(assertion.description, assertion.diff)), {
           contentType: ContentType.IMAGEDIFF,
@@ -277,6 +285,12 @@ export function writeGoalResult(resultsDir: string, input: GoalReportInput): voi
         });
       }
     });
+  }
+
+  if (input.trace) {
+    const open = `Open this goal's trace page:\n  ${input.trace.command}\n(or ${input.trace.page} from the Allure report's folder)\n`;
+    runtime.writeAttachment(test, undefined, 'trace: how to open it', Buffer.from(open), { contentType: ContentType.TEXT, fileExtension: '.txt' });
+    runtime.writeAttachment(test, undefined, 'trace.json', Buffer.from(input.trace.json), { contentType: ContentType.JSON, fileExtension: '.json' });
   }
 
   // A failure no step shows (the app did not start, the learning loop gave up): one step that

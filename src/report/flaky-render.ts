@@ -34,6 +34,13 @@ function lastFailureText(stats: PathStats): string {
   return `${category}${last.reason ?? last.status}`;
 }
 
+/** "spec edited 1×, no path 2×": the runs left out of the flakiness, by reason. */
+export function leftOutText(stats: PathStats): string {
+  const counts = new Map<string, number>();
+  for (const c of stats.changes) counts.set(c.reason, (counts.get(c.reason) ?? 0) + 1);
+  return [...counts].map(([reason, n]) => `${reason} ${n}×`).join(', ');
+}
+
 const recentText = (s: PathStats): string =>
   s.recentRuns === 0 ? '–' : `${percent(s.recentSuccessRate)} of ${s.recentRuns}`;
 
@@ -55,15 +62,17 @@ export function renderMarkdown(stats: readonly PathStats[], meta: FlakyReportMet
     `${stats.length} paths, ${flaky} flaky, ${failing} always failing over the last ${meta.recentWindow} runs. ` +
       `Generated ${meta.generatedAt}.`,
     '',
-    '| # | Path | State | Flakiness | Recent success | Overall | Flips | Heals | Passed on retry | Runs | Mean / p95 | Failing action | Last failure |',
-    '|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+    '| # | Path | State | Flakiness | Recent success | Overall | Flips | Heals | Passed on retry | Runs | Mean / p95 | Failing action | Last failure | Not flakes |',
+    '|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|',
     ...stats.map(
       (s, i) =>
         `| ${i + 1} | ${mdCell(s.key)} | ${STATE_LABEL[s.state]} | ${s.flakiness.toFixed(2)} | ${recentText(s)} | ` +
         `${percent(s.successRate)} | ${s.flips} | ${s.heals} | ${s.retriedPasses} | ${s.runs}${s.broken > 0 ? ` (${s.broken} broken)` : ''} | ` +
         `${s.meanMs} / ${s.p95Ms} ms | ` +
-        `${failingActionText(s)} | ${mdCell(lastFailureText(s))} |`,
+        `${failingActionText(s)} | ${mdCell(lastFailureText(s))} | ${mdCell(leftOutText(s))} |`,
     ),
+    '',
+    '*Not flakes*: runs left out of the flakiness — the goal had no path (`--learn off`, or learning failed), or its spec or path changed since the run before (the recent window starts after the last change).',
     '',
   ];
   return lines.join('\n');
@@ -119,6 +128,7 @@ function htmlRow(s: PathStats, rank: number): string {
     `<td class="num">${s.meanMs} / ${s.p95Ms} ms</td>`,
     `<td>${escapeHtml(failingActionText(s))}</td>`,
     `<td class="reason">${lastCell}</td>`,
+    `<td class="reason">${escapeHtml(leftOutText(s))}</td>`,
     '</tr>',
   ].join('');
 }
@@ -131,7 +141,7 @@ export function renderHtml(stats: readonly PathStats[], meta: FlakyReportMeta): 
       ? '<p>No runs recorded yet: the history is empty.</p>'
       : `<table>
 <thead><tr><th>#</th><th>Path</th><th>State</th><th>Flakiness</th><th>Recent success</th><th>Overall</th>` +
-        `<th>Flips</th><th>Heals</th><th>Passed on retry</th><th>Runs</th><th>Mean / p95</th><th>Failing action</th><th>Last failure</th></tr></thead>
+        `<th>Flips</th><th>Heals</th><th>Passed on retry</th><th>Runs</th><th>Mean / p95</th><th>Failing action</th><th>Last failure</th><th>Not flakes</th></tr></thead>
 <tbody>
 ${stats.map((s, i) => htmlRow(s, i + 1)).join('\n')}
 </tbody>
@@ -149,7 +159,8 @@ ${stats.map((s, i) => htmlRow(s, i + 1)).join('\n')}
 <p class="meta">${stats.length} paths · ${flaky} flaky · ${failing} always failing · recent window ${meta.recentWindow} runs · generated ${escapeHtml(meta.generatedAt)}</p>
 ${body}
 <p class="meta"><small>Every attempt is a run: a goal retried with --retry counts each failed attempt. Flakiness = 0.5 × (1 − recent clean-pass rate) + 0.5 × flips / (recent runs − 1),
-for paths whose recent runs are neither all clean passes nor all failures; a healed pass is a flake. Broken runs (infrastructure faults) are not counted in success rates.</small></p>
+for paths whose recent runs are neither all clean passes nor all failures; a healed pass is a flake. Broken runs (infrastructure faults) are not counted in success rates.
+Not flakes: runs where the goal had no path, or whose spec or path changed since the run before, are left out of the flakiness; the recent window starts after the last change.</small></p>
 </body>
 </html>
 `;

@@ -57,10 +57,17 @@ export interface HistoryRecord {
   readonly failedAction?: number;
   readonly category?: FailureCategory;
   readonly reason?: string;
+  /** A hash of the spec's app and goal as the run read them (absent on lines of older versions). */
+  readonly specHash?: string;
+  /** A hash of the goal's path file when the attempt ended; null when it had none (absent on older lines). */
+  readonly pathHash?: string | null;
 }
 
 /** The history line of one attempt of a goal: `retries` attempts of it ran before, in this run. */
-export function recordOfVerdict(verdict: Verdict, run: { readonly runId: string; readonly retries: number; readonly ts?: Date }): HistoryRecord {
+export function recordOfVerdict(
+  verdict: Verdict,
+  run: { readonly runId: string; readonly retries: number; readonly ts?: Date; readonly basis?: { readonly specHash: string; readonly pathHash: string | null } },
+): HistoryRecord {
   return {
     v: HISTORY_VERSION,
     runId: run.runId,
@@ -77,6 +84,7 @@ export function recordOfVerdict(verdict: Verdict, run: { readonly runId: string;
     ...(verdict.failedAction !== undefined ? { failedAction: verdict.failedAction } : {}),
     ...(verdict.category ? { category: verdict.category } : {}),
     ...(verdict.message ? { reason: verdict.message.split('\n')[0] } : {}),
+    ...(run.basis ?? {}),
   };
 }
 
@@ -229,6 +237,8 @@ const RECORD_SHAPE = obj(
     failedAction: { doc: 'index of the failed action', shape: count },
     category: { doc: 'failure category', shape: oneOf(CATEGORIES) },
     reason: { doc: 'short, secret-free reason', shape: str() },
+    specHash: { doc: 'hash of the app and goal the attempt ran against', shape: str() },
+    pathHash: { doc: 'hash of the path file it replayed (null: none)', shape: str() },
   },
   { open: true },
 );
@@ -237,7 +247,8 @@ const RECORD_SHAPE = obj(
 export function recordProblem(data: unknown): string | undefined {
   if (!isObject(data)) return `expected a JSON object, got ${shown(data)}`;
   if (data.v !== HISTORY_VERSION) return `v must be ${HISTORY_VERSION}, got ${shown(data.v)} (written by another retrace version?)`;
-  const problem = valueProblem(data, RECORD_SHAPE);
+  // A run without a path file records pathHash null: the shape's string, or nothing, otherwise.
+  const problem = valueProblem(data.pathHash === null ? { ...data, pathHash: undefined } : data, RECORD_SHAPE);
   if (problem !== undefined) return problem;
   if (Number.isNaN(Date.parse(data.ts as string))) return `ts must be an ISO 8601 time, got ${shown(data.ts)}`;
   return undefined;

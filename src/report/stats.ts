@@ -23,6 +23,13 @@
  * A path alternating pass/fail scores 0.75; one failure among 19 passes about 0.08; ten
  * failures followed by ten passes (a regression, then the fix) 0.28; a path that always heals 0.5.
  *
+ * Only runs of the same path count against each other. A run whose goal had no path (under
+ * `--learn off`, or learning failed) says nothing about a path; where the spec's goal or the path
+ * file differs from the run before (an edit, a relearn, an accepted proposal), a change of outcome
+ * is that change's doing. Both are listed apart, in `changes`, with their reason; the recent window
+ * holds only the runs since the last such change. Lines of the history written before retrace
+ * recorded what a run ran against cannot tell, and count as before.
+ *
  * A path is flaky when its recent runs are not all clean passes and not all failures. A path
  * whose recent runs all fail is `failing`, not flaky: its outcome is predictable and the test
  * report already shows it. It scores 0 and ranks after every flaky path (a flaky path always
@@ -49,6 +56,12 @@ export interface LastFailure {
   readonly reason?: string;
   readonly failedAction?: number;
   readonly category?: FailureCategory;
+}
+
+/** A run whose outcome says nothing about the path as it is, and why. */
+export interface PathChange {
+  readonly ts: string;
+  readonly reason: 'spec edited' | 'path changed' | 'no path';
 }
 
 export interface PathStats {
@@ -88,6 +101,8 @@ export interface PathStats {
   readonly state: PathState;
   /** 0..1, see the formula at the top of this file. */
   readonly flakiness: number;
+  /** Runs left out of the flakiness, with their reason (oldest first). */
+  readonly changes: readonly PathChange[];
 }
 
 export interface PathStatsOptions {
@@ -159,11 +174,37 @@ function failuresOf(runs: readonly HistoryRecord[]): Pick<PathStats, 'failureHis
   };
 }
 
+/**
+ * The runs that had a path, the runs since the last change of spec or path among them, and the
+ * runs left out, with their reason; see "Only runs of the same path" at the top of this file.
+ */
+function sameBasis(runs: readonly HistoryRecord[]): { withPath: HistoryRecord[]; current: HistoryRecord[]; changes: PathChange[] } {
+  const withPath: HistoryRecord[] = [];
+  const changes: PathChange[] = [];
+  let since = 0;
+  for (const r of runs) {
+    if (r.pathHash === null) {
+      changes.push({ ts: r.ts, reason: 'no path' });
+      continue;
+    }
+    const before = withPath[withPath.length - 1];
+    const reason =
+      before?.specHash === undefined || r.specHash === undefined ? undefined : before.specHash !== r.specHash ? 'spec edited' : before.pathHash !== r.pathHash ? 'path changed' : undefined;
+    if (reason) {
+      changes.push({ ts: r.ts, reason });
+      since = withPath.length;
+    }
+    withPath.push(r);
+  }
+  return { withPath, current: withPath.slice(since), changes };
+}
+
 /** Statistics for one path; `runs` must be in time order. */
-function statsOf(spec: string, goal: string, runs: readonly HistoryRecord[], window: number): PathStats {
+function statsOf(spec: string, goal: string, all: readonly HistoryRecord[], window: number): PathStats {
+  const { withPath: runs, current, changes } = sameBasis(all);
   const attempts = runs.flatMap(attemptsOf);
   const verdictRuns = attempts.filter((o): o is Outcome => o !== undefined);
-  const recent = verdictRuns.slice(-window);
+  const recent = current.flatMap(attemptsOf).filter((o): o is Outcome => o !== undefined).slice(-window);
   const count = (list: readonly Outcome[], ...outcomes: Outcome[]): number => list.filter((o) => outcomes.includes(o)).length;
   const passes = count(verdictRuns, 'pass', 'heal');
   let flips = 0;
@@ -180,11 +221,11 @@ function statsOf(spec: string, goal: string, runs: readonly HistoryRecord[], win
     key: pathKey(spec, goal),
     spec,
     goal,
-    runs: attempts.length,
+    runs: attempts.length + changes.filter((c) => c.reason === 'no path').length,
     passes,
     failures: verdictRuns.length - passes,
-    broken: runs.filter((r) => r.status === 'broken').length,
-    skipped: runs.filter((r) => r.status === 'skipped').length,
+    broken: all.filter((r) => r.status === 'broken').length,
+    skipped: all.filter((r) => r.status === 'skipped').length,
     heals: count(verdictRuns, 'heal'),
     retriedPasses: runs.filter((r) => r.status === 'passed' && r.retries > 0).length,
     successRate: verdictRuns.length === 0 ? 0 : round(passes / verdictRuns.length),
@@ -193,10 +234,11 @@ function statsOf(spec: string, goal: string, runs: readonly HistoryRecord[], win
     flips,
     meanMs: durations.length === 0 ? 0 : Math.round(durations.reduce((a, b) => a + b, 0) / durations.length),
     p95Ms: percentile(durations, 0.95),
-    ...failuresOf(runs),
-    lastRun: runs[runs.length - 1]?.ts ?? '',
+    ...failuresOf(all),
+    lastRun: all[all.length - 1]?.ts ?? '',
     state,
     flakiness: round(flakiness),
+    changes,
   };
 }
 

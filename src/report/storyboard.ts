@@ -34,6 +34,8 @@ export interface StoryboardInput {
   readonly stats?: PathStats;
   /** The actions of the latest run, index-aligned with the path: rung and timings. */
   readonly lastRun?: readonly ActionReport[];
+  /** The full window before and after each action of the latest run (PNG), by action index. */
+  readonly lastRunWindows?: ReadonlyMap<number, { readonly before: Uint8Array; readonly after: Uint8Array }>;
 }
 
 /** How wide a panel is drawn at most, in CSS pixels. */
@@ -52,6 +54,9 @@ table{border-collapse:collapse}td,th{vertical-align:top;padding:8px;border-botto
 .dot{width:8px;height:8px;margin:-5px 0 0 -5px;border-radius:50%;background:rgba(224,32,42,.75);border:1px solid #fff}
 .what{min-width:220px;max-width:300px;font-size:13px}.what b{font-size:14px}
 .healed{background:#fff6d8}.label{font-size:12px;color:#666}
+.zoom{display:block;width:${PANEL_WIDTH}px;border:1px solid #888;cursor:zoom-in}.zoom img{width:100%;display:block}
+.zoom:target{position:fixed;inset:0;width:auto;overflow:auto;background:rgba(0,0,0,.85);z-index:9;cursor:auto;border:0}
+.zoom:target img{width:auto;max-width:none;margin:24px auto}.zoom .close{display:none}.zoom:target .close{display:block;color:#fff;padding:8px 24px}
 code{background:#fff;border:1px solid #ddd;padding:0 3px}
 `;
 
@@ -111,7 +116,14 @@ export function storyboardPage(input: StoryboardInput): string {
   const { original, proposal, stats } = input;
   const { path } = original;
   const count = Math.max(path.actions.length, proposal?.path.actions.length ?? 0);
-  const columns = proposal ? ['original: before', 'original: after', 'proposal: before', 'proposal: after'] : ['before', 'after'];
+  const windows = input.lastRunWindows;
+  const columns = [
+    ...(proposal ? ['original: before', 'original: after', 'proposal: before', 'proposal: after'] : ['before', 'after']),
+    ...(windows ? ['last run: before', 'last run: after'] : []),
+  ];
+  // A preview that opens at full size (CSS :target, no script): one copy of each image.
+  const zoom = (png: Uint8Array | undefined, id: string): string =>
+    png ? `<td><a class="zoom" id="${id}" href="#${id}"><span class="close">full size — the browser's Back returns</span><img src="${dataUri(png)}" alt=""></a></td>` : '<td></td>';
   const pastOriginal: Crop[] = [];
   const pastProposal: Crop[] = [];
   const rows: string[] = [];
@@ -124,6 +136,7 @@ export function storyboardPage(input: StoryboardInput): string {
     rows.push(
       `<tr${differs ? ' class="healed"' : ''}><td>${i + 1}</td>${describe(a, input.lastRun?.[i])}${cells.before}${cells.after}` +
         (proposed ? `${proposed.before}${proposed.after}${describe(b, undefined)}` : '') +
+        (windows ? `${zoom(windows.get(i)?.before, `run-${i + 1}-before`)}${zoom(windows.get(i)?.after, `run-${i + 1}-after`)}` : '') +
         '</tr>',
     );
     if (a) pastOriginal.push(...(a.anchor ? [{ region: a.anchor.box, image: a.anchor.image }] : []), ...effectsOf(a));
@@ -135,7 +148,7 @@ export function storyboardPage(input: StoryboardInput): string {
 <html lang="en"><head><meta charset="utf-8"><title>storyboard: ${escapeHtml(title)}</title><style>${STYLE}</style></head><body>
 <h1>${escapeHtml(title)}${proposal ? ' — healed proposal' : ''}</h1>
 <p class="meta">${path.actions.length} actions · made by ${escapeHtml(path.planner)}${path.model ? ` (${escapeHtml(path.model)})` : ''} from its ${path.source.kind === 'steps' ? 'steps' : 'goal text'} · window ${path.window.width}×${path.window.height} · ${rate}<br>
-<span class="label">Panels: the window at its recorded size; grey where the path keeps no pixels; crops known from earlier actions faded. Red: the target (a dot where it points). Green: what the action changed.${proposal ? ' Highlighted rows differ in the proposal.' : ''}</span></p>
+<span class="label">Panels: the window at its recorded size; grey where the path keeps no pixels; crops known from earlier actions faded. Red: the target (a dot where it points). Green: what the action changed.${proposal ? ' Highlighted rows differ in the proposal.' : ''}${windows ? ' Last run: the full window before and after each action as the latest run saw it; click one for full size.' : ''}</span></p>
 <table><tr><th>#</th><th>action</th>${columns.map((c) => `<th>${c}</th>`).join('')}${proposal ? '<th>proposed action</th>' : ''}</tr>
 ${rows.join('\n')}
 </table></body></html>
@@ -155,7 +168,7 @@ export function writeStoryboard(
   specId: string,
   goalId: string,
   file: string,
-  extra: Pick<StoryboardInput, 'stats' | 'lastRun'> = {},
+  extra: Pick<StoryboardInput, 'stats' | 'lastRun' | 'lastRunWindows'> = {},
 ): boolean {
   const path = store.read(specId, goalId);
   if (!path) return false;

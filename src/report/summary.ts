@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Status, Verdict } from '../domain.ts';
+import type { GoalPhases, RunStartup, Status, Verdict } from '../domain.ts';
 import { InvalidInputError } from '../errors.ts';
 import { writeFileAtomic } from '../paths/atomic.ts';
 import { ACTION_KINDS, CATEGORIES, MODES, RESOLVED_BY, STATUSES, STOP_REASONS } from './json-check.ts';
@@ -23,8 +23,14 @@ export interface SummaryTotals {
 
 export interface Summary {
   readonly totals: SummaryTotals;
+  /** Where the run's time went before its first goal; absent when no goal ran, and in a merged summary. */
+  readonly startup?: RunStartup;
   readonly goals: readonly Verdict[];
 }
+
+/** The keys of the time splits, in the order they happen (the compiler holds them to the types). */
+const PHASE_KEYS = ['startMs', 'launchMs', 'readyMs', 'actionsMs', 'holdMs', 'checkMs', 'reportMs'] as const satisfies readonly (keyof GoalPhases)[];
+const STARTUP_KEYS = ['cliMs', 'engineMs', 'displayMs'] as const satisfies readonly (keyof RunStartup)[];
 
 export const SUMMARY_FILE = 'summary.json';
 
@@ -84,17 +90,14 @@ export function parseSummary(text: string, file: string): Summary {
 
 const count = num({ minimum: 0 });
 const required = (doc: string, shape: Field['shape']): Field => ({ doc, shape, required: true });
+/** Numbers (ms, counts) under the given keys, each required; other keys allowed. */
+const numbers = (keys: readonly string[]): Field['shape'] => obj(Object.fromEntries(keys.map((key) => [key, required(key, count)])), { open: true });
 
 /** summary.json in the shape language: what CI scripts may rely on (PRODUCT.md). */
 const SUMMARY_SHAPE = obj(
   {
-    totals: required(
-      'goals by verdict, model requests and time',
-      obj(
-        Object.fromEntries(['passed', 'failed', 'broken', 'skipped', 'modelCalls', 'durationMs'].map((key) => [key, required(key, count)])),
-        { open: true },
-      ),
-    ),
+    totals: required('goals by verdict, model requests and time', numbers(['passed', 'failed', 'broken', 'skipped', 'modelCalls', 'durationMs'])),
+    startup: { doc: "the run's start-up split", shape: numbers(STARTUP_KEYS) },
     goals: required(
       'the verdict of each goal',
       list(
@@ -110,6 +113,7 @@ const SUMMARY_SHAPE = obj(
             message: { doc: 'why it did not pass', shape: str() },
             failedAction: { doc: 'index of the failed action', shape: count },
             stopReason: { doc: 'why learning stopped', shape: oneOf(STOP_REASONS) },
+            phases: { doc: "the goal's time split", shape: numbers(PHASE_KEYS) },
             actions: required(
               'what each action did',
               list(

@@ -7,6 +7,13 @@ import type { CliOptions } from '../spec-file/options.ts';
 
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
 
+/** A display the main process opened for a worker: its name, and the cookie that lets the worker in. */
+export interface SharedDisplay {
+  readonly name: string;
+  /** The display's XAUTHORITY file, for a display retrace owns. */
+  readonly xauthority?: string;
+}
+
 export interface RunContext {
   /** Absolute project root; spec ids and default directories are relative to it. */
   readonly root: string;
@@ -17,13 +24,21 @@ export interface RunContext {
   /** Absolute `fixtures/baselines`. */
   readonly baselinesDir: string;
   readonly runId: string;
+  /** When the command started (epoch ms): the first goal of each worker counts its start from here. */
+  readonly startedAt: number;
   /** Each worker starts its own virtual display instead of sharing `$DISPLAY`. */
   readonly ownDisplays: boolean;
   /**
    * Displays the main process opened for the workers (`--live`), one per worker: worker i (vitest
    * pool id, 1-based) runs on the i-th, which the live view serves as its screen i.
    */
-  readonly displays?: readonly string[];
+  readonly displays?: readonly SharedDisplay[];
+  /**
+   * Every file of the run is a spec (`retrace run`): a worker opens its display as soon as it
+   * starts, while it loads the spec module, instead of after. Off where ordinary test files may
+   * share the run (a project's own vitest config), which must start no display.
+   */
+  readonly eagerDisplay?: boolean;
   /** Leave the app and its display running after a failed goal. */
   readonly keepOpen: boolean;
   readonly verbosity: Verbosity;

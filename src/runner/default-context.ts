@@ -14,6 +14,7 @@ export function defaultRunContext(root: string = process.cwd()): RunContext {
     cli: {},
     baselinesDir: join(root, 'fixtures', 'baselines'),
     runId: randomUUID(),
+    startedAt: performance.timeOrigin,
     // vitest may run several workers; each gets its own virtual display so they never share a mouse.
     ownDisplays: true,
     keepOpen: false,

@@ -1,5 +1,5 @@
 /**
- * The images a goal leaves behind: a thumbnail of the window before and after each action, and
+ * The images a goal leaves behind: the window before and after each action, at full size, and
  * for every problem an action had — its target not found, its effect not verified, a change
  * nobody recorded — the images that show it, boxed. Problem images are written under
  * `<reports>/evidence/<spec>/<goal>/` and referenced from summary.json (`actions[i].evidence`);
@@ -9,13 +9,12 @@ import { join } from 'node:path';
 import type { EvidenceFile, Frame, Region, Verdict } from '../domain.ts';
 import type { Problem } from '../brain/outcome.ts';
 import type { Rgba } from '../vision/types.ts';
-import { cloneFrame, createFrame, encodePng, scale, strokeRegion } from '../vision/frame.ts';
+import { cloneFrame, createFrame, encodePng, strokeRegion } from '../vision/frame.ts';
+import type { AssertionResult } from '../brain/assert/types.ts';
+import { pngOnce } from './png-once.ts';
 import { compareFrames, diffCanvasSize } from '../vision/compare.ts';
 import { writeFileAtomic } from '../paths/atomic.ts';
 import type { ActionEvidence, ActionImages } from '../report/allure-goal.ts';
-
-/** Before/after images in the report are thumbnails: enough to see what happened, small on disk. */
-const THUMBNAIL_WIDTH = 320;
 
 /** Where the target was recorded, what changed unexpectedly: boxes a reader tells apart. */
 const RECORDED_BOX: Rgba = [0, 110, 255, 255];
@@ -94,6 +93,13 @@ export class GoalEvidence {
     this.problems.set(index, [...(this.problems.get(index) ?? []), render(problem)]);
   };
 
+  /** The full window before and after each action that left them, as PNG: the storyboard's last run. */
+  windows(): Map<number, { readonly before: Uint8Array; readonly after: Uint8Array }> {
+    const out = new Map<number, { before: Uint8Array; after: Uint8Array }>();
+    for (const [index, s] of this.seen) if (s.before && s.after) out.set(index, { before: pngOnce(s.before), after: pngOnce(s.after) });
+    return out;
+  }
+
   actions(): Map<number, ActionEvidence> {
     const indices = new Set([...this.seen.keys(), ...this.problems.keys()]);
     return new Map(
@@ -103,7 +109,8 @@ export class GoalEvidence {
         const diff = rendered.find((r) => r.diff)?.diff;
         const files = rendered.flatMap((r) => r.files);
         const images: ActionImages = {
-          ...(s.before && s.after && { before: thumbnail(s.before), after: thumbnail(s.after) }),
+          // Full size: on a 1200-pixel window a thumbnail cannot tell which of two check boxes changed.
+          ...(s.before && s.after && { before: pngOnce(s.before), after: pngOnce(s.after) }),
           ...(files.length > 0 && { evidence: files }),
           ...(diff && { diff }),
         };
@@ -143,8 +150,7 @@ export class GoalEvidence {
   }
 }
 
-function thumbnail(frame: Frame): Uint8Array {
-  if (frame.width <= THUMBNAIL_WIDTH) return encodePng(frame);
-  const height = Math.max(1, Math.round((frame.height * THUMBNAIL_WIDTH) / frame.width));
-  return encodePng(scale(frame, THUMBNAIL_WIDTH, height));
+/** The window a failed text expectation was judged on: where it read boxed in blue, each word read in red. */
+export function judgedImage(judged: NonNullable<AssertionResult['judged']>): Uint8Array {
+  return boxed(judged.frame, [[judged.region, RECORDED_BOX], ...judged.words.map((w) => [w, PROBLEM_BOX] as const)]);
 }

@@ -10,6 +10,7 @@ import type { AppConfig, AppSession, Desktop } from '../desktop/types.ts';
 import type { TextReader } from '../vision/types.ts';
 import { Stage } from '../brain/stage.ts';
 import type { ResolvedOptions } from '../spec-file/defaults.ts';
+import type { GoalClock } from './goal-clock.ts';
 
 const X_REFUSED = /Missing X server|cannot open display|Can't open display/i;
 
@@ -28,6 +29,8 @@ export interface GoalAppInput {
   readonly desktop: Desktop;
   readonly reader: TextReader;
   readonly shared: SharedApp;
+  /** Counts the launch in the goal's time split (a run's goal; recording has none). */
+  readonly clock?: GoalClock;
   /** Says what is happening (launching, relaunching). */
   readonly say: { status(text: string): void; warn(text: string): void };
 }
@@ -74,7 +77,7 @@ export class GoalApp {
         current = undefined;
       }
       if (!current) {
-        current = await this.launch();
+        current = await (this.input.clock ? this.input.clock.launch(() => this.launch()) : this.launch());
         if (!this.perGoal) this.input.shared.set(current);
       }
       this.app = current;

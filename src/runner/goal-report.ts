@@ -4,6 +4,7 @@
  * the console. Every attempt of a retried goal ends here once.
  */
 import { inject } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { ActionReport, Verdict } from '../domain.ts';
 import { PathStore } from '../paths/store.ts';
@@ -17,9 +18,20 @@ import { describeForDisplay } from '../spec-file/interpolate.ts';
 import { secretMasker } from '../spec-file/secrets.ts';
 import { describeAction } from '../spec-file/describe.ts';
 import { computePathStats, type PathStats } from '../report/stats.ts';
+import { specHashOf } from '../paths/source.ts';
 import { appendHistory, readHistory, recordOfVerdict } from '../report/history.ts';
 import { consoleOptions, createProgress, type GoalEnd } from './progress.ts';
-import type { GoalEvidence } from './evidence.ts';
+import { judgedImage, type GoalEvidence } from './evidence.ts';
+import { TRACE_FILE, TRACE_PAGE } from '../report/trace.ts';
+
+/** Where the Allure report finds a goal's trace, and the command that opens its page. */
+function traceLink(reportsDir: string, dir: string): { readonly page: string; readonly command: string; readonly json: string } {
+  return {
+    page: relative(join(reportsDir, ALLURE_REPORT_DIR), join(dir, TRACE_PAGE)).split(sep).join('/'),
+    command: `npx retrace trace show ${relative(process.cwd(), dir) || dir}`,
+    json: readFileSync(join(dir, TRACE_FILE), 'utf8'),
+  };
+}
 
 /** The statistics of one path from the run history before this attempt (undefined when it never ran). */
 export async function pathStatsOf(reportsDir: string, spec: string, goal: string): Promise<PathStats | undefined> {
@@ -53,12 +65,14 @@ export async function recordGoalReport(
   verdict: Verdict,
   assertions: readonly AssertionResult[],
   evidence: GoalEvidence,
-  extra: { readonly planner?: string; readonly retries: number; readonly pathStats?: PathStats; readonly storyboard?: string },
+  extra: { readonly planner?: string; readonly retries: number; readonly pathStats?: PathStats; readonly storyboard?: string; readonly trace?: string },
 ): Promise<void> {
   const stop = Date.now();
   const run = inject('retrace');
   const reports = run.options.reports;
-  await appendHistory(reports, [recordOfVerdict(verdict, { runId: run.runId, retries: extra.retries })]);
+  // What this attempt ran against, so a change of outcome after an edit is not counted a flake.
+  const basis = { specHash: specHashOf(spec.app, goal), pathHash: new PathStore(run.options.paths).fileHash(verdict.spec, verdict.goal) };
+  await appendHistory(reports, [recordOfVerdict(verdict, { runId: run.runId, retries: extra.retries, basis })]);
   writeGoalResult(allureResultsDir(reports), {
     verdict,
     specName: spec.name,
@@ -68,6 +82,7 @@ export async function recordGoalReport(
     ...(extra.pathStats ? { pathStats: extra.pathStats } : {}),
     retries: extra.retries,
     ...(extra.storyboard ? { storyboard: extra.storyboard } : {}),
+    ...(extra.trace ? { trace: traceLink(reports, extra.trace) } : {}),
     actions: evidence.actions(),
     assertions: assertions.map((a) => ({
       description: a.description,
@@ -77,6 +92,8 @@ export async function recordGoalReport(
       ...(a.read !== undefined ? { actual: a.read } : {}),
       ...(a.images ? { diff: a.images } : {}),
       ...(a.written ? { newBaseline: a.written } : {}),
+      // Only a failed check's window goes to Allure; the trace keeps every one.
+      ...(a.judged && !a.ok ? { judged: judgedImage(a.judged) } : {}),
     })),
     stop,
     thread: `worker ${process.env.VITEST_POOL_ID ?? process.pid}`,
@@ -102,9 +119,13 @@ export function goalStoryboard(
   options: { readonly paths: string; readonly reports: string },
   spec: string,
   goal: string,
-  extra: { readonly lastRun: readonly ActionReport[]; readonly stats?: PathStats },
+  extra: { readonly lastRun: readonly ActionReport[]; readonly lastRunWindows?: ReadonlyMap<number, { readonly before: Uint8Array; readonly after: Uint8Array }>; readonly stats?: PathStats },
 ): string | undefined {
   const file = storyboardFile(options.reports, spec, goal);
-  const written = writeStoryboard(new PathStore(options.paths), spec, goal, file, { lastRun: extra.lastRun, ...(extra.stats ? { stats: extra.stats } : {}) });
+  const written = writeStoryboard(new PathStore(options.paths), spec, goal, file, {
+    lastRun: extra.lastRun,
+    ...(extra.lastRunWindows ? { lastRunWindows: extra.lastRunWindows } : {}),
+    ...(extra.stats ? { stats: extra.stats } : {}),
+  });
   return written ? relative(join(options.reports, ALLURE_REPORT_DIR), file).split(sep).join('/') : undefined;
 }

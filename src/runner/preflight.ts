@@ -11,7 +11,7 @@ import { specDirName } from '../paths/location.ts';
 import type { ResolvedOptions } from '../spec-file/defaults.ts';
 import { loadSpec } from '../spec-file/load.ts';
 import { parseRulesGoal } from '../brain/rules-grammar.ts';
-import { noPathToLearn } from '../brain/goal.ts';
+import { noPathToLearn } from '../brain/no-path.ts';
 import { PathStore } from '../paths/store.ts';
 import { goalSource, isStale } from '../paths/source.ts';
 import { InvalidInputError, InvalidInputErrors } from '../errors.ts';

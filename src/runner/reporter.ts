@@ -17,6 +17,7 @@ import type { RunContext } from './context.ts';
 import { workersDir } from './worker-desktop.ts';
 import { runSpecOf, type RunSpec } from './run-specs.ts';
 import { isSpecFile } from './spec-module.ts';
+import { runStartup } from './goal-clock.ts';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { displayAnswers } from '../desktop/index.ts';
@@ -24,6 +25,8 @@ import { displayAnswers } from '../desktop/index.ts';
 export interface GoalMeta {
   readonly verdict: Verdict;
   readonly baselines: readonly { readonly description: string; readonly baseline: string }[];
+  /** When the goal's worker began and finished opening its display (epoch ms), for the run's start-up split. */
+  readonly display?: { readonly from: number; readonly to: number };
 }
 
 declare module 'vitest' {
@@ -64,6 +67,8 @@ const brokenVerdict = (spec: string, goal: string, message: string): Verdict => 
 });
 
 export class RetraceReporter implements Reporter {
+  /** The engine's start: the reporter is made with it. */
+  private readonly created = Date.now();
   private started = Date.now();
   /** The spec of each spec module of the run, by module id (undefined: it does not load). */
   private readonly specs = new Map<string, RunSpec | undefined>();
@@ -92,6 +97,7 @@ export class RetraceReporter implements Reporter {
     const newBaselines: string[] = [];
     /** Broken here, in the main process: their workers could not write their history or Allure result. */
     const orphans: { verdict: Verdict; retries: number; stop: number }[] = [];
+    let display: GoalMeta['display'];
     for (const module of modules.filter((m) => isSpecFile(m.moduleId))) {
       const tests: TestCase[] = [...module.children.allTests()];
       // A spec that failed to load, or whose setup failed before any goal ran.
@@ -104,6 +110,8 @@ export class RetraceReporter implements Reporter {
       }
       for (const test of tests) {
         const meta = test.meta().retrace;
+        // The first display opened tells the start-up; later ones opened while goals already ran.
+        if (meta?.display && (display === undefined || meta.display.from < display.from)) display = meta.display;
         const state = test.result().state;
         if (state === 'skipped') continue;
         const diagnostic = test.diagnostic();
@@ -126,7 +134,8 @@ export class RetraceReporter implements Reporter {
       }
     }
     rmSync(workersDir(reports), { recursive: true, force: true });
-    const summary: Summary = { totals: totalsOf(goals, Date.now() - this.started), goals };
+    const startup = runStartup(context.startedAt, this.created, display);
+    const summary: Summary = { totals: totalsOf(goals, Date.now() - this.started), ...(startup ? { startup } : {}), goals };
     await writeSummary(reports, summary);
     await this.reportOrphans(orphans);
     const specs = [...this.specs.values()].filter((s): s is RunSpec => s !== undefined);

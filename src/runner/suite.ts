@@ -16,13 +16,15 @@ import { howToLook } from '../desktop/index.ts';
 import { runGoal, type Phase } from '../brain/run-goal.ts';
 import type { AssertionResult } from '../brain/assert/types.ts';
 import type { RunContext } from './context.ts';
-import { createProgress } from './progress.ts';
+import { consoleOptions, createProgress } from './progress.ts';
 import { workerDesktop } from './worker-desktop.ts';
 import { claudeFactories } from './claude.ts';
-import { recordGoalReport, pathStatsOf, goalStoryboard } from './goal-report.ts';
+import { recordGoalReport, pathStatsOf, goalStoryboard, goalEndOf } from './goal-report.ts';
 import { GoalEvidence } from './evidence.ts';
+import { GoalTrace } from './goal-trace.ts';
 import { GoalApp, type SharedApp } from './goal-app.ts';
 import { brokenVerdict, verdictError, verdictOf } from './verdict.ts';
+import { GoalClock, displayOpening, splitLine } from './goal-clock.ts';
 
 const PHASE_MODES: Partial<Record<Phase, Verdict['mode']>> = { learning: 'learned', recording: 'scripted', replaying: 'replayed' };
 
@@ -74,11 +76,16 @@ async function runOne(
   progress: ReturnType<typeof createProgress>,
   shared: SharedApp,
 ): Promise<void> {
-  const started = Date.now();
   const label = `${spec.id} › ${goal.id}`;
   const { options } = context;
-  const { desktop, reader } = await workerDesktop(context);
+  // The display is the worker's, opened before its first goal: its start-up is the run's, not the goal's.
+  const { desktop, reader, warmReader } = await workerDesktop(context);
+  const clock = new GoalClock(context.startedAt);
+  const started = clock.started;
+  // Reading text starts a worker thread that loads its model for about a second: alongside the launch.
+  if (goal.expect.some((e) => e.kind === 'text' || e.kind === 'absent')) warmReader();
   const app = new GoalApp({
+    clock,
     spec,
     options,
     root: context.root,
@@ -98,6 +105,7 @@ async function runOne(
   );
   const claude = claudeFactories(options, process.env, started + goalMs, deadline.signal);
   const evidence = new GoalEvidence();
+  const trace = new GoalTrace(mask);
   const done: ActionReport[] = [];
   // What the goal was doing, for the verdict of a goal that breaks.
   let mode: Verdict['mode'] = goal.steps ? 'scripted' : 'replayed';
@@ -117,59 +125,98 @@ async function runOne(
       resolveText,
       check: { resolveText, display: describeForDisplay, mask },
       stage: app.stages(deadline.signal),
-      onEvidence: evidence.collect,
-      onProblem: evidence.problem,
+      onEvidence: (i, before, after) => {
+        evidence.collect(i, before, after);
+        trace.collect(i, before, after);
+      },
+      onProblem: (i, problem) => {
+        evidence.problem(i, problem);
+        trace.problem(i, problem);
+      },
+      onDetail: trace.detail,
       onReport: (report) => done.push(report),
       ...claude,
       hooks: {
         phase: (phase, detail) => {
+          if (phase === 'checking') clock.check();
           mode = PHASE_MODES[phase] ?? mode;
+          trace.line(`${phase}${detail ? ` (${detail})` : ''}`);
           progress.status(`${label}: ${phase}${detail ? ` (${detail})` : ''}`);
         },
         action: (i, n, d) => {
+          clock.action();
           evidence.started(i, d);
+          trace.started(i, d);
+          trace.line(`action ${i + 1}${n ? `/${n}` : ''} ${d}`);
           progress.status(`${label}: action ${i + 1}${n ? `/${n}` : ''} ${d}`);
         },
-        warn: (message) => progress.line(`warning: ${label}: ${message}`),
+        warn: (message) => {
+          trace.line(`warning: ${message}`);
+          progress.line(`warning: ${label}: ${message}`);
+        },
+        judged: (ms) => clock.judged(ms),
       },
     })]);
-    verdict = verdictOf(outcome, { spec: spec.id, goal: goal.id, durationMs: Date.now() - started, mask });
+    verdict = verdictOf(outcome, { spec: spec.id, goal: goal.id, durationMs: clock.end(), mask });
     assertions = outcome.assertions;
     planner = outcome.planner;
   } catch (error) {
     cause = error;
     verdict = {
-      ...brokenVerdict(error, { spec: spec.id, goal: goal.id, durationMs: Date.now() - started, mask, mode, modelCalls: claude.calls() }),
+      ...brokenVerdict(error, { spec: spec.id, goal: goal.id, durationMs: clock.end(), mask, mode, modelCalls: claude.calls() }),
       actions: done,
     };
   } finally {
     clearTimeout(timer);
   }
 
+  // The app is done with once the verdict is known: it closes while the reports are written.
+  const keep = context.keepOpen && verdict.status !== 'passed';
+  const ended = app.end(keep);
+  ended.catch(() => undefined); // awaited below, after the reports
   verdict = evidence.write(options.reports, verdict);
-  ctx.task.meta.retrace = { verdict, baselines: assertions.filter((a) => a.baseline).map((a) => ({ description: a.description, baseline: a.baseline! })) };
+  const baselines = assertions.filter((a) => a.baseline).map((a) => ({ description: a.description, baseline: a.baseline! }));
+  ctx.task.meta.retrace = { verdict, baselines };
   const stats = await pathStatsOf(options.reports, spec.id, goal.id).catch(() => undefined);
   // A storyboard is a view of the path: a path file it cannot read must not fail the goal.
   const storyboard = (() => {
     try {
-      return goalStoryboard(options, spec.id, goal.id, { lastRun: verdict.actions, ...(stats ? { stats } : {}) });
+      return goalStoryboard(options, spec.id, goal.id, { lastRun: verdict.actions, lastRunWindows: evidence.windows(), ...(stats ? { stats } : {}) });
     } catch {
       return undefined;
     }
   })();
+  const retries = ctx.task.result?.retryCount ?? 0;
+  const end = goalEndOf(verdict, retries, consoleOptions().retry);
+  for (const line of [end.text, ...(end.more ? [end.more] : [])]) trace.line(line);
+  // A trace is evidence: one that cannot be written must not fail the goal, and is said.
+  const traced = (() => {
+    try {
+      return trace.write(options.reports, options.trace, verdict, assertions);
+    } catch (error) {
+      progress.line(`warning: ${label}: its trace was not written: ${(error as Error).message}`);
+      return undefined;
+    }
+  })();
   await recordGoalReport(spec, goal, verdict, assertions, evidence, {
+    ...(traced ? { trace: traced } : {}),
     ...(planner ? { planner } : {}),
     ...(stats ? { pathStats: stats } : {}),
     ...(storyboard ? { storyboard } : {}),
-    retries: ctx.task.result?.retryCount ?? 0,
+    retries,
   });
 
-  const keep = context.keepOpen && verdict.status !== 'passed';
-  await app.end(keep);
+  await ended;
+  // The split is whole only now that the reports are written and the app closed.
+  const phases = clock.phases();
+  verdict = { ...verdict, phases };
+  const display = displayOpening();
+  ctx.task.meta.retrace = { verdict, baselines, ...(display ? { display } : {}) };
+  progress.detail(`  time: ${splitLine(phases)}`);
   if (keep) {
     progress.line(
       `--keep-open: the app is still running on display ${desktop.display.name}.\n` +
-        `  Look at it: ${howToLook(desktop.display.name, `/tmp/retrace-${goal.id}.png`)}`,
+        `  Look at it: ${howToLook(desktop.display, `/tmp/retrace-${goal.id}.png`)}`,
     );
   }
   if (verdict.status !== 'passed') throw verdictError(verdict, cause);

@@ -8,10 +8,16 @@ import type { Desktop } from '../desktop/types.ts';
 import { writeFileAtomic } from '../paths/atomic.ts';
 import type { TextReader } from '../vision/types.ts';
 import type { RunContext } from './context.ts';
+import { noteDisplayOpening } from './goal-clock.ts';
 
 interface WorkerDesktop {
   readonly desktop: Desktop;
   readonly reader: TextReader;
+  /**
+   * Starts the OCR worker in the background (about a second of loading), so a goal that will
+   * read text has it ready by the time its app is. A failed start is left for the read to report.
+   */
+  readonly warmReader: () => void;
 }
 
 const KEY = Symbol.for('retrace.worker-desktop');
@@ -31,10 +37,12 @@ export function workerDesktop(context: RunContext): Promise<WorkerDesktop> {
   const holder = globalThis as Holder;
   if (holder[KEY] === undefined) {
     const opening = (async () => {
+      const from = Date.now();
       const { openDesktop } = await import('../desktop/index.ts');
       const { reports } = context.options;
       // vitest numbers its workers 1..maxWorkers, one process per number at a time.
       const given = context.displays?.[Number(process.env.VITEST_POOL_ID ?? 1) - 1];
+      // Each display has its own cookie: the one this process inherited may be another's.
       const desktop = await openDesktop({
         own: context.ownDisplays,
         size: context.options.display.size,
@@ -43,7 +51,9 @@ export function workerDesktop(context: RunContext): Promise<WorkerDesktop> {
       try {
         writeFileAtomic(join(workersDir(reports), `${process.pid}.json`), JSON.stringify({ display: desktop.display.name }));
         const { sharedTextReader } = await import('../vision/ocr/tesseract-reader.ts');
-        return { desktop, reader: sharedTextReader() };
+        noteDisplayOpening(from, Date.now());
+        const reader = sharedTextReader();
+        return { desktop, reader, warmReader: () => void reader.warmUp().catch(() => undefined) };
       } catch (error) {
         // The next goal opens another: this one must not outlive the failure.
         await desktop.display.stop();

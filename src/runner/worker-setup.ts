@@ -7,6 +7,15 @@ import { beforeAll, inject } from 'vitest';
 import { workerDesktop } from './worker-desktop.ts';
 import { isSpecFile } from './spec-module.ts';
 
+// A run of specs only starts the display here, before vitest imports the spec module (and with
+// it the whole engine of retrace): the X server and its services start while the worker loads.
+const run = inject('retrace');
+if (run.eagerDisplay) {
+  workerDesktop(run).catch(() => {
+    // The hook below, and then each goal, open it again and report the fault.
+  });
+}
+
 // vitest wants the first argument (the context) destructured; the suite is the second.
 // biome-ignore lint/correctness/noEmptyPattern: vitest reads a hook's fixtures from the destructuring of its first parameter
 beforeAll(async ({}, suite) => {

@@ -20,6 +20,10 @@ export const UNEXPECTED_CHANGES = ['fail', 'warn'] as const;
 /** What a change an action caused, which its path did not record, does to the goal. */
 export type UnexpectedChanges = (typeof UNEXPECTED_CHANGES)[number];
 
+export const TRACE_MODES = ['off', 'on', 'retain-on-failure'] as const;
+/** When a goal keeps its trace (`<reports>/traces/`): never, always, or when it did not pass. */
+export type TraceMode = (typeof TRACE_MODES)[number];
+
 /** Time limits, all in milliseconds. */
 export interface Timeouts {
   /** Wall clock for one goal: replay or learning of its actions plus its expectations. */
@@ -55,6 +59,8 @@ export interface ResolvedOptions {
   readonly strict: boolean;
   /** fail: a change nobody recorded fails the goal; warn: it is reported, and the goal may pass. */
   readonly unexpectedChanges: UnexpectedChanges;
+  /** When a goal keeps its trace. */
+  readonly trace: TraceMode;
   readonly updateBaselines: BaselineUpdate;
   /** Parallel workers, each on its own virtual display. */
   readonly workers: number;
@@ -90,6 +96,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = deepFreeze({
   healWithModel: false,
   strict: false,
   unexpectedChanges: 'fail',
+  trace: 'retain-on-failure',
   updateBaselines: 'missing',
   workers: 1,
   paths: 'paths',

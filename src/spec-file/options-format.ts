@@ -10,6 +10,7 @@ import {
   MAX_MS,
   LEARN_MODES,
   PLANNERS,
+  TRACE_MODES,
   UNEXPECTED_CHANGES,
 } from './defaults.ts';
 import { bool, int, obj, oneOf, str, type Field, type Shape } from './shape.ts';
@@ -90,6 +91,11 @@ const perSpecFields: Readonly<Record<string, Field>> = {
     doc: 'fail: a change an action caused that its path did not record (an error message, a dialog, another screen) fails the goal; warn: it is reported and the goal may pass',
     shape: oneOf(UNEXPECTED_CHANGES),
     default: D.unexpectedChanges,
+  },
+  trace: {
+    doc: 'When a goal keeps its trace under <reports>/traces/ (every action\'s window before and after, rungs, effects, expectations; open it with retrace trace show): off, on, or retain-on-failure',
+    shape: oneOf(TRACE_MODES),
+    default: D.trace,
   },
   timeouts: { doc: 'Time limits in milliseconds', shape: timeoutsShape },
   bounds: { doc: "Bounds of one goal's learning loop", shape: boundsShape },

@@ -107,6 +107,7 @@ export function resolveOptions(input: ResolveOptionsInput): ResolvedOptions {
     healWithModel: first('healWithModel', cli, spec, config) ?? DEFAULT_OPTIONS.healWithModel,
     strict: first('strict', cli, spec, config) ?? DEFAULT_OPTIONS.strict,
     unexpectedChanges: first('unexpectedChanges', cli, spec, config) ?? DEFAULT_OPTIONS.unexpectedChanges,
+    trace: first('trace', cli, spec, config) ?? DEFAULT_OPTIONS.trace,
     model: cli.model ?? model ?? spec.model ?? config.model ?? DEFAULT_OPTIONS.model,
     updateBaselines:
       cli.updateBaselines ?? config.updateBaselines ?? (isCi(env) ? 'none' : DEFAULT_OPTIONS.updateBaselines),

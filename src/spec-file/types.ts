@@ -1,6 +1,6 @@
 /** A loaded, validated spec. Strings keep their `${env.X}` / `${secret.X}` placeholders. */
 import type { Action, Region } from '../domain.ts';
-import type { BaselineUpdate, Bounds, LearnMode, PlannerChoice, Timeouts, UnexpectedChanges } from './defaults.ts';
+import type { BaselineUpdate, Bounds, LearnMode, PlannerChoice, Timeouts, TraceMode, UnexpectedChanges } from './defaults.ts';
 
 export type TextMatch = 'contains' | 'substring' | 'exact' | 'regex' | 'fuzzy';
 
@@ -98,6 +98,7 @@ export interface SpecOptions {
   readonly healWithModel?: boolean;
   readonly strict?: boolean;
   readonly unexpectedChanges?: UnexpectedChanges;
+  readonly trace?: TraceMode;
   readonly timeouts?: Partial<Timeouts>;
   readonly bounds?: Partial<Bounds>;
 }

@@ -105,6 +105,17 @@ describe('an expectation that held before the goal began proves nothing', () => 
     ]);
   });
 
+  test('read from the window kept before the first click, while the click goes on: what it read is the screen before it', async () => {
+    const app = counter();
+    const expectations = [text('COUNT 0', 4), text('COUNT 1', 5)];
+    const still = await app.stage.still();
+    await app.clickAdd();
+    expect((await assertText(app.stage, { text: 'COUNT 1', match: 'contains', timeoutMs: 1000, display: 'COUNT 1', mask: (t) => t })).ok).toBe(true);
+    // The live screen shows COUNT 1 now; the kept one still shows the state before the click.
+    expect([...(await heldBefore(still, expectations, CONTEXT, ['text']))]).toEqual([0]);
+    expect([...(await heldBefore(still, expectations, CONTEXT, ['element']))]).toEqual([]);
+  });
+
   test('one that held before and fails at the end is a failure, not a warning', async () => {
     const app = counter();
     const expectations = [text('COUNT 0')];

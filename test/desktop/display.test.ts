@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, test } from 'vitest';
 import { acquireDisplay, probeDisplay } from '../../src/desktop/index.ts';
@@ -18,13 +20,39 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((d) => d.stop()));
 });
 
+/** Runs `work` with `vars` in this process's environment (the reused display reads it), then restores it. */
+const withProcessEnv = async <T>(vars: Record<string, string | undefined>, work: () => Promise<T>): Promise<T> => {
+  const saved = Object.fromEntries(Object.keys(vars).map((key) => [key, process.env[key]]));
+  const set = (values: Record<string, string | undefined>): void => {
+    for (const [key, value] of Object.entries(values)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  };
+  set(vars);
+  try {
+    return await work();
+  } finally {
+    set(saved);
+  }
+};
+
+/** `xdotool getmouselocation` on `display`: its exit code and stderr. */
+const xdotool = (display: string, env: Record<string, string>, prefix: readonly string[] = []): Promise<{ code: number; stderr: string }> => {
+  const [command, ...args] = [...prefix, 'xdotool', 'getmouselocation'];
+  return run(command!, args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DISPLAY: display, ...env } }).then(
+    () => ({ code: 0, stderr: '' }),
+    (error: { code?: number; stderr?: string }) => ({ code: error.code ?? -1, stderr: error.stderr ?? '' }),
+  );
+};
+
 describe('acquireDisplay', () => {
   test('starts two owned displays at once, each answering on its own number', async () => {
     const [a, b] = await Promise.all([own(), own()]);
     expect(a.name).toMatch(/^:\d+$/);
     expect(b.name).not.toBe(a.name);
-    expect(await probeDisplay(a.name)).toEqual({ width: 640, height: 480 });
-    expect(await probeDisplay(b.name)).toEqual({ width: 640, height: 480 });
+    expect(await probeDisplay(a.name, a.env)).toEqual({ width: 640, height: 480 });
+    expect(await probeDisplay(b.name, b.env)).toEqual({ width: 640, height: 480 });
     expect(a.owned).toBe(true);
     expect(a.env).toMatchObject({ DISPLAY: a.name, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TZ: 'UTC' });
     // Its own session bus, and the switches that make Chromium and Qt publish their widgets.
@@ -34,22 +62,41 @@ describe('acquireDisplay', () => {
     expect(() => a.assertAlive()).not.toThrow();
 
     await a.stop();
-    expect(await probeDisplay(a.name)).toBeUndefined();
-    expect(await probeDisplay(b.name)).toBeDefined();
+    expect(await probeDisplay(a.name, a.env)).toBeUndefined();
+    expect(await probeDisplay(b.name, b.env)).toBeDefined();
     await a.stop(); // idempotent
+  });
+
+  test('lets in only the holder of its cookie: a private file, 0600 in a 0700 folder, removed at stop', async () => {
+    const display = await own();
+    const file = display.env.XAUTHORITY!;
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
+    expect(await xdotool(display.name, { XAUTHORITY: file })).toEqual({ code: 0, stderr: '' });
+    // The same user without the cookie, and another user (who cannot read it), are refused.
+    const without = await xdotool(display.name, { XAUTHORITY: '/nonexistent' });
+    expect(without.code).not.toBe(0);
+    expect(without.stderr).toMatch(/Authorization required|Can't open display/);
+    const nobody = await xdotool(display.name, { XAUTHORITY: file }, ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups']);
+    expect(nobody.code).not.toBe(0);
+    expect(nobody.stderr).toMatch(/Authorization required|Can't open display/);
+    await display.stop();
+    expect(existsSync(dirname(file))).toBe(false);
   });
 
   test('pins the keyboard layout to us', async () => {
     const display = await own();
-    const { stdout } = await run('setxkbmap', ['-display', display.name, '-query']);
+    const { stdout } = await run('setxkbmap', ['-display', display.name, '-query'], { env: { ...process.env, ...display.env } });
     expect(stdout).toMatch(/^layout:\s+us$/m);
   });
 
   test('reuses $DISPLAY when it answers, and reports one that does not', async () => {
     const owned = await own();
     const saved = process.env.DISPLAY;
+    const savedCookie = process.env.XAUTHORITY;
     try {
       process.env.DISPLAY = owned.name;
+      process.env.XAUTHORITY = owned.env.XAUTHORITY;
       const savedBus = process.env.DBUS_SESSION_BUS_ADDRESS;
       delete process.env.DBUS_SESSION_BUS_ADDRESS;
       const reused = await acquireDisplay().finally(() => {
@@ -68,7 +115,7 @@ describe('acquireDisplay', () => {
       });
       expect(withBus).toMatchObject({ sessionBus: owned.sessionBus, env: { DBUS_SESSION_BUS_ADDRESS: owned.sessionBus, ACCESSIBILITY_ENABLED: '1' } });
       await reused.stop(); // a no-op: not ours
-      expect(await probeDisplay(owned.name)).toBeDefined();
+      expect(await probeDisplay(owned.name, owned.env)).toBeDefined();
 
       process.env.DISPLAY = ':4711';
       const error = await acquireDisplay().catch((e: unknown) => e);
@@ -78,6 +125,8 @@ describe('acquireDisplay', () => {
     } finally {
       if (saved === undefined) delete process.env.DISPLAY;
       else process.env.DISPLAY = saved;
+      if (savedCookie === undefined) delete process.env.XAUTHORITY;
+      else process.env.XAUTHORITY = savedCookie;
     }
   });
 
@@ -99,12 +148,7 @@ describe('acquireDisplay', () => {
 
   test('notices a reused display going away', async () => {
     const owned = await own();
-    const saved = process.env.DISPLAY;
-    process.env.DISPLAY = owned.name;
-    const reused = await acquireDisplay().finally(() => {
-      if (saved === undefined) delete process.env.DISPLAY;
-      else process.env.DISPLAY = saved;
-    });
+    const reused = await withProcessEnv({ DISPLAY: owned.name, XAUTHORITY: owned.env.XAUTHORITY }, () => acquireDisplay());
     await owned.stop();
     await reused.died;
     expect(() => reused.assertAlive()).toThrow(/stopped answering/);

@@ -1,24 +1,19 @@
 /**
- * The D-Bus wire format retrace writes and reads for its accessibility calls, against dbus-next's
- * own marshaller (the reference): the same bytes for a call, the same values from a reply; and a
- * connection straight to an app (no bus daemon), against a peer that speaks the protocol.
+ * The D-Bus wire format retrace writes and reads for its accessibility calls, against dbus-next
+ * used through its public API only (the reference): retrace's own connection to a real bus
+ * daemon calls a dbus-next service, which must hear the values sent and whose replies must read
+ * back as the values it returned; and a connection straight to an app (no bus daemon), against
+ * a peer that speaks the protocol.
  */
-import { describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import dbus from 'dbus-next';
-import { createRequire } from 'node:module';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Socket } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BusCallError, openPeer } from '../../src/desktop/atspi/dbus.ts';
+import { BusCallError, openBus, openPeer, type BusLink } from '../../src/desktop/atspi/dbus.ts';
 import { CallWriter, MessageReader, Variant, type MethodCall } from '../../src/desktop/atspi/wire.ts';
-
-const require = createRequire(import.meta.url);
-const { marshallMessage, messageToJsFmt } = require('dbus-next/lib/marshall-compat') as {
-  marshallMessage: (m: unknown) => [Buffer, unknown[]];
-  messageToJsFmt: (m: { signature: string; body: unknown[] }) => { body: unknown[] };
-};
-const { unmarshall } = require('dbus-next/lib/message') as { unmarshall: (b: Buffer) => { signature: string; body: unknown[] } };
 
 /** dbus-next's variant as ours, recursively: the only difference in their values. */
 const plain = (v: unknown): unknown => {
@@ -29,14 +24,32 @@ const plain = (v: unknown): unknown => {
   return v;
 };
 
-const CALLS: ReadonlyArray<[string, unknown[]]> = [
+/** Bodies as retrace sends them in calls, and as apps send them in replies. */
+const BODIES: ReadonlyArray<[string, unknown[]]> = [
   ['', []],
   ['u', [0]],
   ['ii', [0, -1]],
   ['ss', ['org.a11y.atspi.Accessible', 'Name']],
   ['(aiia{ss}iaiiasib)uib', [[[1 << 25, 0], 1, {}, 1, [0, 0, 0, 0], 1, [], 1, false], 1, 0, true]],
-  ['ssv', ['org.a11y.Status', 'IsEnabled', 'v']],
+  ['ssv', ['org.a11y.Status', 'IsEnabled', new Variant('b', true)]],
+  ['(iiii)', [[10, -20, 300, 40]]],
+  ['s', ['Gr\u00fc\u00dfe, \u4e16\u754c']],
+  ['a(ua(so))', [[[15, [[':1.5', '/org/a11y/atspi/accessible/3']]], [2, []]]]],
+  ['au', [[1 << 25, 7]]],
+  ['v', [new Variant('d', 2.5)]],
+  ['a{sv}', [{ Name: new Variant('s', 'OK'), Parent: new Variant('(so)', [':1.5', '/x']), ChildCount: new Variant('i', 3) }]],
+  ['a((so)(so)(so)iiassusau)', [[[[':1.5', '/a'], [':1.5', '/'], [':1.5', '/p'], 0, 2, ['org.a11y.atspi.Accessible'], 'Name', 29, '', [1 << 25, 0]]]]],
+  ['xtbynqay', [-(2n ** 40n), 2n ** 63n, true, 200, -3, 65535, Buffer.from([1, 2, 3])]],
 ];
+
+/** Our values as dbus-next takes them: its own Variant class. */
+const theirs = (v: unknown): unknown => {
+  if (v instanceof Variant) return new dbus.Variant(v.signature, theirs(v.value));
+  if (Buffer.isBuffer(v)) return v;
+  if (Array.isArray(v)) return v.map(theirs);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, theirs(x)]));
+  return v;
+};
 
 const written = (...calls: MethodCall[]): Buffer => {
   const writer = new CallWriter();
@@ -44,66 +57,77 @@ const written = (...calls: MethodCall[]): Buffer => {
   return writer.take();
 };
 
-describe('a method call', () => {
-  const both = (signature: string, body: unknown[], serial = 7) => {
-    const values = body.map((v) => (v === 'v' ? true : v));
-    const call = { serial, destination: ':1.42', path: '/org/a11y/atspi/accessible/12', member: 'GetExtents', signature };
-    return {
-      ours: { ...call, iface: 'org.a11y.atspi.Component', body: signature === 'ssv' ? [...values.slice(0, 2), new Variant('b', true)] : values },
-      theirs: marshallMessage(new dbus.Message({ ...call, interface: 'org.a11y.atspi.Component', body: signature === 'ssv' ? [...values.slice(0, 2), new dbus.Variant('b', true)] : values }))[0],
-    };
-  };
+const call = (serial: number, signature: string, body: readonly unknown[]): MethodCall => ({
+  serial, destination: ':1.42', path: '/org/a11y/atspi/accessible/12', iface: 'org.a11y.atspi.Component', member: 'GetExtents', signature, body,
+});
 
-  test('is written byte for byte as dbus-next writes it', () => {
-    for (const [signature, body] of CALLS) {
-      const { ours, theirs } = both(signature, body);
-      expect(written(ours).toString('hex'), signature).toBe(theirs.toString('hex'));
+const ORACLE = 'org.retrace.Oracle';
+
+describe('against dbus-next on a real bus', () => {
+  let daemon: ChildProcess;
+  let service: dbus.MessageBus;
+  let link: BusLink;
+  const dir = mkdtempSync(join(tmpdir(), 'retrace-bus-'));
+  /** What the service heard, by method: the values as dbus-next read them. */
+  const heard = new Map<string, unknown[]>();
+
+  beforeAll(async () => {
+    daemon = spawn('dbus-daemon', ['--session', '--nofork', '--print-address', `--address=unix:path=${join(dir, 'bus')}`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const address = await new Promise<string>((resolve) => daemon.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+    // Each body gets a method Echo<i> of its signature: it keeps what it heard and returns it.
+    class Oracle extends dbus.interface.Interface {}
+    const methods: Record<string, { inSignature: string; outSignature: string }> = {};
+    BODIES.forEach(([signature], i) => {
+      methods[`Echo${i}`] = { inSignature: signature, outSignature: signature };
+      (Oracle.prototype as unknown as Record<string, (...args: unknown[]) => unknown>)[`Echo${i}`] = (...args: unknown[]) => {
+        heard.set(`Echo${i}`, args);
+        return args.length === 0 ? undefined : args.length === 1 ? args[0] : args;
+      };
+    });
+    Oracle.configureMembers({ methods });
+    service = dbus.sessionBus({ busAddress: address });
+    await service.requestName(ORACLE, 0);
+    service.export('/oracle', new Oracle(ORACLE));
+    link = await openBus(address, 2_000);
+  });
+
+  afterAll(() => {
+    link?.close();
+    service?.disconnect();
+    daemon?.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('every call is heard with the values sent, and its reply reads back as the values returned', async () => {
+    for (const [i, [signature, body]] of BODIES.entries()) {
+      const reply = await link.call(ORACLE, '/oracle', ORACLE, `Echo${i}`, signature, body);
+      expect(plain(heard.get(`Echo${i}`)), `heard ${signature}`).toEqual(plain(theirs(body)));
+      expect(plain(reply), `reply ${signature}`).toEqual(plain(body));
     }
   });
 
-  test('calls written one after another are each aligned from their own start, and a take starts afresh', () => {
-    const pairs = CALLS.map(([signature, body], i) => both(signature, body, 10 + i));
-    const writer = new CallWriter();
-    pairs.forEach(({ ours }) => writer.append(ours));
-    expect(writer.count).toBe(pairs.length);
-    expect(writer.take().toString('hex')).toBe(Buffer.concat(pairs.map((p) => p.theirs)).toString('hex'));
-    expect(writer.count).toBe(0);
-    writer.append(pairs[1]!.ours);
-    expect(writer.take().toString('hex')).toBe(pairs[1]!.theirs.toString('hex'));
+  test('an error reply names its error', async () => {
+    const failed = await link.call(ORACLE, '/oracle', ORACLE, 'NoSuchMethod').catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(BusCallError);
+    expect((failed as BusCallError).errorName).toBe('org.freedesktop.DBus.Error.UnknownMethod');
   });
 });
 
-const REPLIES: ReadonlyArray<[string, unknown[]]> = [
-  ['(iiii)', [[10, -20, 300, 40]]],
-  ['s', ['Gr\u00fc\u00dfe, \u4e16\u754c']],
-  ['a(ua(so))', [[[15, [[':1.5', '/org/a11y/atspi/accessible/3']]], [2, []]]]],
-  ['au', [[1 << 25, 7]]],
-  ['v', [new dbus.Variant('d', 2.5)]],
-  ['a{sv}', [{ Name: new dbus.Variant('s', 'OK'), Parent: new dbus.Variant('(so)', [':1.5', '/x']), ChildCount: new dbus.Variant('i', 3) }]],
-  ['a((so)(so)(so)iiassusau)', [[[[':1.5', '/a'], [':1.5', '/'], [':1.5', '/p'], 0, 2, ['org.a11y.atspi.Accessible'], 'Name', 29, '', [1 << 25, 0]]]]],
-  ['xtbynqay', [-(2n ** 40n), 2n ** 63n, true, 200, -3, 65535, Buffer.from([1, 2, 3])]],
-];
-
-describe('a reply', () => {
-  test('is read as dbus-next reads it, also split across chunks', () => {
-    const messages = REPLIES.map(([signature, body], i) =>
-      marshallMessage(new dbus.Message({ type: 2, serial: 100 + i, replySerial: i + 1, sender: ':1.5', destination: ':1.9', signature, body } as unknown as dbus.MessageLike))[0]);
-    const stream = Buffer.concat(messages);
-    const reader = new MessageReader();
-    const read = [];
-    for (let at = 0; at < stream.length; at += 7) read.push(...reader.push(stream.subarray(at, at + 7)));
-    expect(read.map((m) => [m.type, m.replySerial, m.sender])).toEqual(REPLIES.map((_, i) => [2, i + 1, ':1.5']));
-    read.forEach((m, i) => {
-      const reference = messageToJsFmt(unmarshall(messages[i]!));
-      expect(plain(m.body), REPLIES[i]![0]).toEqual(plain(reference.body));
-    });
-  });
-
-  test('an error reply names its error', () => {
-    const error = marshallMessage(new dbus.Message({ type: 3, serial: 5, replySerial: 4, errorName: 'org.freedesktop.DBus.Error.UnknownMethod', signature: 's', body: ['no such method'] } as unknown as dbus.MessageLike))[0];
-    expect(new MessageReader().push(error)).toEqual([
-      { type: 3, serial: 5, replySerial: 4, errorName: 'org.freedesktop.DBus.Error.UnknownMethod', signature: 's', body: ['no such method'] },
-    ]);
+describe('calls written one after another', () => {
+  test('are each aligned from their own start, read back whole however the stream is cut, and a take starts afresh', () => {
+    const calls = BODIES.map(([signature, body], i) => call(10 + i, signature, body));
+    const writer = new CallWriter();
+    calls.forEach((c) => writer.append(c));
+    expect(writer.count).toBe(calls.length);
+    const stream = writer.take();
+    expect(stream.toString('hex')).toBe(Buffer.concat(calls.map((c) => written(c))).toString('hex'));
+    expect(writer.count).toBe(0);
+    for (const piece of [1, 7, 64, stream.length]) {
+      const reader = new MessageReader();
+      const read = [];
+      for (let at = 0; at < stream.length; at += piece) read.push(...reader.push(stream.subarray(at, at + piece)));
+      expect(read.map((m) => [m.serial, m.signature, plain(m.body)])).toEqual(calls.map((c) => [c.serial, c.signature, plain(c.body)]));
+    }
   });
 });
 
@@ -145,8 +169,22 @@ const peer = async (answer: (member: string, serial: number) => Buffer): Promise
   };
 };
 
-const reply = (serial: number, signature: string, body: unknown[]): Buffer =>
-  marshallMessage(new dbus.Message({ type: 2, serial: 1000 + serial, replySerial: serial, signature, body } as unknown as dbus.MessageLike))[0];
+/**
+ * A reply to call `serial`, as a peer writes it: the body as a call of ours lays it out (a
+ * body starts 8-aligned in both), after a reply's header (reply serial, signature).
+ */
+const reply = (serial: number, signature: string, body: unknown[]): Buffer => {
+  const asCall = written(call(1, signature, body));
+  const bodyBytes = asCall.subarray(asCall.length - asCall.readUInt32LE(4));
+  const field = (code: number, type: string, value: Buffer): Buffer => Buffer.concat([Buffer.from([code, 1, type.charCodeAt(0), 0]), value]);
+  const u32 = (n: number): Buffer => Buffer.from(Uint32Array.of(n).buffer);
+  const fields = Buffer.concat([
+    field(5, 'u', u32(serial)), // 8 bytes: the signature field starts 8-aligned
+    ...(signature === '' ? [] : [field(8, 'g', Buffer.from([signature.length, ...Buffer.from(signature), 0]))]),
+  ]);
+  const head = Buffer.concat([Buffer.from([0x6c, 2, 0, 1]), u32(bodyBytes.length), u32(1000 + serial), u32(fields.length), fields]);
+  return Buffer.concat([head, Buffer.alloc((8 - (head.length % 8)) % 8), bodyBytes]);
+};
 
 describe('a connection straight to an app', () => {
   test('authenticates as this user, then its calls are answered in turn', async () => {
@@ -198,6 +236,39 @@ describe('a connection straight to an app', () => {
       // 140 ms to spare for a busy machine's late timers.
       expect(at1).toBeLessThan(440);
       expect(link.open, 'a call timing out leaves the connection open').toBe(true);
+    } finally {
+      app.close();
+    }
+  });
+
+  test('a reply it cannot read fails its own call; the connection and the next call go on', async () => {
+    // The peer's reader keeps no member: the first call (serial 1) is the one answered badly.
+    const app = await peer((_, serial) => {
+      const answer = reply(serial, 's', ['fine']);
+      if (serial !== 1) return answer;
+      // The body's signature "s" made "Z", a type D-Bus does not have.
+      const at = answer.indexOf(Buffer.from([8, 1, 0x67, 0, 1, 0x73, 0]));
+      answer[at + 5] = 0x5a;
+      return answer;
+    });
+    try {
+      const link = await openPeer(app.address, 2_000);
+      const bad = link.call(':1.5', '/a', 'org.a11y.atspi.Accessible', 'GetName');
+      const good = link.call(':1.5', '/a', 'org.a11y.atspi.Accessible', 'GetRoleName');
+      await expect(bad).rejects.toMatchObject({ errorName: 'retrace.BadMessage', message: expect.stringMatching(/GetName .*could not be read: .*unknown type/) });
+      await expect(good).resolves.toEqual(['fine']);
+      expect(link.open).toBe(true);
+    } finally {
+      app.close();
+    }
+  });
+
+  test('a stream that is not D-Bus fails the connection, not the process', async () => {
+    const app = await peer(() => Buffer.from('HTTP/1.1 400 Bad Request\r\n\r\n'));
+    try {
+      const link = await openPeer(app.address, 2_000);
+      await expect(link.call(':1.5', '/a', 'org.a11y.atspi.Accessible', 'GetRole')).rejects.toMatchObject({ errorName: 'retrace.Disconnected', message: expect.stringMatching(/not "l" or "B"/) });
+      expect(link.open).toBe(false);
     } finally {
       app.close();
     }

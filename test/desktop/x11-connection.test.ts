@@ -5,7 +5,9 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { XConnection, XProtocolError } from '../../src/desktop/x11/connection.ts';
+import { XConnection } from '../../src/desktop/x11/connection.ts';
+import { XProtocolError } from '../../src/desktop/x11/x-errors.ts';
+import { random } from '../support/seeded.ts';
 
 const DISPLAY_NUMBER = 900 + (process.pid % 90);
 const ROOT = 0x100;
@@ -65,16 +67,26 @@ const event = (code: number): Buffer => {
 let server: Server | undefined;
 const clients = new Set<Socket>();
 
-/**
- * Serves one client: its setup, then `answer` is called with each request's opcode and
- * sequence; what it returns is written before the next answer starts, as a server answers in order.
- */
-const fakeServer = async (answer: (client: Socket, opcode: number, sequence: number) => Promise<void> | void): Promise<string> => {
+/** Listens as display :DISPLAY_NUMBER; `serve` gets each client. */
+const listenAsDisplay = async (serve: (client: Socket) => void): Promise<string> => {
   mkdirSync('/tmp/.X11-unix', { recursive: true });
   const path = `/tmp/.X11-unix/X${DISPLAY_NUMBER}`;
   rmSync(path, { force: true });
   server = createServer((client) => {
     clients.add(client);
+    client.on('close', () => clients.delete(client));
+    serve(client);
+  });
+  await new Promise<void>((resolve) => server!.listen(path, resolve));
+  return `:${DISPLAY_NUMBER}`;
+};
+
+/**
+ * Serves one client: its setup, then `answer` is called with each request's opcode and
+ * sequence; what it returns is written before the next answer starts, as a server answers in order.
+ */
+const fakeServer = (answer: (client: Socket, opcode: number, sequence: number) => Promise<void> | void, setup: Buffer = setupReply()): Promise<string> =>
+  listenAsDisplay((client) => {
     let setupDone = false;
     let pending = Buffer.alloc(0);
     let sequence = 0;
@@ -87,7 +99,7 @@ const fakeServer = async (answer: (client: Socket, opcode: number, sequence: num
         if (pending.length < size) return;
         pending = pending.subarray(size);
         setupDone = true;
-        client.write(setupReply());
+        client.write(setup);
       }
       while (pending.length >= 4 && pending.length >= pending.readUInt16LE(2) * 4) {
         const opcode = pending.readUInt8(0);
@@ -97,9 +109,6 @@ const fakeServer = async (answer: (client: Socket, opcode: number, sequence: num
       }
     });
   });
-  await new Promise<void>((resolve) => server!.listen(path, resolve));
-  return `:${DISPLAY_NUMBER}`;
-};
 
 /** Writes `bytes` in pieces of the given sizes, each in a write of its own, a moment apart. */
 const dribble = async (client: Socket, bytes: Buffer, sizes: readonly number[]): Promise<void> => {
@@ -120,6 +129,17 @@ afterEach(async () => {
 });
 
 const GET_IMAGE = 73;
+const GET_PROPERTY = 20;
+const CHANGE_KEYBOARD_MAPPING = 100;
+
+/** An X error packet: `code` for request `sequence`. */
+const xError = (code: number, sequence: number): Buffer => {
+  const packet = Buffer.alloc(32);
+  packet.writeUInt8(0, 0);
+  packet.writeUInt8(code, 1);
+  packet.writeUInt16LE(sequence, 2);
+  return packet;
+};
 
 describe('XConnection', () => {
   test('reads the pixel format of screen 0 from the setup', async () => {
@@ -160,5 +180,107 @@ describe('XConnection', () => {
     await expect(x.image({ x: 0, y: 0, width: 64, height: 48 }, new Uint8Array(4 * 64 * 48))).rejects.toThrow(XProtocolError);
     await expect(x.sync()).resolves.toBeDefined();
     x.close();
+  });
+
+  test('an X error names the error and the request, fails that request only, and the connection goes on', async () => {
+    const display = await fakeServer((client, opcode, sequence) => {
+      client.write(opcode === GET_PROPERTY ? xError(3, sequence) : reply(sequence, Buffer.alloc(0)));
+    });
+    const x = await XConnection.open(display);
+    const failed = await x.property(0x400001, 'WM_NAME').catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(XProtocolError);
+    expect(failed).toMatchObject({ message: 'BadWindow on GetProperty', xCode: 3 });
+    await expect(x.sync()).resolves.toBeDefined();
+    x.close();
+  });
+
+  test('a request without a reply is settled by its own sequence: a reply to an earlier request does not hide its error', async () => {
+    const display = await fakeServer((client, opcode, sequence) => {
+      client.write(opcode === CHANGE_KEYBOARD_MAPPING ? xError(2, sequence) : reply(sequence, Buffer.alloc(0)));
+    });
+    const x = await XConnection.open(display);
+    // Sent in one tick: a round trip (1), then the mapping (2) and its own round trip (3). The
+    // reply to 1 arrives while 2 is waiting; 2's error comes after it.
+    const [first, mapping] = await Promise.allSettled([x.sync(), x.changeKeyboardMapping(200, [0x61])]);
+    expect(first.status).toBe('fulfilled');
+    expect(mapping).toMatchObject({ status: 'rejected', reason: { message: 'BadValue on ChangeKeyboardMapping' } });
+    x.close();
+  });
+
+  test('a setup reply that cannot be read fails the open, with the reason', async () => {
+    const truncated = setupReply().subarray(0, 48);
+    truncated.writeUInt16LE((truncated.length - 8) / 4, 6);
+    const display = await fakeServer(() => undefined, truncated);
+    await expect(XConnection.open(display)).rejects.toThrow(/sent a setup reply that cannot be read/);
+  });
+
+  test('a reply longer than any server sends ends the connection, failing what waits on it', async () => {
+    const display = await fakeServer((client, _opcode, sequence) => {
+      const header = reply(sequence, Buffer.alloc(0));
+      header.writeUInt32LE(0x4000_0000, 4);
+      client.write(header);
+    });
+    const x = await XConnection.open(display);
+    await expect(x.sync()).rejects.toThrow(/a reply of \d+ bytes/);
+    await x.closed;
+  });
+});
+
+describe('XConnection, fuzzed', () => {
+  test('2,000 servers sending random, truncated and mutated setups and replies: every call settles, nothing is thrown', { timeout: 60_000 }, async () => {
+    const rand = random(0xc0ffee);
+    const byte = (): number => Math.floor(rand() * 256);
+    const bytes = (n: number): Buffer => Buffer.from(Array.from({ length: n }, byte));
+    const mutated = (packet: Buffer): Buffer => {
+      const out = Buffer.from(packet);
+      for (let i = 1 + Math.floor(rand() * 6); i > 0; i--) out[Math.floor(rand() * out.length)] = byte();
+      return rand() < 0.3 ? out.subarray(0, Math.floor(rand() * out.length)) : out;
+    };
+    /** Replies, errors and events for requests 1–4, mutated and cut, with random bytes among them. */
+    const stream = (): Buffer =>
+      Buffer.concat(
+        Array.from({ length: 1 + Math.floor(rand() * 6) }, () => {
+          const sequence = 1 + Math.floor(rand() * 4);
+          const pick = Math.floor(rand() * 4);
+          const packet = pick === 0 ? reply(sequence, bytes(4 * Math.floor(rand() * 20))) : pick === 1 ? xError(byte(), sequence) : pick === 2 ? event(byte()) : bytes(Math.floor(rand() * 64));
+          return rand() < 0.5 ? mutated(packet) : packet;
+        }),
+      );
+    const setup = (): Buffer => {
+      if (rand() < 0.7) return setupReply();
+      const bad = mutated(setupReply());
+      // A length that fits what is sent, now and then: the parser, not only the wait, is reached.
+      if (bad.length >= 8 && rand() < 0.5) bad.writeUInt16LE(Math.floor((bad.length - 8) / 4), 6);
+      return bad;
+    };
+    let opened = 0;
+    let answered = 0;
+    // Each client: a setup; a bad one ends the connection, a good one is followed, once the
+    // requests have come, by the stream and the end.
+    const display = await listenAsDisplay((client) => {
+      client.on('error', () => undefined);
+      let step = 0;
+      client.on('data', () => {
+        if (step++ === 0) {
+          const bytes = setup();
+          if (bytes.equals(setupReply())) client.write(bytes);
+          else client.end(bytes);
+        } else if (!client.writableEnded) {
+          client.end(stream());
+        }
+      });
+    });
+    for (let n = 0; n < 2_000; n++) {
+      const x = await XConnection.open(display, {}, 1_000).catch(() => undefined);
+      if (x === undefined) continue;
+      opened++;
+      const into = new Uint8Array(4 * 4);
+      const results = await Promise.allSettled([x.sync(), x.property(0x400001, 'WM_NAME'), x.image({ x: 0, y: 0, width: 2, height: 2 }, into), x.viewable(0x400001)]);
+      answered += results.filter((r) => r.status === 'fulfilled').length;
+      x.close();
+    }
+    // Most setups were read, and some requests were answered: the cases reach the decoders.
+    expect(opened).toBeGreaterThan(1_000);
+    expect(answered).toBeGreaterThan(100);
   });
 });

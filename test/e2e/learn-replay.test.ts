@@ -48,10 +48,20 @@ describe('learn, replay, heal, catch', () => {
   });
 
   test('run 2 replays every goal with zero model calls, verifying every action, without rewriting the path', async () => {
-    const result = await run('');
+    const result = await run('', '--verbose');
     expect(result.code, result.stdout + result.stderr).toBe(0);
+    // The time split: the run's start-up, and per goal phases that add up to its durationMs.
+    expect(project.summary().startup).toEqual({ cliMs: expect.any(Number), engineMs: expect.any(Number), displayMs: expect.any(Number) });
+    expect(project.summary().startup!.displayMs).toBeGreaterThan(0);
+    expect(result.stdout).toMatch(/start-up: cli \d+ · engine \d+ · display \d+ ms/);
+    expect(result.stderr.match(/ {2}time: start \d+ · launch \d+ · ready \d+ · actions \d+ · hold \d+ · check \d+ · report \d+ ms/g)).toHaveLength(3);
     for (const id of ['add', 'multiply', 'save']) {
       const verdict = goal(id);
+      const { phases } = verdict;
+      if (!phases) throw new Error(`no time split for ${id}`);
+      expect(phases.launchMs + phases.readyMs + phases.actionsMs + phases.holdMs + phases.checkMs).toBe(verdict.durationMs);
+      expect(phases.actionsMs).toBeGreaterThan(0);
+      expect(phases.checkMs).toBeGreaterThan(0);
       expect(verdict).toMatchObject({ status: 'passed', mode: 'replayed', modelCalls: 0 });
       expect(verdict.actions.length).toBeGreaterThan(0);
       for (const action of verdict.actions) {

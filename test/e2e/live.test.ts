@@ -6,9 +6,24 @@
  * streams the run's status (`/events`): each goal starting on its worker's screen, its actions,
  * its result.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { Project, until } from '../support/project.ts';
-import { openRfbSession, openViewer } from '../support/vnc-client.ts';
+import { openRfbSession, openViewer, strangerAnswers, STRANGERS_REFUSED } from '../support/vnc-client.ts';
+
+const run = promisify(execFile);
+
+/** How `xdotool` fares on `display` without its cookie: the same user without it, then user nobody. */
+const xWithoutCookie = async (display: string): Promise<string[]> => {
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', DISPLAY: display, XAUTHORITY: '/nonexistent' };
+  const attempt = (command: readonly string[]): Promise<string> =>
+    run(command[0]!, command.slice(1), { env }).then(
+      () => 'connected',
+      (error: { stderr?: string }) => (/Authorization required/.test(error.stderr ?? '') ? 'refused' : `failed otherwise: ${error.stderr}`),
+    );
+  return [await attempt(['xdotool', 'getmouselocation']), await attempt(['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', 'xdotool', 'getmouselocation'])];
+};
 
 // The wait keeps the run going while the test looks at it; the run still has to pass. Two spec
 // files, so the two workers run one each at the same time.
@@ -66,9 +81,11 @@ describe('retrace run --live', () => {
     const run = project.start(['run', 'specs', '--live', '--workers', '2'], {}, 120_000, false);
     let ended = false;
     void run.result.finally(() => (ended = true));
-    const url = await until('"live view:"', () => /live view: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(run.output.stderr)?.[1], 30_000).catch((error: Error) => {
+    const url = await until('"live view:"', () => /live view: (http:\/\/127\.0\.0\.1:\d+\/[\w-]{32}\/)/.exec(run.output.stderr)?.[1], 30_000).catch((error: Error) => {
       throw new Error(`${error.message}\n${run.output.stdout}\n${run.output.stderr}`);
     });
+    const displays = /\(displays? ([^)]*), view only\)/.exec(run.output.stderr)?.[1]?.split(', ') ?? [];
+    expect(displays).toHaveLength(2);
 
     const statuses: Status[] = [];
     await readStatus(url, statuses, () => ended);
@@ -86,6 +103,13 @@ describe('retrace run --live', () => {
     }, 60_000);
     expect(ended).toBe(false);
     for (const session of sessions) session.close();
+
+    // Only the person it printed the address to sees the run: no screen byte for a stranger,
+    // and the displays let in no X client without their cookie.
+    const answers = await strangerAnswers(url);
+    expect(answers).toEqual(STRANGERS_REFUSED(answers));
+    for (const display of displays) expect(await xWithoutCookie(display)).toEqual(['refused', 'refused']);
+    expect(ended).toBe(false);
 
     const viewer = await openViewer(url);
     expect(viewer.page).toContain('./novnc/core/rfb.js');

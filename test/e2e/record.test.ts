@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openViewer } from '../support/vnc-client.ts';
+import { openViewer, strangerAnswers, STRANGERS_REFUSED } from '../support/vnc-client.ts';
 import { Project, until, type RunningCli } from '../support/project.ts';
 import type { Path } from '../../src/domain.ts';
 
@@ -31,19 +31,23 @@ goals:
         timeoutMs: 500
 `;
 
-/** The person: xdotool on the recorder's display, then waiting for the screen as a person would. */
+/** The person: xdotool on the recorder's display (with the cookie it printed), then waiting for the screen as a person would. */
 class Person {
-  constructor(private readonly display: string) {}
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(display: string, cookie: string) {
+    this.env = { ...process.env, DISPLAY: display, XAUTHORITY: cookie };
+  }
 
   private async screen(): Promise<Buffer> {
-    const { stdout } = await run('xwd', ['-root', '-silent', '-display', this.display], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await run('xwd', ['-root', '-silent'], { env: this.env, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
     return stdout;
   }
 
   /** Does `args` and waits until the screen changed (when `changes`) and then holds still. */
   async act(args: readonly string[], changes: boolean): Promise<void> {
     const before = await this.screen();
-    await run('xdotool', [...args], { env: { ...process.env, DISPLAY: this.display } });
+    await run('xdotool', [...args], { env: this.env });
     if (changes) await until('the screen to change', async () => ((await this.screen()).equals(before) ? undefined : true), 10_000);
     let last = await this.screen();
     await until('the screen to hold still', async () => {
@@ -61,9 +65,10 @@ async function startRecording(project: Project, goal: string): Promise<{ recordi
     throw new Error(`${error.message}\n${recording.output.stdout}\n${recording.output.stderr}`);
   });
   const display = /on display (:\d+)/.exec(recording.output.stdout)?.[1];
+  const cookie = /XAUTHORITY=(\S+)/.exec(recording.output.stdout)?.[1];
   const url = /drive the app in a browser: (\S+)/.exec(recording.output.stdout)?.[1];
-  if (!display || !url) throw new Error(`no display or address in:\n${recording.output.stdout}`);
-  return { recording, person: new Person(display), url };
+  if (!display || !cookie || !url) throw new Error(`no display, cookie or address in:\n${recording.output.stdout}`);
+  return { recording, person: new Person(display, cookie), url };
 }
 
 /** Ctrl-C in a terminal: SIGINT to the whole foreground process group. */
@@ -81,6 +86,9 @@ describe('retrace record', () => {
     expect(viewer.page).toContain('your mouse and keyboard drive the app');
     expect(viewer.module).toBe(200);
     expect(viewer.greeting).toEqual({ version: expect.stringMatching(/^RFB 003\.\d{3}\n$/), width: 1280, height: 800 });
+    // The page drives the app: nobody without the printed address's token reaches it.
+    const answers = await strangerAnswers(url);
+    expect(answers).toEqual(STRANGERS_REFUSED(answers));
 
     await person.act(['mousemove', '155', '188', 'click', '1'], false);
     await person.act(['type', '--delay', '40', 'Buy milk'], true);

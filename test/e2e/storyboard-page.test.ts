@@ -11,6 +11,10 @@ import { PathStore, assetName } from '../../src/paths/store.ts';
 import { createFrame, encodePng } from '../../src/vision/frame.ts';
 import { Project } from '../support/project.ts';
 import { countPixels, screenshotPage } from '../support/page-shot.ts';
+import { BrowserPage } from '../support/browser-page.ts';
+import { storyboardPage } from '../../src/report/storyboard.ts';
+import { writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
 const SPEC = 'specs/notes.yaml';
 const ANCHOR: Rgba = [200, 0, 200, 255];
@@ -94,6 +98,36 @@ describe('retrace paths show', () => {
     const shot = await screenshotPage(join(project.root, 'review.html'), [1800, 900]);
     expect(countPixels(shot, near(TYPED))).toBeGreaterThan(1000);
     expect(countPixels(shot, near(HEALED))).toBeGreaterThan(1000);
+  }, 60_000);
+
+  test('a bare --html writes where its help says, and the list names the path as every command takes it', async () => {
+    const result = await project.cli(['paths', 'show', `${SPEC}#save`, '--html']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('storyboard: reports/storyboards/specs/notes/save.html');
+    const listed = await project.cli(['paths']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`^${SPEC.replace('.', '\\.')}#save  `, 'm'));
+  });
+
+  test('the last run\'s windows are previews that open at full size', async () => {
+    const assets = new Map<string, Uint8Array>();
+    const recorded = path(assets, TYPED);
+    const full = encodePng(createFrame(800, 600, HEALED));
+    const html = storyboardPage({ original: { path: recorded, asset: (name) => assets.get(name)! }, lastRunWindows: new Map([[1, { before: full, after: full }]]) });
+    const file = join(project.root, 'last-run.html');
+    writeFileSync(file, html);
+    const page = await BrowserPage.open(pathToFileURL(file).href);
+    try {
+      const preview = countPixels(await page.screenshot(), near(HEALED));
+      await page.evaluate(`location.hash = 'run-2-after'`);
+      const zoomed = countPixels(await page.screenshot(), near(HEALED));
+      // Previews 360 px wide (the page is wider than the view: at least one shows); then one image at its full 800×600.
+      expect(preview).toBeGreaterThan(360 * 260);
+      expect(preview).toBeLessThan(2 * 360 * 280);
+      expect(zoomed).toBeGreaterThanOrEqual(800 * 600);
+    } finally {
+      await page.close();
+    }
   }, 60_000);
 
   test('a goal without a path is bad input', async () => {

@@ -35,6 +35,24 @@ describe('computePathStats', () => {
     expect(small?.flakiness).toBeCloseTo(0.25 + 1 / 6, 4);
   });
 
+  test('a change of outcome after a spec edit, a new path or with no path is no flake, and is listed apart', () => {
+    const on = (spec: string, path: string | null) => ({ specHash: spec, pathHash: path });
+    // Fails with no path (--learn off), then learned and passing; fails after an edit of the spec,
+    // passes after the path was learned again: not one flake among them.
+    const runs = [
+      ...fromPattern('edited', 'FF', on('s1', null)),
+      ...fromPattern('edited', 'PP', on('s1', 'p1')),
+      ...fromPattern('edited', 'FF', on('s2', 'p1')),
+      ...fromPattern('edited', 'PPP', on('s2', 'p2')),
+    ].map((r, i) => ({ ...r, ts: rec(i).ts }));
+    const [stats] = computePathStats(runs);
+    expect(stats).toMatchObject({ state: 'stable', flakiness: 0, flips: 0, recentRuns: 3, recentSuccessRate: 1, runs: 9, failures: 2 });
+    expect(stats?.changes.map((c) => c.reason)).toEqual(['no path', 'no path', 'spec edited', 'path changed']);
+    // The same outcomes on one spec and one path are the flakes they look like.
+    const [same] = computePathStats(fromPattern('same', 'FFPPFFPPP', on('s1', 'p1')));
+    expect(same).toMatchObject({ state: 'flaky', flips: 3, changes: [] });
+  });
+
   test('broken and skipped runs count as runs but not in rates or flips', () => {
     const [stats] = computePathStats(fromPattern('infra', 'PBPSPBP'));
     expect(stats).toMatchObject({ runs: 7, passes: 4, failures: 0, broken: 2, skipped: 1, successRate: 1, flips: 0, state: 'stable' });

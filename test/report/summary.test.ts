@@ -38,3 +38,17 @@ test('a bad field is named by its JSON path', async () => {
   writeFileSync(join(dir, 'summary.json'), JSON.stringify({ totals: { passed: 1 }, goals: [] }));
   await expect(readSummary(dir)).rejects.toThrow(/totals\.failed must be a number ≥ 0, got nothing/);
 });
+
+test('the time splits are read back, and a bad one is named by its JSON path', async () => {
+  const phases = { startMs: 4310, launchMs: 1210, readyMs: 790, actionsMs: 450, holdMs: 310, checkMs: 540, reportMs: 120 };
+  const startup = { cliMs: 640, engineMs: 1830, displayMs: 1450 };
+  const summary = { totals: totalsOf([goal], 9000), startup, goals: [{ ...goal, phases }] };
+  await writeSummary(dir, summary);
+  expect(await readSummary(dir)).toEqual(summary);
+  writeFileSync(join(dir, 'summary.json'), JSON.stringify({ ...summary, goals: [{ ...goal, phases: { ...phases, holdMs: -1 } }] }));
+  await expect(readSummary(dir)).rejects.toThrow(/goals\[0\]\.phases\.holdMs must be a number ≥ 0, got -1/);
+  writeFileSync(join(dir, 'summary.json'), JSON.stringify({ ...summary, startup: { cliMs: 1, engineMs: 2 } }));
+  await expect(readSummary(dir)).rejects.toThrow(/startup\.displayMs must be a number ≥ 0, got nothing/);
+  writeFileSync(join(dir, 'summary.json'), JSON.stringify({ ...summary, goals: [{ ...goal, phases: 12 }] }));
+  await expect(readSummary(dir)).rejects.toThrow(/goals\[0\]\.phases must be a mapping, got 12/);
+});

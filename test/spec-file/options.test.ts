@@ -39,6 +39,14 @@ describe('resolveOptions', () => {
     expect(o.bounds).toEqual({ ...DEFAULT_OPTIONS.bounds, maxSteps: 5, maxTokens: 1000 });
   });
 
+  it('takes trace from the CLI, then the spec, then the config, else retain-on-failure', () => {
+    expect(resolveOptions({ root }).trace).toBe('retain-on-failure');
+    expect(resolveOptions({ root, config: config({ trace: 'off' }) }).trace).toBe('off');
+    expect(resolveOptions({ root, spec: { options: { trace: 'on' } }, config: config({ trace: 'off' }) }).trace).toBe('on');
+    expect(resolveOptions({ root, cli: { trace: 'off' }, spec: { options: { trace: 'on' } } }).trace).toBe('off');
+    expect(checkCliOptions({ trace: 'always' } as never)?.message).toMatch(/trace/);
+  });
+
   it('lets an explicit false in a higher layer win over true below', () => {
     const o = resolveOptions({ root, cli: { relearn: false }, config: config({ relearn: true }) });
     expect(o.relearn).toBe(false);

@@ -30,6 +30,9 @@ export interface RunningCli {
 export class Project {
   readonly root = mkdtempSync(join(tmpdir(), 'retrace-e2e-'));
 
+  /** @param bin the CLI to run: this checkout's by default, another's to compare with it. */
+  constructor(readonly bin: string = BIN) {}
+
   write(file: string, text: string): this {
     const full = join(this.root, file);
     mkdirSync(dirname(full), { recursive: true });
@@ -80,7 +83,7 @@ export class Project {
     const childEnv: NodeJS.ProcessEnv = { ...process.env, FIXTURES, CI: 'true', ...env };
     delete childEnv.DISPLAY;
     for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
-    return startCommand(process.execPath, [BIN, ...args], { cwd: this.root, env: childEnv, timeoutMs, group });
+    return startCommand(process.execPath, [this.bin, ...args], { cwd: this.root, env: childEnv, timeoutMs, group });
   }
 }
 

@@ -3,6 +3,7 @@
  * security "None", and the server's init message, whose screen size names the display being
  * served; then, when asked, whole frames of that display (raw encoding).
  */
+import { get as httpGet } from 'node:http';
 import { WebSocket } from 'ws';
 
 export interface RfbGreeting {
@@ -118,4 +119,70 @@ export async function openViewer(pageUrl: string): Promise<{ readonly page: stri
   const page = await response.text();
   const module = (await fetch(new URL('novnc/core/rfb.js', pageUrl))).status;
   return { page, module, greeting: await rfbHandshake(pageUrl) };
+}
+
+/** How the bridge answered one request: its HTTP status, and how many bytes it sent after (screen). */
+export interface Answer {
+  readonly status: number;
+  readonly bytes: number;
+}
+
+/** A plain GET with the headers given (Node's fetch will not send another Host). */
+function get(url: URL, headers: Record<string, string>): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = httpGet(url, { headers }, (response) => {
+      let bytes = 0;
+      response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, bytes }));
+    });
+    request.on('error', reject);
+  });
+}
+
+/** A WebSocket open as a browser page would try it: refused (its status), or every byte it got in `forMs`. */
+function tryWebSocket(url: URL, options: { readonly host?: string; readonly origin?: string }): Promise<Answer> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url.href.replace(/^http/, 'ws'), ['binary'], { ...(options.host && { headers: { host: options.host } }), ...(options.origin && { origin: options.origin }) });
+    let bytes = 0;
+    ws.on('unexpected-response', (_request, response) => resolve({ status: response.statusCode ?? 0, bytes: 0 }));
+    ws.on('error', () => resolve({ status: 0, bytes }));
+    // Opened: the handshake passed; what a viewer gets first is the server's greeting.
+    ws.on('open', () => ws.once('message', (data: Buffer) => {
+      bytes += data.length;
+      ws.close();
+      resolve({ status: 101, bytes });
+    }));
+  });
+}
+
+/** What `strangerAnswers` must find: every stranger refused with nothing sent, the page's own WebSocket greeted. */
+export const STRANGERS_REFUSED = (answers: Record<string, Answer>): Record<string, Answer> =>
+  Object.fromEntries(Object.keys(answers).map((what) => [what, what === "the page's own websocket" ? { status: 101, bytes: 12 } : { status: 403, bytes: 0 }]));
+
+/**
+ * What the bridge of `pageUrl` answers to requests a stranger can make: another local user (no
+ * token, or a guessed one), a web page in the user's browser (its own Origin), a DNS-rebinding
+ * page (its own Host). Keyed by what was tried.
+ */
+export async function strangerAnswers(pageUrl: string): Promise<Record<string, Answer>> {
+  const page = new URL(pageUrl);
+  const root = new URL('/', page);
+  const wrong = new URL(`/${'A'.repeat(page.pathname.length - 2)}/`, page);
+  const attacker = `attacker.example:${page.port}`;
+  const tries: Record<string, () => Promise<Answer>> = {
+    'page without the token': () => get(root, {}),
+    'page with a wrong token': () => get(wrong, {}),
+    'events without the token': () => get(new URL('events', root), {}),
+    'noVNC module without the token': () => get(new URL('novnc/core/rfb.js', root), {}),
+    'page with another Host': () => get(page, { host: attacker }),
+    'websocket without the token': () => tryWebSocket(new URL('websockify/1', root), {}),
+    'websocket with a wrong token': () => tryWebSocket(new URL('websockify/1', wrong), {}),
+    'websocket from another Origin': () => tryWebSocket(new URL('websockify/1', page), { origin: 'http://evil.example' }),
+    'websocket with another Host': () => tryWebSocket(new URL('websockify/1', page), { host: attacker }),
+    // The control: the page's own WebSocket, as its browser opens it, is let in.
+    "the page's own websocket": () => tryWebSocket(new URL('websockify/1', page), { origin: page.origin }),
+  };
+  const answers: Record<string, Answer> = {};
+  for (const [what, attempt] of Object.entries(tries)) answers[what] = await attempt();
+  return answers;
 }

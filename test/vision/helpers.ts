@@ -4,21 +4,14 @@ import type { DrawReport, Frame, Region } from '../../src/domain.ts';
 import { createFrame, decodePng, fillRegion } from '../../src/vision/frame.ts';
 import type { Clock } from '../../src/vision/settle.ts';
 import type { Rgba } from '../../src/vision/types.ts';
+import { random } from '../support/seeded.ts';
 
 /** A PNG of test/vision/images, decoded. */
 export const loadImage = (name: string): Frame =>
   decodePng(readFileSync(new URL(`./images/${name}.png`, import.meta.url)));
 
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-export function random(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic pseudo-random numbers in [0, 1), shared with the other tests. */
+export { random };
 
 /** An opaque frame of random colours. */
 export function noiseFrame(width: number, height: number, seed: number): Frame {

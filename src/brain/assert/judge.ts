@@ -72,14 +72,19 @@ export async function judgeQuietScreen(stage: Stage, judge: () => Promise<Assert
 }
 
 /** The expectations judged against the screen before the goal's first action. */
-const judgedBefore = (e: Expectation): boolean => e.kind === 'text' || e.kind === 'element';
+export const JUDGED_BEFORE = ['text', 'element'] as const satisfies readonly Expectation['kind'][];
 
 /**
  * Which of `expectations` (by index) already hold on the screen now, before the goal's first
- * action: one look each, no polling.
+ * action: one look each, no polling. `kinds` picks some of the kinds judged before.
  */
-export async function heldBefore(stage: Stage, expectations: readonly Expectation[], context: CheckContext): Promise<ReadonlySet<number>> {
-  const indexes = expectations.flatMap((e, i) => (judgedBefore(e) ? [i] : []));
+export async function heldBefore(
+  stage: Stage,
+  expectations: readonly Expectation[],
+  context: CheckContext,
+  kinds: readonly (typeof JUDGED_BEFORE)[number][] = JUDGED_BEFORE,
+): Promise<ReadonlySet<number>> {
+  const indexes = expectations.flatMap((e, i) => ((kinds as readonly string[]).includes(e.kind) ? [i] : []));
   if (indexes.length === 0) return new Set();
   const once = indexes.map((i) => ({ ...(expectations[i] as Expectation), timeoutMs: 0 }) as Expectation);
   const results = await checkExpectations(stage, once, { ...context, expectMs: 0 });

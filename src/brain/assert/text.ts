@@ -1,6 +1,6 @@
 /** `text:` and `absent:` assertions: OCR of the window (or a region of it), polled until they hold. */
 import type { Region } from '../../domain.ts';
-import { readText } from '../../vision/ocr/find-text.ts';
+import { readAll } from '../../vision/ocr/find-text.ts';
 import { matchText } from '../../vision/text-match.ts';
 import type { TextMatch } from '../../spec-file/types.ts';
 import type { Stage } from '../stage.ts';
@@ -9,10 +9,11 @@ import { pollAssertion } from './poll.ts';
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
-/** Everything readable in the window (or region): the page read plus label-by-label reads. */
-async function readWindow(stage: Stage, region: Region | undefined): Promise<string> {
+/** Everything readable in the window (or region): the page read plus label-by-label reads, and the frame read. */
+async function readWindow(stage: Stage, region: Region | undefined): Promise<{ read: string; judged: NonNullable<AssertionResult['judged']> }> {
   const { frame } = await stage.shoot();
-  return stage.guard(readText(stage.reader, frame, region));
+  const page = await stage.guard(readAll(stage.reader, frame, region ? { region } : {}));
+  return { read: page.text, judged: { frame, ...(region ? { region } : {}), words: page.words.map((w) => w.box) } };
 }
 
 /**
@@ -44,8 +45,8 @@ export async function assertText(stage: Stage, check: TextCheck): Promise<Assert
   const off = await offWindow(stage, check.region);
   if (off) return { kind: 'text', description, ok: false, message: off, read: '', ms: Math.round(performance.now() - started) };
   const last = await pollAssertion(async () => {
-    const read = await readWindow(stage, check.region);
-    return { ok: matchText(read, check.text, check.match).ok, read };
+    const { read, judged } = await readWindow(stage, check.region);
+    return { ok: matchText(read, check.text, check.match).ok, read, judged };
   }, check.timeoutMs);
   const read = check.mask(oneLine(last.read));
   return {
@@ -54,6 +55,7 @@ export async function assertText(stage: Stage, check: TextCheck): Promise<Assert
     ok: last.ok,
     message: last.ok ? `found "${check.display}"` : `expected ${check.match} "${check.display}", but the screen shows: "${read}"`,
     read,
+    judged: last.judged,
     ms: Math.round(performance.now() - started),
   };
 }
@@ -64,9 +66,9 @@ export async function assertAbsent(stage: Stage, check: Omit<TextCheck, 'match'>
   const off = await offWindow(stage, check.region);
   if (off) return { kind: 'absent', description, ok: false, message: off, read: '', ms: Math.round(performance.now() - started) };
   const last = await pollAssertion(async () => {
-    const read = await readWindow(stage, check.region);
+    const { read, judged } = await readWindow(stage, check.region);
     // Anywhere, inside a word too: a text that must not be shown is not excused by what surrounds it.
-    return { ok: !matchText(read, check.text, 'substring').ok, read };
+    return { ok: !matchText(read, check.text, 'substring').ok, read, judged };
   }, check.timeoutMs);
   const read = check.mask(oneLine(last.read));
   return {
@@ -75,6 +77,7 @@ export async function assertAbsent(stage: Stage, check: Omit<TextCheck, 'match'>
     ok: last.ok,
     message: last.ok ? `"${check.display}" is not shown` : `"${check.display}" should not be shown, but the screen shows: "${read}"`,
     read,
+    judged: last.judged,
     ms: Math.round(performance.now() - started),
   };
 }

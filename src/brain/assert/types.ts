@@ -1,4 +1,5 @@
 /** Results of `expect:` assertions. A failed assertion is a result; the goal runner turns it into a GoalFailure. */
+import type { Frame, Region } from '../../domain.ts';
 
 export interface DiffImages {
   readonly expected: Uint8Array;
@@ -20,6 +21,8 @@ export interface AssertionResult {
   readonly written?: Uint8Array;
   /** Expected/actual/diff PNGs of a failed screenshot assertion. */
   readonly images?: DiffImages;
+  /** A text or absent assertion: the window it was last judged on, where it read, and the words it read there. */
+  readonly judged?: { readonly frame: Frame; readonly region?: Region; readonly words: readonly Region[] };
   readonly ms: number;
 }
 

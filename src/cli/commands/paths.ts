@@ -68,6 +68,7 @@ export default async function paths(args: ParsedArgs): Promise<number> {
   if (verb === 'accept' || verb === 'reject') return settle(store, root, verb, ref);
   if (verb === 'show') {
     const { default: show } = await import('./paths-show.ts');
+    // A bare --html writes the storyboard where its help says (under --reports).
     return show(store, reports, goalRef(root, verb, ref), typeof args.flags.html === 'string' ? args.flags.html : undefined);
   }
   if (verb !== undefined) throw usage(`unknown "retrace paths ${verb}"; use show, accept or reject <spec>#<goal>, or no argument to list`);
@@ -77,8 +78,9 @@ export default async function paths(args: ParsedArgs): Promise<number> {
   const rows = store.list().map((p) => {
     const path = store.read(`${p.specDir}.yaml`, p.goal);
     const s = stats.get(`${p.specDir}#${p.goal}`);
+    // The id every other command takes: the spec file as the path recorded it, extension and all.
     return {
-      path: `${p.specDir}#${p.goal}`,
+      path: `${path?.spec ?? `${p.specDir}.yaml`}#${p.goal}`,
       planner: path?.planner,
       actions: path?.actions.length ?? 0,
       proposed: p.proposed,

@@ -97,6 +97,7 @@ async function demonstrate(session: AuthorSession, goalId: string, specText: str
     });
     process.stdout.write(
       `recording goal "${goal.id}" of ${spec.id} on display ${desktop.display.name}\n` +
+        (desktop.display.env.XAUTHORITY ? `  its X cookie (for X tools of your own): XAUTHORITY=${desktop.display.env.XAUTHORITY}\n` : '') +
         (vnc ? `  drive the app in a browser: ${vnc.url}\n` : '') +
         'recording: do the goal in the app, then press Ctrl-C (or send SIGTERM) to stop\n',
     );

@@ -14,7 +14,7 @@ import { preflight } from '../../runner/preflight.ts';
 import type { RunContext } from '../../runner/context.ts';
 import { printRunResult, exitCodeOf } from '../result.ts';
 import { checkOutputs, type OutputLocation } from '../outputs.ts';
-import { goalLine, type ConsoleMessage } from '../../runner/progress.ts';
+import type { ConsoleMessage } from '../../runner/progress.ts';
 import type { LiveStatus } from '../../desktop/index.ts';
 
 export const baselinesDirOf = (root: string): string => join(root, 'fixtures', 'baselines');
@@ -29,6 +29,7 @@ export function cliOptions(flags: ParsedArgs['flags']): CliOptions {
     healWithModel: pick<boolean>('heal-with-model'),
     strict: pick<boolean>('strict'),
     unexpectedChanges: pick<string>('unexpected-changes'),
+    trace: pick<string>('trace'),
     updateBaselines: pick<string>('update-baselines'),
     workers: pick<number>('workers'),
     paths: pick<string>('paths'),
@@ -87,8 +88,11 @@ export default async function run(args: ParsedArgs): Promise<number> {
     cli,
     baselinesDir: baselinesDirOf(root),
     runId: randomUUID(),
+    // The process's own start: node and the CLI's imports are part of what the user waits for.
+    startedAt: performance.timeOrigin,
     ownDisplays: displays.length === 0 && (options.workers > 1 || !hasUserDisplay()),
-    ...(displays.length > 0 && { displays: displays.map((d) => d.name) }),
+    ...(displays.length > 0 && { displays: displays.map((d) => ({ name: d.name, ...(d.env.XAUTHORITY !== undefined && { xauthority: d.env.XAUTHORITY }) })) }),
+    eagerDisplay: true,
     keepOpen,
     verbosity: quiet ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
     tty: Boolean(process.stderr.isTTY) && !process.env.CI,
@@ -101,9 +105,9 @@ export default async function run(args: ParsedArgs): Promise<number> {
     retry: (flags.retry as number | undefined) ?? 0,
     ...(typeof flags.shard === 'string' ? { shard: flags.shard } : {}),
     ...(typeof flags.junit === 'string' ? { junit: flags.junit } : {}),
-    ...(viewer ? { onProgress: (message: ConsoleMessage) => statuses.emit('status', liveStatusOf(message)) } : {}),
+    ...(viewer ? { onProgress: liveStatusOf(await import('../../runner/progress.ts'), (status) => statuses.emit('status', status)) } : {}),
   });
-  printRunResult(result, relative(root, options.reports) || '.', quiet);
+  printRunResult(result, relative(root, options.reports) || '.', quiet, context.verbosity === 'verbose');
   const code = exitCodeOf(result);
   if (keepOpen && displays[0] && code !== 0) await holdDisplay(displays[0].name);
   await viewer?.close();
@@ -112,16 +116,21 @@ export default async function run(args: ParsedArgs): Promise<number> {
 
 /**
  * A worker's progress as the live view shows it: the same masked text as the console, on the
- * worker's screen (its vitest pool id, the index of its display).
+ * worker's screen (its vitest pool id, the index of its display). The progress module loads
+ * vitest: only a live view needs it in this process.
  */
-const liveStatusOf = (message: ConsoleMessage): LiveStatus => {
-  const screen = Number(message.worker);
-  return message.kind === 'status'
-    ? { kind: 'now', text: message.text, screen }
-    : message.kind === 'line'
-      ? { kind: 'note', text: message.text, screen }
-      : { kind: 'done', text: goalLine(message.end), passed: message.end.passed, screen };
-};
+const liveStatusOf =
+  ({ goalLine }: typeof import('../../runner/progress.ts'), emit: (status: LiveStatus) => void) =>
+  (message: ConsoleMessage): void => {
+    const screen = Number(message.worker);
+    emit(
+      message.kind === 'status'
+        ? { kind: 'now', text: message.text, screen }
+        : message.kind === 'line'
+          ? { kind: 'note', text: message.text, screen }
+          : { kind: 'done', text: goalLine(message.end), passed: message.end.passed, screen },
+    );
+  };
 
 /** --keep-open: the failed app stays on screen until the user is done looking at it. */
 async function holdDisplay(display: string): Promise<void> {

@@ -1,9 +1,10 @@
 /**
  * A D-Bus connection for the accessibility code: method calls by name, each bounded in time, on
- * a socket that never keeps this process alive. The only place that imports dbus-next.
+ * a socket that never keeps this process alive. retrace's own, to a bus daemon and to an app
+ * alike: it authenticates (EXTERNAL), says hello to a bus, and writes and reads the wire format
+ * itself (wire.ts), so no library's private state is in the way.
  */
 import { createConnection } from 'node:net';
-import dbus from 'dbus-next';
 import { CallWriter, MESSAGE_TYPE, MessageReader, Variant, type MethodCall, type WireMessage } from './wire.ts';
 
 /** A call that failed: the remote error name (e.g. org.freedesktop.DBus.Error.UnknownMethod). */
@@ -35,13 +36,6 @@ interface Stream {
   write(data: Buffer): boolean;
   read(): Buffer | null;
   on(event: 'readable', listener: () => void): void;
-  removeAllListeners(event: 'readable'): void;
-  unref?: () => void;
-}
-
-interface Connected {
-  readonly _connection?: { readonly stream?: Stream };
-  newSerial(): number;
 }
 
 interface Waiting {
@@ -56,9 +50,8 @@ const describeCall = ({ iface, member, destination, path }: MethodCall): string 
 
 /**
  * Calls by serial over one connection: each bounded in time, all failed at once when the
- * connection fails. Sent through `send`, which starts as dbus-next's and becomes retrace's own
- * wire once `takeOver` has the socket. A tree read sends hundreds of calls: per call there is
- * no timer (one sweeps them all) and no buffer or write of its own (they leave in batches).
+ * connection fails. A tree read sends hundreds of calls: per call there is no timer (one sweeps
+ * them all) and no buffer or write of its own (they leave in batches).
  */
 class Calls {
   /** The calls waiting for an answer, by serial, oldest first. */
@@ -66,11 +59,12 @@ class Calls {
   private sweeping: NodeJS.Timeout | undefined;
   open = true;
 
+  private serial = 0;
+  private send: (call: MethodCall) => void = () => undefined;
+
   constructor(
     private readonly address: string,
     private readonly timeoutMs: number,
-    private readonly newSerial: () => number,
-    private send: (call: MethodCall) => void,
   ) {}
 
   /** The connection failed: every call waiting on it fails with it. */
@@ -83,8 +77,13 @@ class Calls {
   settle(message: WireMessage): void {
     const serial = message.replySerial;
     const call = serial === undefined ? undefined : this.finish(serial, this.waiting.get(serial));
-    if (call === undefined) return;
-    if (message.type === MESSAGE_TYPE.error) {
+    if (call === undefined) {
+      if (message.malformed !== undefined) console.warn(`retrace: dropped a D-Bus message from ${this.address} that answers no call: ${message.malformed}`);
+      return;
+    }
+    if (message.malformed !== undefined) {
+      call.reject(new BusCallError(`${describeCall(call.call)}: the reply could not be read: ${message.malformed}`, 'retrace.BadMessage'));
+    } else if (message.type === MESSAGE_TYPE.error) {
       call.reject(new BusCallError(`${describeCall(call.call)}: ${String(message.body[0] ?? message.errorName)}`, message.errorName ?? 'org.freedesktop.DBus.Error.Failed'));
     } else {
       call.resolve(message.body);
@@ -92,15 +91,21 @@ class Calls {
   }
 
   /**
-   * Nothing else is in flight on the stream: its replies are read, and calls written, here from
-   * now on. Calls sent in one tick leave in batches: the app answers the first batch while the
-   * rest are still being written.
+   * The authenticated stream: its replies are read, and calls written, here. Calls sent in one
+   * tick leave in batches: the app answers the first batch while the rest are still being written.
    */
-  takeOver(stream: Stream): void {
+  attach(stream: Stream, close: () => void): void {
     const reader = new MessageReader();
-    stream.removeAllListeners('readable');
+    // Decoding happens here, at the socket, inside a guard: whatever a peer sends, a throw from
+    // this listener would be uncaught and end the run. A message that cannot be read fails the
+    // call it answers (MessageReader); a stream whose framing is lost fails the connection.
     stream.on('readable', () => {
-      for (let chunk = stream.read(); chunk !== null; chunk = stream.read()) for (const m of reader.push(chunk)) this.settle(m);
+      try {
+        for (let chunk = stream.read(); chunk !== null; chunk = stream.read()) for (const m of reader.push(chunk)) this.settle(m);
+      } catch (error) {
+        this.fail(error);
+        close();
+      }
     });
     const out = new CallWriter();
     const flush = (): void => {
@@ -119,7 +124,7 @@ class Calls {
         reject(new BusCallError(`D-Bus connection to ${this.address} is closed`, 'retrace.Disconnected'));
         return;
       }
-      const call: MethodCall = { serial: this.newSerial(), destination, path, iface, member, signature, body };
+      const call: MethodCall = { serial: ++this.serial, destination, path, iface, member, signature, body };
       this.waiting.set(call.serial, { resolve, reject, call, deadline: Date.now() + this.timeoutMs });
       this.sweeping ??= setTimeout(() => this.sweep(), this.timeoutMs);
       this.send(call);
@@ -169,29 +174,18 @@ class Calls {
 }
 
 /**
- * Connects to the bus at `address` (a D-Bus address such as `unix:path=/run/…/bus`). dbus-next
- * opens the connection (authentication, hello); calls and replies then go over its socket in
- * retrace's own wire format (wire.ts).
+ * Connects to the bus at `address` (a D-Bus address such as `unix:path=/run/…/bus`): the
+ * connection of an app's own, and then the bus's hello, which proves it within the time bound.
  */
 export const openBus = async (address: string, timeoutMs = CALL_TIMEOUT_MS): Promise<BusLink> => {
-  const bus = dbus.sessionBus({ busAddress: address });
-  const connected = bus as unknown as Connected;
-  const stream = connected._connection?.stream;
-  stream?.unref?.();
-  /** Before the takeover, a call goes through dbus-next. */
-  const viaDbusNext = (call: MethodCall): void => {
-    const serial = call.serial;
-    bus.call(new dbus.Message({ ...call, body: [...call.body], interface: call.iface, serial })).then(
-      (reply) => calls.settle({ type: MESSAGE_TYPE.reply, serial: 0, replySerial: serial, signature: '', body: (reply?.body ?? []) as unknown[] }),
-      (error: unknown) => calls.settle({ type: MESSAGE_TYPE.error, serial: 0, replySerial: serial, errorName: (error as { type?: string }).type, signature: '', body: [(error as Error).message] }),
-    );
-  };
-  const calls = new Calls(address, timeoutMs, () => connected.newSerial(), viaDbusNext);
-  bus.on('error', (error: unknown) => calls.fail(error));
-  // The first call proves the connection (authentication, hello) within the time bound.
-  await calls.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.Peer', 'Ping');
-  if (stream !== undefined) calls.takeOver(stream);
-  return calls.link(() => bus.disconnect());
+  const link = await openPeer(address, timeoutMs);
+  try {
+    await link.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'Hello');
+  } catch (error) {
+    link.close();
+    throw error;
+  }
+  return link;
 };
 
 /**
@@ -228,9 +222,8 @@ export const openPeer = async (address: string, timeoutMs = CALL_TIMEOUT_MS): Pr
     throw error;
   }
   socket.write('BEGIN\r\n');
-  let serial = 0;
-  const calls = new Calls(address, timeoutMs, () => ++serial, () => undefined);
-  calls.takeOver(socket);
+  const calls = new Calls(address, timeoutMs);
+  calls.attach(socket, () => socket.destroy());
   socket.on('error', (error) => calls.fail(error));
   socket.on('close', () => calls.fail(new Error('closed')));
   return calls.link(() => socket.destroy());

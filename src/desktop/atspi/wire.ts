@@ -25,6 +25,24 @@ export interface WireMessage {
   readonly sender?: string;
   readonly signature: string;
   readonly body: unknown[];
+  /**
+   * Why its header or body could not be read (the body is then empty): a message whose size was
+   * readable is skipped whole, so the next one is read as usual.
+   */
+  readonly malformed?: string;
+}
+
+/** The D-Bus specification's bound on a message (2^27 bytes): a larger size is a broken stream. */
+export const MAX_MESSAGE_BYTES = 1 << 27;
+/** The specification's bound on how deeply containers nest (variants included). */
+const MAX_DEPTH = 64;
+
+/** The stream cannot be read on: the size of the next message is not one a peer may send. */
+export class WireFramingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WireFramingError';
+  }
 }
 
 export interface MethodCall {
@@ -47,6 +65,8 @@ function typeEnd(signature: string, i: number): number {
   if (c === 'a') return typeEnd(signature, i + 1);
   if (c === '(' || c === '{') {
     const close = c === '(' ? ')' : '}';
+    // An empty struct has no size: an array of them would never end.
+    if (signature[i + 1] === close) throw new Error(`D-Bus signature "${signature}" has an empty container at ${i}`);
     let j = i + 1;
     while (signature[j] !== close) {
       if (j >= signature.length) throw new Error(`D-Bus signature "${signature}" is not closed`);
@@ -58,43 +78,42 @@ function typeEnd(signature: string, i: number): number {
   return i + 1;
 }
 
+/**
+ * Signatures come from the peer too (a variant's): the caches of what they split into are
+ * emptied past this many, so a peer sending ever new ones cannot grow them without end.
+ */
+const CACHE_ENTRIES = 4096;
+
+const cached = <T>(cache: Map<string, T>, key: string, make: (key: string) => T): T => {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = make(key);
+    if (cache.size >= CACHE_ENTRIES) cache.clear();
+    cache.set(key, value);
+  }
+  return value;
+};
+
 /** The complete types of a signature, one per value. */
 const splitCache = new Map<string, string[]>();
-function completeTypes(signature: string): string[] {
-  let types = splitCache.get(signature);
-  if (types === undefined) {
-    types = [];
+const completeTypes = (signature: string): string[] =>
+  cached(splitCache, signature, () => {
+    const types: string[] = [];
     for (let i = 0; i < signature.length; ) {
       const end = typeEnd(signature, i);
       types.push(signature.slice(i, end));
       i = end;
     }
-    splitCache.set(signature, types);
-  }
-  return types;
-}
+    return types;
+  });
 
 /** The complete types inside a struct or dict entry type, `(…)` or `{…}`. */
 const innerCache = new Map<string, string[]>();
-function innerTypes(type: string): string[] {
-  let types = innerCache.get(type);
-  if (types === undefined) {
-    types = completeTypes(type.slice(1, -1));
-    innerCache.set(type, types);
-  }
-  return types;
-}
+const innerTypes = (type: string): string[] => cached(innerCache, type, () => completeTypes(type.slice(1, -1)));
 
 /** The element type of an array type `a…`. */
 const elementCache = new Map<string, string>();
-function elementType(type: string): string {
-  let element = elementCache.get(type);
-  if (element === undefined) {
-    element = type.slice(1);
-    elementCache.set(type, element);
-  }
-  return element;
-}
+const elementType = (type: string): string => cached(elementCache, type, () => type.slice(1));
 
 class Writer {
   buffer: Buffer;
@@ -251,29 +270,42 @@ const BATCH_BYTES = 8192;
 
 class Reader {
   pos: number;
+  /** Variants inside variants: each is a new signature, so the signature's length does not bound them. */
+  private depth = 0;
 
   constructor(
+    /** One whole message, and nothing after it: no read can reach the next one. */
     private readonly buffer: Buffer,
-    /** Where the message starts: alignment counts from there. */
-    private readonly origin: number,
     private readonly little: boolean,
   ) {
-    this.pos = origin;
+    this.pos = 0;
+  }
+
+  /** Throws unless `n` more bytes are in the message. */
+  need(n: number): void {
+    if (this.pos + n > this.buffer.length) throw new RangeError(`a value runs past the message's end (byte ${this.pos} + ${n} of ${this.buffer.length})`);
   }
 
   align(n: number): void {
-    const off = (this.pos - this.origin) % n;
+    const off = this.pos % n;
     if (off !== 0) this.pos += n - off;
+  }
+
+  u8(): number {
+    this.need(1);
+    return this.buffer[this.pos++]!;
   }
 
   u32(): number {
     this.align(4);
+    this.need(4);
     const v = this.little ? this.buffer.readUInt32LE(this.pos) : this.buffer.readUInt32BE(this.pos);
     this.pos += 4;
     return v;
   }
 
   string(length: number): string {
+    this.need(length + 1);
     const v = this.buffer.toString('utf8', this.pos, this.pos + length);
     this.pos += length + 1;
     return v;
@@ -283,7 +315,7 @@ class Reader {
     const b = this.buffer;
     const c = type[0]!;
     switch (c) {
-      case 'y': return b[this.pos++];
+      case 'y': return this.u8();
       case 'b': return this.u32() !== 0;
       case 'u': case 'h': return this.u32();
       case 'i': { this.align(4); const v = this.little ? b.readInt32LE(this.pos) : b.readInt32BE(this.pos); this.pos += 4; return v; }
@@ -293,10 +325,17 @@ class Reader {
       case 't': { this.align(8); const v = this.little ? b.readBigUInt64LE(this.pos) : b.readBigUInt64BE(this.pos); this.pos += 8; return v; }
       case 'd': { this.align(8); const v = this.little ? b.readDoubleLE(this.pos) : b.readDoubleBE(this.pos); this.pos += 8; return v; }
       case 's': case 'o': return this.string(this.u32());
-      case 'g': return this.string(b[this.pos++]!);
+      case 'g': return this.string(this.u8());
       case 'v': {
-        const signature = this.string(b[this.pos++]!);
-        return new Variant(signature, this.value(signature));
+        const signature = this.string(this.u8());
+        const types = completeTypes(signature);
+        if (types.length !== 1) throw new Error(`a D-Bus variant's signature "${signature}" is not one complete type`);
+        if (++this.depth > MAX_DEPTH) throw new Error(`D-Bus variants nest deeper than ${MAX_DEPTH}`);
+        try {
+          return new Variant(signature, this.value(signature));
+        } finally {
+          this.depth--;
+        }
       }
       case '(': {
         this.align(8);
@@ -310,22 +349,26 @@ class Reader {
         const element = elementType(type);
         this.align(ALIGN[element[0]!]!);
         const end = this.pos + length;
+        this.need(length);
         if (element === 'y') {
           this.pos = end;
           return b.subarray(end - length, end);
         }
         if (element[0] === '{') {
-          const [key, value] = innerTypes(element) as [string, string];
+          const [key, value, ...more] = innerTypes(element);
+          if (key === undefined || value === undefined || more.length > 0) throw new Error(`D-Bus dict entry "${element}" is not a key and a value`);
           const dict: Record<string, unknown> = {};
           while (this.pos < end) {
             this.align(8);
             const k = this.value(key);
             dict[String(k)] = this.value(value);
           }
+          if (this.pos !== end) throw new RangeError(`a D-Bus dict's entries run past its length`);
           return dict;
         }
         const items: unknown[] = [];
         while (this.pos < end) items.push(this.value(element));
+        if (this.pos !== end) throw new RangeError(`a D-Bus array's items run past its length`);
         return items;
       }
       default:
@@ -335,7 +378,10 @@ class Reader {
 }
 
 /**
- * Reads whole messages from a byte stream, keeping a partial one for the next chunk.
+ * Reads whole messages from a byte stream, keeping a partial one for the next chunk. A message
+ * whose content cannot be read comes out with `malformed` set (and its reply serial when that
+ * was readable), so the call it answers fails and the stream goes on; a size no peer may send
+ * throws WireFramingError, since nothing after it can be found.
  */
 export class MessageReader {
   private pending: Buffer = Buffer.alloc(0);
@@ -346,13 +392,16 @@ export class MessageReader {
     const messages: WireMessage[] = [];
     let at = 0;
     while (data.length - at >= 16) {
-      const little = data[at] === 0x6c;
+      const endian = data[at];
+      if (endian !== 0x6c && endian !== 0x42) throw new WireFramingError(`a D-Bus message starts with byte ${endian}, not "l" or "B"`);
+      const little = endian === 0x6c;
       const bodyLength = little ? data.readUInt32LE(at + 4) : data.readUInt32BE(at + 4);
       const fieldsLength = little ? data.readUInt32LE(at + 12) : data.readUInt32BE(at + 12);
       const headerEnd = 16 + fieldsLength + ((8 - (fieldsLength % 8)) % 8);
       const total = headerEnd + bodyLength;
+      if (total > MAX_MESSAGE_BYTES) throw new WireFramingError(`a D-Bus message of ${total} bytes (at most ${MAX_MESSAGE_BYTES} are allowed)`);
       if (data.length - at < total) break;
-      messages.push(readMessage(data, at, little, headerEnd));
+      messages.push(readMessage(data.subarray(at, at + total), little, headerEnd));
       at += total;
     }
     this.pending = at === data.length ? Buffer.alloc(0) : Buffer.from(data.subarray(at));
@@ -360,32 +409,46 @@ export class MessageReader {
   }
 }
 
-function readMessage(data: Buffer, at: number, little: boolean, headerEnd: number): WireMessage {
-  const r = new Reader(data, at, little);
-  r.pos = at + 8;
+const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** One whole message (`data` holds it and nothing else), read inside a guard. */
+function readMessage(data: Buffer, little: boolean, headerEnd: number): WireMessage {
+  const r = new Reader(data, little);
+  const type = data[1]!;
+  r.pos = 8;
   const serial = r.u32();
   // The header fields, a(yv), read in place: only four of them matter here.
-  const fieldsEnd = at + 16 + r.u32();
+  const fieldsEnd = 16 + r.u32();
   let replySerial: number | undefined;
   let errorName: string | undefined;
   let sender: string | undefined;
   let signature = '';
-  while (r.pos < fieldsEnd) {
-    r.align(8);
-    const code = data[r.pos++]!;
-    const value = r.value(r.string(data[r.pos++]!));
-    if (code === FIELD.replySerial) replySerial = value as number;
-    else if (code === FIELD.errorName) errorName = value as string;
-    else if (code === FIELD.sender) sender = value as string;
-    else if (code === FIELD.signature) signature = value as string;
+  try {
+    while (r.pos < fieldsEnd) {
+      r.align(8);
+      const code = r.u8();
+      const value = r.value(r.string(r.u8()));
+      if (code === FIELD.replySerial && typeof value === 'number') replySerial = value;
+      else if (code === FIELD.errorName && typeof value === 'string') errorName = value;
+      else if (code === FIELD.sender && typeof value === 'string') sender = value;
+      else if (code === FIELD.signature && typeof value === 'string') signature = value;
+    }
+  } catch (error) {
+    return { type, serial, signature: '', body: [], ...(replySerial !== undefined && { replySerial }), malformed: `its header cannot be read: ${reasonOf(error)}` };
   }
-  r.pos = at + headerEnd;
-  const types = completeTypes(signature);
-  const body = new Array<unknown>(types.length);
-  for (let i = 0; i < types.length; i++) body[i] = r.value(types[i]!);
-  const message: { -readonly [K in keyof WireMessage]: WireMessage[K] } = { type: data[at + 1]!, serial, signature, body };
+  const message: { -readonly [K in keyof WireMessage]: WireMessage[K] } = { type, serial, signature, body: [] };
   if (replySerial !== undefined) message.replySerial = replySerial;
   if (errorName !== undefined) message.errorName = errorName;
   if (sender !== undefined) message.sender = sender;
+  try {
+    r.pos = headerEnd;
+    const types = completeTypes(signature);
+    const body = new Array<unknown>(types.length);
+    for (let i = 0; i < types.length; i++) body[i] = r.value(types[i]!);
+    if (r.pos !== data.length) throw new RangeError(`its body is ${data.length - headerEnd} bytes, its values ${r.pos - headerEnd}`);
+    message.body = body;
+  } catch (error) {
+    message.malformed = `its body (signature "${signature}") cannot be read: ${reasonOf(error)}`;
+  }
   return message;
 }

@@ -27,6 +27,8 @@ export interface PrivateHomeOptions {
    * that removes it removes the homes too, even after a SIGKILL. @default the temporary directory
    */
   readonly parent?: string;
+  /** The cookie file of the display the app is for (an owned display's), kept over HOME's. */
+  readonly xauthority?: string;
 }
 
 export const createPrivateHome = (options: PrivateHomeOptions): PrivateHome => {
@@ -50,8 +52,11 @@ export const createPrivateHome = (options: PrivateHomeOptions): PrivateHome => {
   }
   // Xlib looks for the display's cookie in $HOME/.Xauthority unless told where it is.
   const realCookies = join(process.env.HOME ?? homedir(), '.Xauthority');
-  const keepCookies: Record<string, string> =
-    !process.env.XAUTHORITY && existsSync(realCookies) ? { XAUTHORITY: realCookies } : {};
+  const keepCookies: Record<string, string> = options.xauthority
+    ? { XAUTHORITY: options.xauthority }
+    : !process.env.XAUTHORITY && existsSync(realCookies)
+      ? { XAUTHORITY: realCookies }
+      : {};
   return {
     dir,
     env: { HOME: dir, ...paths, GSETTINGS_BACKEND: 'memory', ...keepCookies },

@@ -19,7 +19,7 @@ import { lineTail } from '../line-tail.ts';
 import { pollUntil, settlesWithin } from '../poll.ts';
 import type { SessionServices } from '../types.ts';
 import { startWatchdog } from '../watchdog.ts';
-import { XConnection } from '../x11/connection.ts';
+import { XConnection, type XEnv } from '../x11/connection.ts';
 import { xsettingsConfig } from './animations.ts';
 import { enableAccessibility } from '../atspi/a11y-bus.ts';
 
@@ -140,7 +140,7 @@ export const startSessionServices = async (options: SessionServicesOptions): Pro
   try {
     startup = await readStartup(child, startTimeoutMs);
     if (options.accessibility) await enableAccessibility(startup.address, startTimeoutMs);
-    if (startup.xsettingsd !== undefined) await waitForSettingsManager(options.display, startTimeoutMs);
+    if (startup.xsettingsd !== undefined) await waitForSettingsManager(options.display, options.env, startTimeoutMs);
   } catch (error) {
     await stop();
     const detail = stderrTail();
@@ -164,11 +164,11 @@ export const startSessionServices = async (options: SessionServicesOptions): Pro
     async allowAnimations(allowed: boolean): Promise<void> {
       if (allowed === animationsAllowed || xsettingsd === undefined || stopped) return;
       animationsAllowed = allowed;
-      const before = await settingsProperty(options.display);
+      const before = await settingsProperty(options.display, options.env);
       writeFileSync(settingsFile, xsettingsConfig(allowed));
       process.kill(xsettingsd, 'SIGHUP');
       // Apps read the settings when they start: the next launch must see the new ones.
-      await pollUntil(async () => ((await settingsProperty(options.display))?.equals(before ?? Buffer.alloc(0)) ? undefined : true), {
+      await pollUntil(async () => ((await settingsProperty(options.display, options.env))?.equals(before ?? Buffer.alloc(0)) ? undefined : true), {
         timeoutMs: startTimeoutMs,
       });
     },
@@ -177,8 +177,8 @@ export const startSessionServices = async (options: SessionServicesOptions): Pro
 };
 
 /** The XSETTINGS data the manager publishes (its serial changes on every reload). */
-const settingsProperty = async (display: string): Promise<Buffer | undefined> => {
-  const x = await XConnection.open(display);
+const settingsProperty = async (display: string, env: XEnv): Promise<Buffer | undefined> => {
+  const x = await XConnection.open(display, env);
   try {
     const owner = await x.selectionOwner(XSETTINGS_SELECTION);
     return owner === 0 ? undefined : (await x.property(owner, '_XSETTINGS_SETTINGS')).value;
@@ -188,8 +188,8 @@ const settingsProperty = async (display: string): Promise<Buffer | undefined> =>
 };
 
 /** Waits until xsettingsd owns the XSETTINGS selection, so the first app already sees it. */
-const waitForSettingsManager = async (display: string, timeoutMs: number): Promise<void> => {
-  const ready = await pollUntil(async () => ((await settingsProperty(display)) === undefined ? undefined : true), {
+const waitForSettingsManager = async (display: string, env: XEnv, timeoutMs: number): Promise<void> => {
+  const ready = await pollUntil(async () => ((await settingsProperty(display, env)) === undefined ? undefined : true), {
     timeoutMs,
   });
   if (ready === undefined) throw new Error(`xsettingsd did not take ${XSETTINGS_SELECTION} within ${timeoutMs} ms`);

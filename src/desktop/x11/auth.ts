@@ -1,9 +1,11 @@
 /**
- * The MIT-MAGIC-COOKIE-1 of a local display, read from the Xauthority file, so a connection to
- * a user's own X server is let in. retrace's own Xvfb runs without access control: no cookie.
+ * MIT-MAGIC-COOKIE-1 authority files: read, so a connection to a user's own X server is let in;
+ * written, so the Xvfb retrace starts lets in only the holder of its cookie (the user who
+ * started the run), not every local user who can reach its socket.
  */
-import { readFileSync } from 'node:fs';
-import { homedir, hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir, hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface XAuth {
@@ -13,6 +15,8 @@ export interface XAuth {
 
 const FAMILY_LOCAL = 256;
 const FAMILY_WILD = 65535;
+const MIT_COOKIE = 'MIT-MAGIC-COOKIE-1';
+const COOKIE_BYTES = 16;
 
 interface Entry {
   readonly family: number;
@@ -60,9 +64,31 @@ export const cookieFor = (display: number, env: NodeJS.ProcessEnv = process.env)
   const host = hostname();
   const found = entries.find(
     (e) =>
-      e.name === 'MIT-MAGIC-COOKIE-1' &&
+      e.name === MIT_COOKIE &&
       (e.display === '' || e.display === String(display)) &&
       (e.family === FAMILY_WILD || (e.family === FAMILY_LOCAL && e.address === host)),
   );
   return found === undefined ? undefined : { name: found.name, data: found.data };
+};
+
+const countedField = (value: Buffer): Buffer => {
+  const length = Buffer.alloc(2);
+  length.writeUInt16BE(value.length);
+  return Buffer.concat([length, value]);
+};
+
+/**
+ * A fresh cookie in a new private directory (0700, the file 0600), for `Xvfb -auth`. One entry
+ * for any host and any display number: the server reads the cookie before it has chosen its
+ * number (`-displayfd`), and Xlib matches such an entry for every display.
+ */
+export const writeCookieFile = (): { readonly dir: string; readonly file: string } => {
+  const dir = mkdtempSync(join(tmpdir(), 'retrace-x-'));
+  const file = join(dir, 'Xauthority');
+  const family = Buffer.alloc(2);
+  family.writeUInt16BE(FAMILY_WILD);
+  const empty = Buffer.alloc(0);
+  const entry = [family, countedField(empty), countedField(empty), countedField(Buffer.from(MIT_COOKIE, 'latin1')), countedField(randomBytes(COOKIE_BYTES))];
+  writeFileSync(file, Buffer.concat(entry), { mode: 0o600, flag: 'wx' });
+  return { dir, file };
 };

@@ -8,12 +8,22 @@
  */
 import { connect, type Socket } from 'node:net';
 import { cookieFor, type XAuth } from './auth.ts';
+import { XProtocolError, xErrorOf } from './x-errors.ts';
 
 const OPCODE = { getWindowAttributes: 3, getGeometry: 14, internAtom: 16, getProperty: 20, getSelectionOwner: 23, sendEvent: 25, translateCoordinates: 40, getInputFocus: 43, getImage: 73, queryExtension: 98, changeKeyboardMapping: 100, getKeyboardMapping: 101 } as const;
 const Z_PIXMAP = 2;
 const MAP_STATE_VIEWABLE = 2;
 const CLIENT_MESSAGE = 33;
 const REQUEST_TIMEOUT_MS = 5_000;
+/** The core requests by opcode, for errors that name them. */
+const REQUEST_NAMES: ReadonlyMap<number, string> = new Map(
+  Object.entries(OPCODE).map(([name, opcode]) => [opcode, name[0]!.toUpperCase() + name.slice(1)]),
+);
+/**
+ * The largest reply or event read (a 7680×4320 screen grab is 133 MB): a length past it is no
+ * reply a server sends, and the stream cannot be followed after it.
+ */
+const MAX_PACKET_BYTES = 256 << 20;
 /**
  * Every read of a connection lands in one buffer of this size, reused: a fresh buffer per read
  * (Node's default, 64 KB) is fresh memory, and on a virtual machine its page faults made a
@@ -28,18 +38,12 @@ interface Reads {
 
 const pad4 = (n: number): number => (4 - (n % 4)) % 4;
 
-/** A failed request: the X error code, or the connection's end. */
-export class XProtocolError extends Error {
-  constructor(
-    message: string,
-    readonly xCode?: number,
-  ) {
-    super(message);
-    this.name = 'XProtocolError';
-  }
-}
+/** Whether request `a` was sent before request `b`: sequence numbers are 16 bits and wrap. */
+const sentBefore = (a: number, b: number): boolean => a !== b && ((b - a) & 0xffff) < 0x8000;
 
 interface Pending {
+  /** The request's name, for its errors: GetProperty, DAMAGE 1. */
+  readonly request: string;
   readonly resolve: (reply: Buffer) => void;
   readonly reject: (error: Error) => void;
   readonly timer: NodeJS.Timeout;
@@ -77,6 +81,7 @@ export interface XPixelFormat {
 
 /** An extension the server has: its request opcode and the code of its first event. */
 export interface XExtension {
+  readonly name: string;
   readonly opcode: number;
   readonly firstEvent: number;
 }
@@ -145,12 +150,15 @@ const parseSetup = (setup: Buffer): { root: number; pixels: XPixelFormat; keycod
   };
 };
 
+/** What finds a display's cookie: `XAUTHORITY` (a display retrace owns sets it), else `HOME`. */
+export type XEnv = Readonly<Record<string, string | undefined>>;
+
 /** A connection to `display`, opened on first use, and again after it ended or failed to open. */
-export const connectionTo = (display: string): (() => Promise<XConnection>) => {
+export const connectionTo = (display: string, env: XEnv): (() => Promise<XConnection>) => {
   let current: Promise<XConnection> | undefined;
   return () => {
     if (current === undefined) {
-      const opened = XConnection.open(display);
+      const opened = XConnection.open(display, env);
       current = opened;
       void opened
         .then((x) => x.closed, () => undefined)
@@ -168,6 +176,8 @@ export class XConnection {
   private sequence = 0;
   private readonly pending = new Map<number, Pending>();
   private readonly atoms = new Map<string, number>();
+  /** Extension names by major opcode, for errors that name their requests. */
+  private readonly extensions = new Map<number, string>();
   private failure: Error | undefined;
   private nextId = 1;
   /** Called with each event the server sends (32 bytes; its code without the sent-event bit). */
@@ -188,13 +198,25 @@ export class XConnection {
     readonly keycodes: KeycodeRange,
     private readonly ids: { readonly base: number; readonly mask: number },
   ) {
-    reads.deliver = (chunk) => this.received(chunk);
+    // Decoding happens here, at the socket, inside a guard: a throw from the read callback would
+    // be uncaught. What cannot be followed (a length no server sends) ends this connection only.
+    reads.deliver = (chunk) => {
+      try {
+        this.received(chunk);
+      } catch (error) {
+        this.fail(error instanceof XProtocolError ? error : new XProtocolError(`X connection: a reply could not be read: ${(error as Error).message}`));
+        socket.destroy();
+      }
+    };
     socket.on('error', (error) => this.fail(new XProtocolError(`X connection failed: ${error.message}`)));
     socket.on('close', () => this.fail(new XProtocolError('X connection closed')));
   }
 
-  /** Opens a connection to a local display (`:N`). Rejects for remote displays. */
-  static open(display: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<XConnection> {
+  /**
+   * Opens a connection to a local display (`:N`), with the cookie `env` points to (over this
+   * process's environment). Rejects for remote displays.
+   */
+  static open(display: string, env: XEnv = {}, timeoutMs = REQUEST_TIMEOUT_MS): Promise<XConnection> {
     const local = socketPath(display);
     if (local === undefined) return Promise.reject(new XProtocolError(`not a local display: ${display}`));
     return new Promise((resolve, reject) => {
@@ -208,9 +230,11 @@ export class XConnection {
       socket.unref();
       let setup = Buffer.alloc(0);
       const timer = setTimeout(() => finish(new XProtocolError(`no X setup reply from ${display} in ${timeoutMs} ms`)), timeoutMs);
+      const closed = (): void => finish(new XProtocolError(`X server ${display} closed the connection during its setup`));
       const finish = (result: XConnection | Error): void => {
         clearTimeout(timer);
         socket.off('error', finish);
+        socket.off('close', closed);
         if (result instanceof Error) {
           socket.destroy();
           reject(result);
@@ -221,6 +245,7 @@ export class XConnection {
       const onData = (chunk: Buffer): void => {
         setup = Buffer.concat([setup, chunk]);
         if (setup.length < 8) return;
+        // At most 8 + 65535 × 4 bytes: the length field bounds it.
         const total = 8 + setup.readUInt16LE(6) * 4;
         if (setup.length < total) return;
         if (setup[0] !== 1) {
@@ -228,13 +253,20 @@ export class XConnection {
           finish(new XProtocolError(`X server ${display} refused the connection: ${reason || 'no reason given'}`));
           return;
         }
-        const { root, pixels, keycodes } = parseSetup(setup);
-        const connection = new XConnection(socket, reads, root, pixels, keycodes, { base: setup.readUInt32LE(12), mask: setup.readUInt32LE(16) });
-        if (setup.length > total) connection.received(setup.subarray(total));
+        let connection: XConnection;
+        try {
+          const { root, pixels, keycodes } = parseSetup(setup.subarray(0, total));
+          connection = new XConnection(socket, reads, root, pixels, keycodes, { base: setup.readUInt32LE(12), mask: setup.readUInt32LE(16) });
+        } catch (error) {
+          finish(new XProtocolError(`X server ${display} sent a setup reply that cannot be read: ${(error as Error).message}`));
+          return;
+        }
+        if (setup.length > total) reads.deliver(setup.subarray(total));
         finish(connection);
       };
       socket.once('error', finish);
-      socket.once('connect', () => socket.write(setupRequest(cookieFor(local.number))));
+      socket.once('close', closed);
+      socket.once('connect', () => socket.write(setupRequest(cookieFor(local.number, { ...process.env, ...env }))));
     });
   }
 
@@ -256,7 +288,10 @@ export class XConnection {
     request.writeUInt16LE(bytes.length, 4);
     bytes.copy(request, 8);
     const reply = await this.send(request);
-    return reply.readUInt8(8) === 1 ? { opcode: reply.readUInt8(9), firstEvent: reply.readUInt8(10) } : undefined;
+    if (reply.readUInt8(8) !== 1) return undefined;
+    const extension = { name, opcode: reply.readUInt8(9), firstEvent: reply.readUInt8(10) };
+    this.extensions.set(extension.opcode, name);
+    return extension;
   }
 
   /**
@@ -422,12 +457,21 @@ export class XConnection {
         reject(error as Error);
         return;
       }
+      const name = this.requestName(request);
       const timer = setTimeout(() => {
         this.pending.delete(sequence);
-        reject(new XProtocolError(`no X reply in ${REQUEST_TIMEOUT_MS} ms`));
+        reject(new XProtocolError(`no X reply to ${name} in ${REQUEST_TIMEOUT_MS} ms`));
       }, REQUEST_TIMEOUT_MS);
-      this.pending.set(sequence, { resolve, reject, timer, noReply, into });
+      this.pending.set(sequence, { request: name, resolve, reject, timer, noReply, into });
     });
+  }
+
+  /** GetProperty; an extension's as its name and minor opcode ("DAMAGE 1"). */
+  private requestName(request: Buffer): string {
+    const major = request.readUInt8(0);
+    const core = REQUEST_NAMES.get(major);
+    if (core !== undefined) return core;
+    return `${this.extensions.get(major) ?? `extension ${major}`} ${request.readUInt8(1)}`;
   }
 
   /**
@@ -447,6 +491,7 @@ export class XConnection {
     while (this.buffer.length >= 32) {
       const kind = this.buffer.readUInt8(0);
       const size = kind === 1 || kind === 35 ? 32 + this.buffer.readUInt32LE(4) * 4 : 32;
+      if (size > MAX_PACKET_BYTES) throw new XProtocolError(`X connection: a reply of ${size} bytes (at most ${MAX_PACKET_BYTES} are read)`);
       if (this.buffer.length < size) {
         if (kind === 1) this.startFilling(size);
         return;
@@ -460,7 +505,7 @@ export class XConnection {
       const sequence = packet.readUInt16LE(2);
       const pending = this.pending.get(sequence);
       if (pending === undefined) continue;
-      if (kind !== 1) this.answered(sequence, pending, packet, new XProtocolError(`X error ${packet.readUInt8(1)}`, packet.readUInt8(1)));
+      if (kind !== 1) this.answered(sequence, pending, packet, xErrorOf(packet.readUInt8(1), pending.request));
       else if (pending.into === undefined) this.answered(sequence, pending, packet);
       else {
         // A reply small enough to come whole: into the request's buffer all the same.
@@ -504,8 +549,9 @@ export class XConnection {
     // Out of the read buffer: whoever awaits the reply reads it after the next read.
     const packet = Buffer.from(read);
     this.settle(sequence, pending, failure ?? packet);
-    // Replies come in request order: the requests without a reply sent before this one are done.
-    for (const [earlier, waiting] of this.pending) if (waiting.noReply && earlier !== sequence) this.settle(earlier, waiting, packet);
+    // Replies come in request order: the requests without a reply sent before this one are done
+    // (their errors would have come first); those sent after it are not, whatever it answered.
+    for (const [earlier, waiting] of this.pending) if (waiting.noReply && sentBefore(earlier, sequence)) this.settle(earlier, waiting, packet);
   }
 
   private settle(sequence: number, pending: Pending, result: Buffer | Error): void {

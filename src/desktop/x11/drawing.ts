@@ -8,7 +8,7 @@
  * that window queries wait for.
  */
 import type { DrawReport, Region } from '../../domain.ts';
-import { XConnection, type XExtension } from './connection.ts';
+import { XConnection, type XEnv, type XExtension } from './connection.ts';
 
 const DAMAGE = { queryVersion: 0, create: 1 } as const;
 const LEVEL_RAW_RECTANGLES = 0;
@@ -45,10 +45,10 @@ export class DrawingWatch {
   }
 
   /** Watches the local display `display`; undefined where it cannot (remote, no DAMAGE). */
-  static async open(display: string): Promise<DrawingWatch | undefined> {
+  static async open(display: string, env: XEnv): Promise<DrawingWatch | undefined> {
     let x: XConnection | undefined;
     try {
-      x = await XConnection.open(display);
+      x = await XConnection.open(display, env);
       const damage = await x.extension('DAMAGE');
       if (!damage) {
         x.close();

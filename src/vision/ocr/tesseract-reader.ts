@@ -169,6 +169,10 @@ export class TesseractReader implements TextReader {
           tessedit_pageseg_mode: psm,
           tessedit_char_whitelist: whitelist ?? '',
           user_defined_dpi: '300',
+          // Tesseract prints its own statistics ("Bottom=0, top=38…", "Total count=0") on odd
+          // shapes; they are no message of retrace's. Set per call: tesseract.js restores the
+          // parameters after each one, and tprintf falls back to stderr without it.
+          debug_file: '/dev/null',
         } as unknown as Partial<Tesseract.RecognizeOptions>,
         { blocks: true, text: true },
       );

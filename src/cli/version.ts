@@ -1,5 +1,0 @@
-import { readFileSync } from 'node:fs';
-
-/** The version of this retrace, from its package.json. */
-export const version = (): string =>
-  (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
