@@ -455,7 +455,7 @@ goals:
       'specs/calc.yaml:5:10: options.learn must be one of auto, off, force (got "sometimes")',
       'specs/calc.yaml:6:23: options.timeouts.goalMs must be an integer from 1 to 3600000 (got 0)',
       'specs/calc.yaml:6:26: options.timeouts has an unknown key "stepMs" (expected one of: goalMs, actionMs, settleMs, windowMs, expectMs)',
-      'specs/calc.yaml:7:3: options has an unknown key "workers" (expected one of: learn, planner, model, relearn, healWithModel, strict, unexpectedChanges, timeouts, bounds)',
+      'specs/calc.yaml:7:3: options has an unknown key "workers" (expected one of: learn, planner, model, relearn, healWithModel, strict, unexpectedChanges, trace, timeouts, bounds)',
     ]);
   });
 
