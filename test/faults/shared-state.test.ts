@@ -92,11 +92,11 @@ describe('two runs at once on one project', () => {
     expect(end.code, cli.output).toBe(0);
     const rows = JSON.parse(end.stdout) as { path: string; runs: number; successRate: number }[];
     const byPath = Object.fromEntries(rows.map((r) => [r.path, r]));
-    expect(Object.keys(byPath).sort()).toEqual(['specs/a#one', 'specs/a#two', 'specs/b#four', 'specs/b#three']);
-    expect(byPath['specs/a#one']).toMatchObject({ runs: 3, successRate: 1 });
-    expect(byPath['specs/a#two']).toMatchObject({ runs: 3, successRate: 1 });
-    expect(byPath['specs/b#three']).toMatchObject({ runs: 2, successRate: 1 });
-    expect(byPath['specs/b#four']).toMatchObject({ runs: 2, successRate: 1 });
+    expect(Object.keys(byPath).sort()).toEqual(['specs/a.yaml#one', 'specs/a.yaml#two', 'specs/b.yaml#four', 'specs/b.yaml#three']);
+    expect(byPath['specs/a.yaml#one']).toMatchObject({ runs: 3, successRate: 1 });
+    expect(byPath['specs/a.yaml#two']).toMatchObject({ runs: 3, successRate: 1 });
+    expect(byPath['specs/b.yaml#three']).toMatchObject({ runs: 2, successRate: 1 });
+    expect(byPath['specs/b.yaml#four']).toMatchObject({ runs: 2, successRate: 1 });
     expect(rows.reduce((n, r) => n + r.runs, 0)).toBe(10);
   });
 
