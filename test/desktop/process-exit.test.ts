@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 
@@ -80,9 +81,10 @@ const servicesOf = (dir: string): number[] =>
     .map(Number);
 
 describe('owned displays and the end of the process', () => {
-  test.each(['SIGTERM', 'SIGINT', 'SIGKILL'] as const)('%s ends the process by that signal, its Xvfb and its session services', async (signal) => {
+  test.each(['SIGTERM', 'SIGINT', 'SIGKILL'] as const)('%s ends the process by that signal, its Xvfb and its session services, and removes its X cookie', async (signal) => {
     const child = startChild('hold');
-    const { pid, sessionBus } = await next(child);
+    const { pid, sessionBus, xauthority } = await next(child);
+    expect(existsSync(String(xauthority))).toBe(true);
     expect(existsSync(`/proc/${pid}`)).toBe(true);
     const dir = /unix:path=([^,]+)\/bus/.exec(String(sessionBus))?.[1] as string;
     const services = servicesOf(dir);
@@ -92,6 +94,7 @@ describe('owned displays and the end of the process', () => {
     expect(await gone(pid as number)).toBe(true);
     for (const service of services) expect(await gone(service)).toBe(true);
     await expect.poll(() => existsSync(dir), { timeout: 3_000 }).toBe(false);
+    await expect.poll(() => existsSync(dirname(String(xauthority))), { timeout: 3_000 }).toBe(false);
   });
 
   test('SIGKILL of the whole process group ends the session services too', async () => {
