@@ -88,4 +88,5 @@ export { matchElements, accessibleName } from './element-query.ts';
 export { listenInput, type InputEvent, type InputListener } from './input-listener.ts';
 export { startVncBridge, type VncBridge, type LiveStatus, type StatusSource } from './vnc.ts';
 export { interceptSignals } from './exit-hooks.ts';
+export { pageAccess, type PageAccess } from './page-access.ts';
 export type * from './types.ts';

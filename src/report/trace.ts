@@ -77,7 +77,10 @@ export const keepsTrace = (mode: TraceMode, status: Verdict['status']): boolean 
 
 export const tracePageFile = (dir: string): string => join(dir, TRACE_PAGE);
 
-export const traceDir = (reportsDir: string, spec: string, goal: string): string => join(reportsDir, 'traces', specDirName(spec), goal);
+/** Every trace of a run; cleared when a run starts, as its Allure results are. */
+export const tracesDir = (reportsDir: string): string => join(reportsDir, 'traces');
+
+export const traceDir = (reportsDir: string, spec: string, goal: string): string => join(tracesDir(reportsDir), specDirName(spec), goal);
 
 /**
  * Writes a trace folder: the images, then `trace.json` and the page. An older trace of the goal

@@ -41,8 +41,24 @@ export class GoalTrace {
     Object.assign(this.at(index), { before, after });
   };
 
+  /** What OCR and the app's elements said is masked: a secret the app shows may be in it. */
   readonly detail = (index: number, detail: ActionDetail): void => {
-    this.at(index).detail = detail;
+    const m = this.mask;
+    this.at(index).detail = {
+      rungs: detail.rungs,
+      effects: detail.effects.map((e) => ({
+        ...e,
+        ...(e.text !== undefined && { text: m(e.text) }),
+        ...(e.detail !== undefined && { detail: m(e.detail) }),
+      })),
+      ...(detail.elements && {
+        elements: {
+          ...detail.elements,
+          expected: detail.elements.expected.map(m),
+          ...(detail.elements.problem !== undefined && { problem: m(detail.elements.problem) }),
+        },
+      }),
+    };
   };
 
   /** A target not found leaves no before/after: its window is the before, with the boxes looked at. */

@@ -13,6 +13,7 @@ import { totalsOf, writeSummary, type Summary } from '../report/summary.ts';
 import { appendHistory, recordOfVerdict } from '../report/history.ts';
 import { writeGoalResult } from '../report/allure-goal.ts';
 import { allureResultsDir, retraceEnvironment, writeRunMetadata } from '../report/allure-writer.ts';
+import { tracesDir } from '../report/trace.ts';
 import type { RunContext } from './context.ts';
 import { workersDir } from './worker-desktop.ts';
 import { runSpecOf, type RunSpec } from './run-specs.ts';
@@ -81,6 +82,8 @@ export class RetraceReporter implements Reporter {
     const context = this.context();
     // Allure results are per run; the history that outlives runs is in reports/history/.
     rmSync(allureResultsDir(context.options.reports), { recursive: true, force: true });
+    // So are traces: one left from an earlier failure would tell of a run that is not this one.
+    rmSync(tracesDir(context.options.reports), { recursive: true, force: true });
     this.specs.clear();
     for (const s of specifications) if (isSpecFile(s.moduleId)) this.specs.set(s.moduleId, runSpecOf(s.moduleId, context));
   }

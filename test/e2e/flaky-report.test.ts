@@ -106,6 +106,6 @@ describe('the flaky-path report under --retry', () => {
 
     const listed = await project.cli(['paths', '--json']);
     const rows = JSON.parse(listed.stdout) as { path: string; successRate: number; state: string }[];
-    expect(rows.find((r) => r.path === 'specs/calc#add')).toMatchObject({ successRate: 0.5, state: 'flaky' });
+    expect(rows.find((r) => r.path === 'specs/calc.yaml#add')).toMatchObject({ successRate: 0.5, state: 'flaky' });
   });
 });

@@ -52,8 +52,8 @@ describe('shards, merge and report', () => {
     const paths = await project.cli(['paths', '--json']);
     const rows = JSON.parse(paths.stdout) as { path: string; runs: number; successRate: number }[];
     expect(rows.map((r) => [r.path, r.runs, r.successRate])).toEqual([
-      ['specs/calc#add', 1, 1],
-      ['specs/notes#save', 1, 1],
+      ['specs/calc.yaml#add', 1, 1],
+      ['specs/notes.yaml#save', 1, 1],
     ]);
 
     const report = await project.cli(['report']);

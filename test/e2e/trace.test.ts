@@ -38,8 +38,9 @@ describe('retrace trace', () => {
   let server: RunningCli | undefined;
   let page: BrowserPage | undefined;
   afterAll(async () => {
-    await page?.close();
+    // The server first: a browser that fails to close must not leave it running.
     server?.child.kill('SIGTERM');
+    await page?.close();
   });
 
   test(
@@ -65,15 +66,19 @@ describe('retrace trace', () => {
         }),
       ]);
       expect(trace.console.some((l) => l.includes('types passed'))).toBe(true);
-      // Each history line says what it ran against: the same spec and the same path, both times.
+      // A run that keeps no trace leaves none of an earlier run behind.
+      const again = await project.cli(['run', 'specs', '--learn', 'off'], {}, RUN_MS);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+      expect(project.exists('reports/traces')).toBe(false);
+      // Each history line says what it ran against: the same spec and the same path, every time.
       const lines = project
         .read('reports/history/runs.jsonl')
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l) as HistoryRecord);
-      expect(lines).toHaveLength(2);
+      expect(lines).toHaveLength(3);
       expect(lines[0]?.pathHash).toMatch(/^[0-9a-f]{16}$/);
-      expect(lines[1]).toMatchObject({ specHash: lines[0]?.specHash, pathHash: lines[0]?.pathHash });
+      for (const line of lines.slice(1)) expect(line).toMatchObject({ specHash: lines[0]?.specHash, pathHash: lines[0]?.pathHash });
     },
     2 * RUN_MS,
   );
@@ -90,13 +95,9 @@ describe('retrace trace', () => {
       expect(trace.actions[0]?.after?.width).toBeGreaterThan(150);
 
       server = project.start(['trace', 'show', TRACE], {}, RUN_MS, false);
-      const url = await until(
-        'the trace URL',
-        () => /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)/.exec(server!.output.stdout)?.[1],
-        30_000,
-      );
+      const url = await until('the trace URL', () => /open (http:\/\/127\.0\.0\.1:\d+\/[\w-]+\/)/.exec(server!.output.stdout)?.[1], 30_000);
       // Without the token, nothing.
-      expect((await fetch(url.replace(/\?token=.*/, ''))).status).toBe(403);
+      expect((await fetch(new URL('/', url))).status).toBe(403);
 
       page = await BrowserPage.open(url);
       const visible = (): Promise<{ title: string; text: string; failed: boolean; boxes: Record<string, number> }> =>
