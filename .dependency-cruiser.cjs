@@ -8,7 +8,7 @@
 // Lowest first. A folder may import its own layer and those below, never one above; the order is
 // strict, so no two folders can import each other (no folder-level cycle).
 const LAYERS = [
-  { name: 'vocabulary', path: '^src/(domain|errors|key-combo|edit-distance|switches)\\.ts$' },
+  { name: 'vocabulary', path: '^src/(domain|errors|key-combo|edit-distance|switches|safe-text)\\.ts$' },
   { name: 'spec-file', path: '^src/spec-file/' },
   { name: 'desktop', path: '^src/desktop/' },
   { name: 'vision', path: '^src/vision/' },

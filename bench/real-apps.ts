@@ -1,5 +1,5 @@
 /**
- * The real-app corpus (specs/real: galculator, xcalc, mousepad, xterm, zenity, a Tk app,
+ * The real-app corpus (specs/real: galculator, gnome-calculator (GTK 4), xcalc, mousepad, xterm, zenity, a Tk app, a Swing form,
  * FeatherPad) through the real CLI: one learn run (rules planner), one replay run (--learn off),
  * and per app the goals' learn time, their replay time and the ms per replayed action (from
  * summary.json: the goal's own time, without starting vitest); the wall of a replayed goal with
@@ -20,15 +20,19 @@ import { ACTION_SLEEP_S, DRAW_SLEEP_S, referenceScript, runReference } from './x
 
 const GROUP = 'Real apps (specs/real)';
 const RUN_TIMEOUT_MS = 400_000;
-const APPS = readdirSync(REAL_SPECS).filter((f) => f.endsWith('.yaml')).map((f) => f.replace(/\.yaml$/, '')).sort();
+const APPS = readdirSync(REAL_SPECS)
+  .filter((f) => f.endsWith('.yaml'))
+  .map((f) => f.replace(/\.yaml$/, ''))
+  .sort();
 
-const rows = (app: string) => ({
-  learn: { name: `${app}: learn (goals' time)`, unit: 's' },
-  replay: { name: `${app}: replay (goals' time)`, unit: 's' },
-  action: { name: `${app}: ms per replayed action`, unit: 'ms' },
-  goal: { name: `${app}: replayed goal, wall (durationMs)`, unit: 'ms' },
-  reference: { name: `${app}: same actions by a bare xdotool script`, unit: 'ms' },
-}) satisfies Record<string, Row>;
+const rows = (app: string) =>
+  ({
+    learn: { name: `${app}: learn (goals' time)`, unit: 's' },
+    replay: { name: `${app}: replay (goals' time)`, unit: 's' },
+    action: { name: `${app}: ms per replayed action`, unit: 'ms' },
+    goal: { name: `${app}: replayed goal, wall (durationMs)`, unit: 'ms' },
+    reference: { name: `${app}: same actions by a bare xdotool script`, unit: 'ms' },
+  }) satisfies Record<string, Row>;
 
 const SPLIT = ['launchMs', 'readyMs', 'actionsMs', 'holdMs', 'checkMs'] as const satisfies readonly (keyof GoalPhases)[];
 
@@ -36,7 +40,13 @@ const SPLIT = ['launchMs', 'readyMs', 'actionsMs', 'holdMs', 'checkMs'] as const
 const splitNote = (goals: readonly GoalVerdict[]): string => {
   const timed = goals.filter((g) => g.phases !== undefined);
   if (timed.length === 0) return 'no time split';
-  return SPLIT.map((p) => `${p.replace(/Ms$/, '')} ${quantile(timed.map((g) => g.phases![p]), 0.5).toFixed(0)}`).join(' · ');
+  return SPLIT.map(
+    (p) =>
+      `${p.replace(/Ms$/, '')} ${quantile(
+        timed.map((g) => g.phases![p]),
+        0.5,
+      ).toFixed(0)}`,
+  ).join(' · ');
 };
 
 const CALLS: Row = { name: 'model calls on replay', unit: 'calls', target: TARGETS.zeroModelCalls };

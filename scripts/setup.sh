@@ -9,7 +9,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # third-party apps of the real-app corpus (specs/real).
 packages=(xvfb x11-xserver-utils x11-utils x11-xkb-utils xdotool fonts-dejavu-core
   dbus dbus-x11 at-spi2-core xsettingsd x11vnc
-  chromium galculator mousepad xterm zenity x11-apps python3-tk featherpad)
+  chromium galculator mousepad xterm zenity x11-apps python3-tk featherpad
+  gnome-calculator default-jdk libatk-wrapper-java libatk-wrapper-java-jni)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -18,6 +18,7 @@ npx vitest run --reporter=default --reporter=json --outputFile.json=reports/test
 # One plain closing line for CI systems that read it.
 node -e '
   const r = JSON.parse(require("fs").readFileSync("reports/test-results.json", "utf8"));
-  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
+  // A suite that failed outside its tests (an import, a beforeAll) fails no test: counted apart.
+  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped, ${r.numFailedTestSuites} failed suites`);
 ' || true
 exit $status

@@ -69,8 +69,7 @@ export type ElementRole = (typeof ELEMENT_ROLES)[number];
 /** Where an action points: a window-relative position, a text found on screen by OCR, or an element. */
 export type Target = Point | { readonly text: string } | ElementTarget;
 
-export const isTextTarget = (target: Target): target is { readonly text: string } =>
-  'text' in target;
+export const isTextTarget = (target: Target): target is { readonly text: string } => 'text' in target;
 
 export const isElementTarget = (target: Target): target is ElementTarget => 'role' in target;
 
@@ -84,8 +83,9 @@ export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
  * a report or a prompt never holds a secret.
  */
 export type Action =
-  | { readonly kind: 'click' | 'double-click' | 'right-click'; readonly target: Target }
-  | { readonly kind: 'type'; readonly text: string; readonly into?: Target }
+  /** `changes: 'nothing'`: expected to change nothing, so learning does not refuse it for that. */
+  | { readonly kind: 'click' | 'double-click' | 'right-click'; readonly target: Target; readonly changes?: 'nothing' }
+  | { readonly kind: 'type'; readonly text: string; readonly into?: Target; readonly changes?: 'nothing' }
   | { readonly kind: 'key'; readonly combo: string }
   | {
       readonly kind: 'scroll';
@@ -168,14 +168,21 @@ export interface ElementProperties {
   readonly expanded?: boolean;
 }
 
-/** An element whose text, value, name or states an action changed: verified exactly on replay. */
+/**
+ * An element whose text, value, name or states an action changed, or that it brought or took
+ * away (a row, a dialog, an alert): verified exactly on replay, by role, name and place.
+ */
 export interface ElementEffect {
   readonly role: string;
-  /** Its accessible name before the action. */
+  /** Its accessible name before the action (after it, for one that appeared). */
   readonly name: string;
   readonly path: readonly ElementStep[];
-  /** Only what changed, as it was once the screen settled. */
+  /** Only what changed, as it was once the screen settled; all it shows, for one that appeared. */
   readonly after: ElementProperties;
+  /** It was not there before the action (`appeared`), or is not after it (`gone`); absent: it changed. */
+  readonly change?: 'appeared' | 'gone';
+  /** Its box, window-relative, once the screen settled (before the action, for one gone). Absent in older paths. */
+  readonly box?: Region;
 }
 
 /**
@@ -187,9 +194,12 @@ export interface ElementEffect {
  *   check mark): verified by its pixels, or by its structure when the colours changed.
  * - `exit`: the application ended (its window closed with it): verified by the app exiting
  *   again, with the same exit code. Its region is the whole window; it has no image.
+ * - `element`: a change on an element the action changed in the app's tree (one of its element
+ *   effects): verified by that element effect, exactly; its pixels are evidence for the report,
+ *   never a condition — but a text's colour role still is (the same words styled as an error).
  * Regions that change on their own are no effect: they are the action's `dynamic` regions.
  */
-export type EffectKind = 'feedback' | 'text' | 'look' | 'exit';
+export type EffectKind = 'feedback' | 'text' | 'look' | 'exit' | 'element';
 
 /** How an application ended: its exit code, or the signal that killed it. */
 export interface ExitStatus {
@@ -270,6 +280,11 @@ export interface Path {
   readonly model?: string;
   /** Window size when recorded. */
   readonly window: { readonly width: number; readonly height: number };
+  /**
+   * Where the pointer rested before the first action, relative to the window (outside it):
+   * replay puts it there, so hover state starts the same. Absent in older paths: then parked.
+   */
+  readonly pointer?: Point;
   readonly actions: readonly RecordedAction[];
 }
 
@@ -294,6 +309,8 @@ export interface ActionReport {
   readonly description?: string;
   /** Changes the action caused that its path did not record (a failure, or a warning). */
   readonly unexpected?: readonly UnexpectedChange[];
+  /** Its element effects, in words (`label "Total: 0" → "Total: 1"`), when the app publishes elements. */
+  readonly elements?: readonly string[];
   /** Images that show what went wrong, as files under the reports directory. */
   readonly evidence?: readonly EvidenceFile[];
   /**
@@ -309,6 +326,8 @@ export interface UnexpectedChange {
   readonly region: Region;
   /** What OCR read there ("" when it holds no text). */
   readonly text: string;
+  /** What changed in the app's elements there, in words ("dialog "Error" appeared"), when the tree told it. */
+  readonly element?: string;
 }
 
 /** An evidence image written for an action. */

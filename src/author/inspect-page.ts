@@ -4,7 +4,7 @@
  * drawn without script; the script adds the pointer's window coordinates and, on a click, ready
  * to paste spec text for what is under it (a drag gives a region).
  */
-import { escapeHtml } from '../report/flaky-render.ts';
+import { escapeHtml } from '../safe-text.ts';
 import type { Inspection } from './inspect.ts';
 import type { Region } from '../domain.ts';
 

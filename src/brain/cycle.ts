@@ -22,8 +22,8 @@ import { settle, type Settled } from './settle.ts';
 import { locateText, centre } from './locate.ts';
 import { act } from './element-act.ts';
 import { locateElement, elementAnchorAt } from './element-target.ts';
-import { elementChanges, focusMoves, readElements } from './element-effects.ts';
-import { describeAction, targetsOf } from '../spec-file/describe.ts';
+import { asElementEvidence, elementChanges, focusMoves, readElements } from './element-effects.ts';
+import { describeAction, describeElementEffect, targetsOf } from '../spec-file/describe.ts';
 import { makeAnchor, makeEffects, withBeforeLine, type AssetSink } from './observe.ts';
 import { resolveTarget, type ModelLocator } from './ladder.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
@@ -32,6 +32,9 @@ import { ReplayStep, type Phases } from './replay-step.ts';
 import { endedAction, hasEnded, unlessEnded } from './exit.ts';
 
 export type { ActionFailure, ActionOutcome, Held } from './outcome.ts';
+
+/** How often learning reads the elements again while a typed text is not in them yet. */
+const TYPED_POLL_MS = 50;
 
 /** Receives the window before and after each action, for the report (never for a secret action). */
 export type Evidence = (index: number, before: Frame, after: Frame) => void;
@@ -80,6 +83,11 @@ export type CycleStep =
       readonly image: (name: string) => Frame;
       /** Where the images of a re-observed (healed) action go. */
       readonly assets: AssetSink;
+      /**
+       * The path records what appeared and went in the app's elements (format 3): any other
+       * change of its elements is news. Older paths recorded only changed properties.
+       */
+      readonly treeRecorded?: boolean;
     };
 
 /** Where the targets of an action were found. */
@@ -136,6 +144,7 @@ export class ActionCycle {
     const waited = step.kind === 'replay' ? this.replaying.waited : 0;
     const started = performance.now() - waited;
     const phases: Phases = { waitMs: waited, resolveMs: 0, actMs: 0, settleMs: 0, verifyMs: 0 };
+    this.stage.resetRetries();
     const report = (extra: Pick<ActionReport, 'verified' | 'resolvedBy' | 'retries'>): ActionReport => ({
       kind: action.kind,
       ms: Math.round(performance.now() - started),
@@ -144,7 +153,7 @@ export class ActionCycle {
       waitMs: Math.round(phases.waitMs),
       resolveMs: Math.round(phases.resolveMs),
       actMs: Math.round(phases.actMs),
-      retries: extra.retries,
+      retries: extra.retries + this.stage.retriesNoted,
       verified: extra.verified,
       resolvedBy: extra.resolvedBy,
       description: describeAction(action),
@@ -179,24 +188,46 @@ export class ActionCycle {
       changeFrom: before.frame,
       reactMs: CYCLE_LIMITS.learnReactMs,
     }));
-    lap('settleMs');
     const secret = action.kind === 'type' && containsSecret(action.text);
-    if (hasEnded(after)) {
+    const settled = hasEnded(after) || secret || !elementsBefore ? after : await this.awaitTyped(action, after, dynamic);
+    lap('settleMs');
+    if (hasEnded(settled)) {
       const point = resolved.points[0];
       const anchor = point ? makeAnchor(before.frame, point, secret ? undefined : resolved.text, step.assets) : undefined;
-      const observed = endedAction(action, before, dynamic, after.ended, phases.settleMs, anchor);
+      const observed = endedAction(action, before, dynamic, settled.ended, phases.settleMs, anchor);
       return { report: report({ verified: true, resolvedBy: 'recorded', retries: 0 }), observed, changed: true, healed: false };
     }
-    const seen = await this.observe(action, before, after, resolved, dynamic, secret, step.assets, undefined, elementsBefore);
+    const seen = await this.observe(action, before, settled, resolved, dynamic, secret, step.assets, undefined, elementsBefore);
     const observed = step.index === 0 ? withBeforeLine(seen, before.frame, step.assets) : seen;
     lap('verifyMs');
-    if (!secret) this.options.onEvidence?.(step.index, before.frame, after.frame);
+    if (!secret) this.options.onEvidence?.(step.index, before.frame, settled.frame);
     return {
-      report: report({ verified: true, resolvedBy: 'recorded', retries: 0 }),
+      report: { ...report({ verified: true, resolvedBy: 'recorded', retries: 0 }), ...(observed.elements?.length && { elements: observed.elements.map(describeElementEffect) }) },
       observed,
       changed: observed.effects.length > 0,
       healed: false,
     };
+  }
+
+  /**
+   * Learning: text typed into an app that publishes its elements is recorded once its elements
+   * show it — a toolkit may take the keys while its window is still being activated, and paint
+   * them after the window looked quiet — waiting up to the action's time limit, then for the
+   * window to settle. A text no element ever shows (a field that reformats it) costs that wait once.
+   */
+  private async awaitTyped(action: Action, after: Settled, dynamic: readonly Region[]): Promise<Settled> {
+    if (action.kind !== 'type') return after;
+    const typed = this.options.resolveText(action.text);
+    const deadline = Date.now() + this.options.actionTimeoutMs;
+    for (let waited = false; ; waited = true) {
+      const elements = await readElements(this.stage, after.window);
+      if (elements === undefined) return after;
+      if (elements.some((e) => (e.text ?? '').includes(typed))) {
+        return waited ? settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic, quietMs: CYCLE_LIMITS.recordQuietMs }) : after;
+      }
+      if (Date.now() >= deadline) return after;
+      await this.stage.wait(TYPED_POLL_MS);
+    }
   }
 
   /**
@@ -217,12 +248,18 @@ export class ActionCycle {
         continue;
       }
       if (isElementTarget(target)) {
-        const hit = await locateElement(this.stage, target, this.options.resolveText, { window: before.window, timeoutMs: this.options.actionTimeoutMs });
+        const hit = await locateElement(this.stage, target, this.options.resolveText, {
+          window: before.window,
+          timeoutMs: this.options.actionTimeoutMs,
+        });
         if ('failure' in hit) return { failure: `${describeAction(action)}: ${hit.failure}` };
         points.push(hit.point);
         continue;
       }
-      const found = await locateText(this.stage, this.options.resolveText(target.text), { first: before, timeoutMs: this.options.actionTimeoutMs });
+      const found = await locateText(this.stage, this.options.resolveText(target.text), {
+        first: before,
+        timeoutMs: this.options.actionTimeoutMs,
+      });
       if (!found.hit) return { failure: `${describeAction(action)}: no such text on screen (OCR read: "${found.read}")` };
       points.push(centre(found.hit.box));
       if (i === 0) text = target.text;
@@ -294,7 +331,11 @@ export class ActionCycle {
   ): Promise<RecordedAction> {
     const point = resolved.points[0];
     // A healed action keeps the text it was recorded with; a learned one reads what is under it.
-    const text = secret ? undefined : recorded ? recorded.anchor?.text : (resolved.text ?? (point ? await this.readUnder(before.frame, point) : undefined));
+    const text = secret
+      ? undefined
+      : recorded
+        ? recorded.anchor?.text
+        : (resolved.text ?? (point ? await this.readUnder(before.frame, point) : undefined));
     const pixelAnchor = point && (!recorded || recorded.anchor) ? makeAnchor(before.frame, point, text, assets) : undefined;
     // The element under the target, as the app publishes it (read now when healing a replay).
     const elementsNow = elementsBefore ?? (recorded && point ? await readElements(this.stage, after.window) : undefined);
@@ -302,14 +343,21 @@ export class ActionCycle {
     const anchor = pixelAnchor && element ? { ...pixelAnchor, element } : pixelAnchor;
     const elementsAfter = elementsBefore ? await readElements(this.stage, after.window) : undefined;
     const focusOnly = elementsBefore && elementsAfter ? focusMoves(elementsBefore, elementsAfter).focusOnly : undefined;
-    const effects = await this.stage.guard(
+    const pixels = await this.stage.guard(
       makeEffects({
-        before: before.frame, after: after.frame, dynamic, secret, sink: assets, reader: this.stage.reader,
+        before: before.frame,
+        after: after.frame,
+        dynamic,
+        secret,
+        sink: assets,
+        reader: this.stage.reader,
         ...(anchor ? { target: anchor.box } : {}),
         ...(focusOnly?.length ? { focusOnly } : {}),
       }),
     );
     const elements = recorded ? recorded.elements : elementsBefore && elementsAfter ? elementChanges(elementsBefore, elementsAfter, { dynamic, secret, ...(element && { target: element }) }) : undefined;
+    // Where the app's elements tell what changed, they decide; the pixels there are evidence.
+    const effects = elementsBefore && elementsAfter && !secret ? asElementEvidence(pixels, elements ?? [], elementsAfter, element) : pixels;
     return {
       action,
       ...(anchor ? { anchor } : {}),
@@ -339,7 +387,11 @@ export class ActionCycle {
       });
       if (!found.hit) {
         const where = step.kind === 'replay' ? `action ${step.index + 1} (${describeAction(action)})` : describeAction(action);
-        failure = { category: 'target-not-found', message: `${where}: the text never appeared (OCR read: "${found.read}")`, index: step.index };
+        failure = {
+          category: 'target-not-found',
+          message: `${where}: the text never appeared (OCR read: "${found.read}")`,
+          index: step.index,
+        };
       }
     }
     const ms = Math.round(performance.now() - started);

@@ -10,8 +10,10 @@ import { accessibleName } from '../desktop/index.ts';
 import { containsPoint } from '../vision/frame.ts';
 import type { Stage } from './stage.ts';
 import { perform } from './perform.ts';
+import { typeInto } from './paced-typing.ts';
+import { containsSecret } from '../spec-file/interpolate.ts';
 import { centre } from './locate.ts';
-import { CONTAINERS, describeElement, elementAt, snapshot } from './elements.ts';
+import { CONTAINERS, describeElement, elementAt, indexByRef, onScreen, snapshot } from './elements.ts';
 
 /** Roles that hold options to select. */
 const LISTS: ReadonlySet<string> = new Set(['list', 'combobox', 'table', 'tree', 'menu']);
@@ -30,6 +32,10 @@ export async function act(
   window: Region,
   resolveText: (template: string) => string,
 ): Promise<string | undefined> {
+  if (action.kind === 'type' && action.into !== undefined && points[0] !== undefined) {
+    stage.countRetries(await typeInto(stage, points[0], window, resolveText(action.text), containsSecret(action.text)));
+    return undefined;
+  }
   if (action.kind !== 'check' && action.kind !== 'select') {
     await stage.guard(perform(stage.input, action, points, window, resolveText));
     return undefined;
@@ -68,7 +74,10 @@ export async function act(
     if (Date.now() >= deadline) {
       await stage.guard(stage.input.key('Escape'));
       const names = now.ok ? optionsOf(now.elements, list) : [];
-      return `the ${describeElement(list, accessibleName(list))} has no option "${option}"` + (names.length > 0 ? ` (its options: ${names.map((n) => `"${n}"`).join(', ')})` : '');
+      return (
+        `the ${describeElement(list, accessibleName(list))} has no option "${option}"` +
+        (names.length > 0 ? ` (its options: ${names.map((n) => `"${n}"`).join(', ')})` : '')
+      );
     }
     await stage.wait(POLL_MS);
   }
@@ -76,29 +85,37 @@ export async function act(
 
 /** The innermost list or combo box under a point. */
 function listAt(elements: readonly Element[], point: Point): Element | undefined {
-  return elements.filter((e) => LISTS.has(e.role) && containsPoint(e.box, point)).reduce<Element | undefined>((best, e) => (best === undefined || e.depth >= best.depth ? e : best), undefined);
+  return elements
+    .filter((e) => LISTS.has(e.role) && containsPoint(e.box, point))
+    .reduce<Element | undefined>((best, e) => (best === undefined || e.depth >= best.depth ? e : best), undefined);
 }
 
 const isInside = (element: Element, ancestor: Element, byRef: ReadonlyMap<string, Element>): boolean => {
-  for (let e = element.parent === undefined ? undefined : byRef.get(element.parent); e !== undefined; e = e.parent === undefined ? undefined : byRef.get(e.parent)) {
+  for (
+    let e = element.parent === undefined ? undefined : byRef.get(element.parent);
+    e !== undefined;
+    e = e.parent === undefined ? undefined : byRef.get(e.parent)
+  ) {
     if (e.ref === ancestor.ref) return true;
   }
   return false;
 };
 
-const isOption = (e: Element): boolean => !CONTAINERS.has(e.role) && !LISTS.has(e.role) && e.box.width > 0 && e.box.height > 0;
+/** An option on screen: a closed combo box's hidden options (Qt publishes them over the fields below) are not clicked. */
+const isOption = (e: Element, byRef: ReadonlyMap<string, Element>): boolean => !CONTAINERS.has(e.role) && !LISTS.has(e.role) && onScreen(e, byRef);
 
 function optionsOf(elements: readonly Element[], list: Element): string[] {
-  const byRef = new Map(elements.map((e) => [e.ref, e]));
-  return elements.filter((e) => isOption(e) && isInside(e, list, byRef)).map(accessibleName).filter((n) => n !== '');
+  const byRef = indexByRef(elements);
+  return elements.filter((e) => isOption(e, byRef) && isInside(e, list, byRef)).map(accessibleName).filter((n) => n !== '');
 }
 
 function optionIn(elements: readonly Element[], list: Element, option: string): Element | undefined {
-  const byRef = new Map(elements.map((e) => [e.ref, e]));
-  return elements.find((e) => isOption(e) && accessibleName(e) === option.trim() && isInside(e, list, byRef));
+  const byRef = indexByRef(elements);
+  return elements.find((e) => isOption(e, byRef) && accessibleName(e) === option.trim() && isInside(e, list, byRef));
 }
 
 /** An option of a popup the toolkit keeps apart from its combo box: an item or menu item by that name. */
 function optionAnywhere(elements: readonly Element[], list: Element, option: string): Element | undefined {
-  return elements.find((e) => e.ref !== list.ref && ['item', 'menuitem', 'cell'].includes(e.role) && accessibleName(e) === option.trim());
+  const byRef = indexByRef(elements);
+  return elements.find((e) => e.ref !== list.ref && ['item', 'menuitem', 'cell'].includes(e.role) && accessibleName(e) === option.trim() && onScreen(e, byRef));
 }

@@ -4,13 +4,15 @@
  * after its replay, beside the pixel effects. Exact on purpose: "Alice" in the entry named
  * "Name" is the effect, wherever the layout put that entry.
  */
-import type { ElementAnchor, ElementEffect, ElementProperties, ElementStep, Region } from '../domain.ts';
+import type { Effect, ElementAnchor, ElementEffect, ElementProperties, ElementStep, Frame, Region } from '../domain.ts';
 import type { Element } from '../desktop/types.ts';
 import { accessibleName, matchElements } from '../desktop/index.ts';
 import { secretMasker } from '../spec-file/secrets.ts';
-import { regionsIntersect } from '../vision/frame.ts';
+import { clampRegion, crop, inflateRegion, regionsIntersect } from '../vision/frame.ts';
+import { colourRole } from '../vision/colour-role.ts';
+import { EFFECT_THRESHOLDS } from './thresholds.ts';
 import type { Stage } from './stage.ts';
-import { closestTo, CONTAINERS, describeElement, indexByRef, pathOf, snapshot, type Snapshot } from './elements.ts';
+import { closestTo, CONTAINERS, describeElement, indexByRef, onScreen, pathOf, snapshot, type Snapshot } from './elements.ts';
 
 /** How often the elements are read again while a replayed effect has not shown in them yet. */
 const POLL_MS = 40;
@@ -55,12 +57,12 @@ interface Pair {
 
 /**
  * Elements paired by their place (a toolkit may replace a text's object when the text changes),
- * containers left out; `appeared` and `left` are the ones with no partner.
+ * containers but dialogs and elements off screen left out; `appeared` and `left` are the ones with no partner.
  */
 function pairElements(before: readonly Element[], after: readonly Element[]): { pairs: Pair[]; appeared: Element[]; left: Element[] } {
   const place = (elements: readonly Element[]): Map<string, { element: Element; path: ElementStep[] }> => {
     const byRef = indexByRef(elements);
-    return new Map(elements.filter((e) => !CONTAINERS.has(e.role)).map((e) => {
+    return new Map(elements.filter((e) => (!CONTAINERS.has(e.role) || e.role === 'dialog') && onScreen(e, byRef)).map((e) => {
       const path = pathOf(e, byRef);
       return [pathKey(path), { element: e, path }];
     }));
@@ -84,26 +86,57 @@ const differences = (then: Element, now: Element): Property[] => {
   return (Object.keys(b) as Property[]).filter((p) => a[p] !== b[p]);
 };
 
+/** Most elements an action is recorded to bring or take away: a new screen's first ones say it came. */
+const MAX_APPEARED = 60;
+
+/** An element worth recording as appeared or gone: a dialog, or any other non-container that shows a name or text. */
+const tellsWhat = (e: Element): boolean => e.role === 'dialog' || (!CONTAINERS.has(e.role) && (accessibleName(e) !== '' || (e.text ?? '') !== ''));
+
+/** What an element that appeared shows: its name, text, value and the states a person reads (not its focus). */
+function shows(e: Element, secret: boolean): ElementProperties {
+  const { focused: _focused, expanded: _expanded, ...rest } = properties(e);
+  const text = rest.text;
+  if (text === undefined || !(secret || secretMasker.reveals(text))) return rest;
+  const { text: _text, ...withoutText } = rest;
+  return withoutText;
+}
+
 /**
- * What changed between two readings of the app's elements. Elements in dynamic regions and texts
- * holding a secret are left out, and so is the target's own focus.
+ * What changed between two readings of the app's elements (read masked: see `maskElement`):
+ * elements whose properties changed, and those that appeared or went (a row, a dialog, an
+ * alert), each with its box. Elements in dynamic regions, elements off screen, the target's own
+ * focus and the text of the field a secret was typed into are left out.
  */
 export function elementChanges(before: readonly Element[], after: readonly Element[], options: ChangeOptions): ElementEffect[] {
   const targetKey = options.target ? pathKey(options.target.path) : undefined;
+  const inDynamic = (box: Region): boolean => options.dynamic.some((d) => regionsIntersect(d, box));
+  const { pairs, appeared, left } = pairElements(before, after);
   const effects: ElementEffect[] = [];
-  for (const { then, now, path, key } of pairElements(before, after).pairs) {
-    if (options.dynamic.some((d) => regionsIntersect(d, now.box) || regionsIntersect(d, then.box))) continue;
+  for (const { then, now, path, key } of pairs) {
+    if (inDynamic(now.box) || inDynamic(then.box)) continue;
     const b = properties(now);
     const changed: Record<string, unknown> = {};
     for (const property of differences(then, now)) {
       if (property === 'focused' && key === targetKey) continue;
-      if (property === 'text' && (options.secret || secretMasker.reveals(String(b.text)))) continue;
-      if (property === 'name' && secretMasker.reveals(String(b.name))) continue;
+      if (property === 'text' && options.secret) continue;
       changed[property] = b[property];
     }
     if (Object.keys(changed).length > 0) {
-      effects.push({ role: now.role, name: accessibleName(then), path, after: changed as ElementProperties });
+      effects.push({ role: now.role, name: accessibleName(then), path, after: changed as ElementProperties, box: now.box });
     }
+  }
+  const told = (elements: readonly Element[], all: readonly Element[]): Array<{ element: Element; path: ElementStep[] }> => {
+    const byRef = indexByRef(all);
+    return elements
+      .filter((e) => tellsWhat(e) && !inDynamic(e.box) && !secretMasker.reveals(accessibleName(e)))
+      .slice(0, MAX_APPEARED)
+      .map((element) => ({ element, path: pathOf(element, byRef) }));
+  };
+  for (const { element, path } of told(appeared, after)) {
+    effects.push({ role: element.role, name: accessibleName(element), path, after: shows(element, options.secret), change: 'appeared', box: element.box });
+  }
+  for (const { element, path } of told(left, before)) {
+    effects.push({ role: element.role, name: accessibleName(element), path, after: {}, change: 'gone', box: element.box });
   }
   return effects;
 }
@@ -131,10 +164,10 @@ export function focusMoves(before: readonly Element[], after: readonly Element[]
 
 export const sameBox = (a: Region, b: Region): boolean => a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 
-/** The element an effect is about: by role and name (the new name, then the old), else by its place. */
+/** The element an effect is about: by role and name (the new name, then the old), else by its place; only one on screen. */
 function lookup(effect: ElementEffect, elements: readonly Element[]): Element | undefined {
   const byRef = indexByRef(elements);
-  const sameRole = matchElements(elements, { role: effect.role });
+  const sameRole = matchElements(elements, { role: effect.role }).filter((e) => onScreen(e, byRef));
   const names = [effect.after.name, effect.name].filter((n): n is string => n !== undefined && n !== '');
   for (const name of names) {
     const named = sameRole.filter((e) => accessibleName(e) === name);
@@ -157,33 +190,144 @@ const shown = (v: unknown): string => (typeof v === 'string' ? `"${secretMasker.
 const empties = (effect: ElementEffect): boolean =>
   Object.entries(effect.after).every(([property, value]) => (property === 'name' || property === 'text') && value === '');
 
-/** Why an effect does not hold in `elements`, or undefined when it does. */
-export function checkElementEffect(effect: ElementEffect, elements: readonly Element[]): string | undefined {
+/** Whether an effect holds in a read of the app's elements: why not, or the element it is about (none for one gone). */
+export type ElementCheck = { readonly problem: string } | { readonly problem?: undefined; readonly element?: Element };
+
+/** Whether an effect holds in `elements`: exactly, on the element it was recorded on, never on another that happens to show its text. */
+export function checkElementEffect(effect: ElementEffect, elements: readonly Element[]): ElementCheck {
   const what = describeElement(effect, effect.name);
+  if (effect.change === 'gone') {
+    const byRef = indexByRef(elements);
+    const key = pathKey(effect.path);
+    const still = matchElements(elements, { role: effect.role }).find((e) => accessibleName(e) === effect.name && onScreen(e, byRef) && pathKey(pathOf(e, byRef)) === key);
+    return still === undefined ? {} : { problem: `the ${what} is still there; it went when the path was recorded` };
+  }
   const element = lookup(effect, elements);
-  if (element === undefined) return empties(effect) ? undefined : `the ${what} is not on screen any more`;
+  if (element === undefined) {
+    if (effect.change === 'appeared') return { problem: `no ${what} appeared` };
+    return empties(effect) ? {} : { problem: `the ${what} is not on screen any more` };
+  }
   const now = properties(element);
   for (const [property, expected] of Object.entries(effect.after) as [Property, unknown][]) {
-    if (now[property] !== expected) return `the ${what} has ${property} ${shown(now[property])}, recorded ${shown(expected)}`;
+    if (now[property] !== expected) return { problem: `the ${what} has ${property} ${shown(now[property])}, recorded ${shown(expected)}` };
   }
-  return undefined;
+  return { element };
 }
 
 /**
  * Replay: every element effect of the action must hold, exactly. The elements are read again for
  * up to `patienceMs` while one does not, since a toolkit may publish a change a moment after it
- * painted it. Returns why the first one that never held does not (`problem`), and the last read.
+ * painted it. Returns why the first one that never held does not (`problem`), the last read, and
+ * the element each one holds on.
  * `first`, when given, is a read already under way of the window as it is now: the first look.
  */
-export async function verifyElementEffects(stage: Stage, effects: readonly ElementEffect[], window: Region, patienceMs: number, first?: Promise<Snapshot>): Promise<{ problem?: string; read: Snapshot }> {
+export async function verifyElementEffects(stage: Stage, effects: readonly ElementEffect[], window: Region, patienceMs: number, first?: Promise<Snapshot>): Promise<ElementVerdict> {
   const deadline = Date.now() + patienceMs;
   for (let earlier = first; ; earlier = undefined) {
     const read = await (earlier ?? snapshot(stage, window));
     // No elements to ask now (the bus went away, the app left it): the pixel effects stand alone.
-    if (!read.ok || read.elements.length === 0) return { read };
-    const problem = effects.map((e) => checkElementEffect(e, read.elements)).find((p) => p !== undefined);
-    if (problem === undefined) return { read };
-    if (Date.now() >= deadline) return { problem, read };
+    if (!read.ok || read.elements.length === 0) return { read, found: [] };
+    const checks = effects.map((e) => checkElementEffect(e, read.elements));
+    const problem = checks.find((c) => c.problem !== undefined)?.problem;
+    if (problem === undefined) return { read, found: effects.map((effect, i) => ({ effect, element: heldOn(checks[i]) })) };
+    if (Date.now() >= deadline) return { problem, read, found: [] };
     await stage.wait(POLL_MS);
   }
+}
+
+const heldOn = (check: ElementCheck | undefined): Element | undefined => (check !== undefined && check.problem === undefined ? check.element : undefined);
+
+/** The element effects of a replayed action, checked: why one never held, the last read, and where each one that held is now. */
+export interface ElementVerdict {
+  readonly problem?: string;
+  readonly read: Snapshot;
+  /** Each effect, with the element it holds on now (none for one gone); empty when one did not hold. */
+  readonly found: ReadonlyArray<{ readonly effect: ElementEffect; readonly element: Element | undefined }>;
+}
+
+/** The element effect whose element holds a pixel region: its box (once settled) contains it, a padding's width aside. */
+const holding = <E extends { readonly box?: Region }>(region: Region, effects: readonly E[]): E | undefined =>
+  effects.find((e) => e.box !== undefined && containsRegion(inflateRegion(e.box, 2 * EFFECT_THRESHOLDS.padding), region));
+
+const containsRegion = (outer: Region, inner: Region): boolean =>
+  inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+
+/** Roles whose look, when pressed, is only their feedback. */
+const PRESSED: ReadonlySet<string> = new Set(['button', 'link', 'menuitem', 'tab']);
+
+/**
+ * Roles that draw content of their own the tree does not tell (a canvas, a picture, a page or a
+ * terminal), or hold other elements (each tells its own): a change on them stays a pixel effect.
+ */
+const DRAWN: ReadonlySet<string> = new Set(['image', 'canvas', 'document', 'terminal', 'list', 'table', 'tree', 'unknown']);
+
+/**
+ * The boxes of the elements on screen whose pixels are theirs to tell: not containers, nor those
+ * that draw what the tree does not tell (`DRAWN`). A change inside one is its look, or what the
+ * tree says changed there.
+ */
+export function leafBoxes(elements: readonly Element[]): Region[] {
+  const byRef = indexByRef(elements);
+  return elements.filter((e) => !CONTAINERS.has(e.role) && !DRAWN.has(e.role) && onScreen(e, byRef)).map((e) => e.box);
+}
+
+/**
+ * Learning: a pixel effect on an element is that element's to tell. On one the action changed,
+ * brought or took away, its element effect decides exactly; on one it left as it was, the change
+ * is the element's own look (a default button's highlight as its window became active, a hover)
+ * — either way it becomes `element`, evidence only. A look keeps no text (what OCR reads in a
+ * radio's circle, "() / /", is nobody's text); a text keeps its colour role for the colour check,
+ * and its words as the tree says them, for the report. A pressed control the tree says unchanged
+ * (its focus aside) showed its own pressed look: that is its feedback ("Add 1" read on it).
+ * Feedback, a secret action's effects (no image) and changes on no element, or on one that draws
+ * what the tree does not tell (`DRAWN`), stay as they are.
+ * @param shown the app's elements after the action.
+ */
+export function asElementEvidence(effects: readonly Effect[], changes: readonly ElementEffect[], shown: readonly Element[], target?: ElementAnchor): Effect[] {
+  const targetKey = target && pathKey(target.path);
+  const untouched = target !== undefined && PRESSED.has(target.role) && !changes.some((e) => pathKey(e.path) === targetKey);
+  const leaves = leafBoxes(shown).map((box) => ({ box }));
+  return effects.map((effect) => {
+    if ((effect.kind !== 'text' && effect.kind !== 'look') || effect.image === undefined) return effect;
+    if (untouched && holding(effect.region, [target]) !== undefined) return { ...effect, kind: 'feedback' };
+    const on = holding(effect.region, changes);
+    if (on === undefined && holding(effect.region, leaves) === undefined) return effect;
+    const { text: read, ...look } = effect;
+    if (effect.kind === 'look' || !read) return { ...look, kind: 'element' };
+    // What the tree says the element shows wins over what OCR read of it ("El" for a typed "3").
+    const said = on?.after.text ?? on?.after.name;
+    return { ...look, kind: 'element', text: said !== undefined && said !== '' ? said : read };
+  });
+}
+
+/** A region inside `from`, at the same place inside `to` (scaled with it). */
+const sameShareOf = (region: Region, from: Region, to: Region): Region => {
+  const sx = from.width > 0 ? to.width / from.width : 1;
+  const sy = from.height > 0 ? to.height / from.height : 1;
+  return {
+    x: Math.round(to.x + (region.x - from.x) * sx),
+    y: Math.round(to.y + (region.y - from.y) * sy),
+    width: Math.max(1, Math.round(region.width * sx)),
+    height: Math.max(1, Math.round(region.height * sy)),
+  };
+};
+
+/**
+ * Replay: the colour role of each text an element effect decided, read where its element is
+ * now: the right words styled as an error are not the recorded effect. Why one differs, or
+ * undefined.
+ */
+export function elementColours(effects: readonly Effect[], found: ElementVerdict['found'], after: Frame): string | undefined {
+  const placed = found.flatMap(({ effect, element }) => (element === undefined || effect.box === undefined ? [] : [{ box: effect.box, effect, element }]));
+  for (const effect of effects) {
+    if (effect.kind !== 'element' || !effect.text) continue;
+    const on = holding(effect.region, placed);
+    if (on === undefined) continue;
+    const region = clampRegion(sameShareOf(effect.region, on.box, on.element.box), after.width, after.height);
+    if (region.width < 2 || region.height < 2) continue;
+    const now = colourRole(crop(after, region));
+    const was = effect.role ?? 'plain';
+    if (now !== was) return `the ${describeElement(on.effect, accessibleName(on.element))} shows "${secretMasker.mask(effect.text)}" restyled from ${was} to ${now}`;
+  }
+  return undefined;
 }

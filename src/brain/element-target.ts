@@ -8,6 +8,7 @@ import { isElementTarget } from '../domain.ts';
 import type { Element } from '../desktop/types.ts';
 import { accessibleName, matchElements } from '../desktop/index.ts';
 import { matchAt } from '../vision/template.ts';
+import { containsPoint } from '../vision/frame.ts';
 import type { Stage } from './stage.ts';
 import type { Finding, LadderInput } from './ladder.ts';
 import { centre } from './locate.ts';
@@ -17,6 +18,7 @@ import {
   closestTo,
   elementAt,
   indexByRef,
+  onScreen,
   pathOf,
   PUBLISHES_NOTHING,
   samePlaceIn,
@@ -50,7 +52,8 @@ export async function locateElement(
   for (;;) {
     const read = await snapshot(stage, options.window);
     if (read.ok) {
-      const hit = matchElements(read.elements, query).find((e) => centreInside(e.box, options.window));
+      const byRef = indexByRef(read.elements);
+      const hit = matchElements(read.elements, query).find((e) => onScreen(e, byRef) && centreInside(e.box, options.window));
       if (hit) return { point: centre(hit.box), element: hit, elements: read.elements };
     }
     if (Date.now() >= deadline) {
@@ -83,10 +86,14 @@ export function elementAnchorAt(elements: readonly Element[], point: Point): Ele
 }
 
 /**
- * The `element` rung: the target's element (by the action's role target, else by the recorded
- * element's role and name), then the pixels at its box compared with the recorded anchor image,
- * so a covered element (a dialog over it) or the wrong one is not clicked. The score is that
- * comparison; undefined when the rung has nothing to look for or no elements to look in.
+ * The `element` rung. A role target is found by the tree alone: its element (by role and name,
+ * on screen), acted on at its box now — at the recorded place inside it, scaled with it, when the
+ * recorded element is the same one; covered only when one of the app's dialogs or windows lies
+ * over that point (`coveredAt`). Its `confine` is that box (empty when the tree has no such
+ * element): no lower rung may put the target anywhere else, so a look-alike field is never
+ * healed onto. Any other target recorded on a named element (a text target) is found by that
+ * element too, scored by how well its recorded anchor image matches there (moved with it).
+ * Undefined when the rung has nothing to look for or no elements to look in.
  */
 export async function findByElement(input: LadderInput): Promise<Finding | undefined> {
   const { target, anchor, anchorImage, shot, resolveText } = input;
@@ -96,18 +103,45 @@ export async function findByElement(input: LadderInput): Promise<Finding | undef
   if (!byTarget && (recorded === undefined || recorded.name === '')) return undefined;
   const read = shot.elements ?? (await snapshot(input.stage, shot.window));
   if (!read.ok || read.elements.length === 0) return undefined;
-  const query = byTarget ? { ...targetQuery(target, resolveText), nth: undefined } : { role: recorded!.role, name: recorded!.name };
+  const byRef = indexByRef(read.elements);
   const size = { width: shot.frame.width, height: shot.frame.height };
-  const candidates = matchElements(read.elements, query).filter((e) => centreInside(e.box, size));
+  const visible = (e: Element | undefined): e is Element => e !== undefined && onScreen(e, byRef) && centreInside(e.box, size);
+  const query = byTarget ? { ...targetQuery(target, resolveText), nth: undefined } : { role: recorded!.role, name: recorded!.name };
+  const matched = matchElements(read.elements, query);
+  const candidates = matched.filter(visible);
   const picked =
     byTarget && target.nth !== undefined
-      ? matchElements(read.elements, query)[target.nth]
+      ? matched[target.nth]
       : recorded === undefined
         ? candidates[0]
-        : closestTo(candidates, recorded.path, recorded.box, indexByRef(read.elements));
-  if (picked === undefined || !centreInside(picked.box, size)) return { score: 0, runnerUp: 0 };
-  const point = recorded && anchor ? samePlaceIn(picked.box, recorded.box, anchor.point) : centre(picked.box);
+        : closestTo(candidates, recorded.path, recorded.box, byRef);
+  const nowhere = { x: 0, y: 0, width: 0, height: 0 };
+  if (!visible(picked)) return { score: 0, runnerUp: 0, ...(byTarget && { confine: nowhere }) };
+  const same = recorded !== undefined && anchor !== undefined && picked.role === recorded.role && accessibleName(picked) === recorded.name;
+  const point = same ? samePlaceIn(picked.box, recorded.box, anchor.point) : centre(picked.box);
+  if (byTarget) return { point, box: picked.box, score: coveredAt(picked, point, read.elements, byRef) ? 0 : 1, runnerUp: 0, confine: picked.box };
   return { point, box: picked.box, score: pixelsAgree(shot.frame, anchorImage, anchor?.box, recorded?.box, picked.box), runnerUp: 0 };
+}
+
+/**
+ * Whether something of the app lies over `point` of `element`: a top-level window or dialog
+ * published after the element's own window (a dialog opened over it), or a dialog inside the page
+ * after it in the tree (a modal layer) — that holds neither it nor is held by it. A tooltip is the
+ * pointer's doing and moves with it: it covers nothing.
+ */
+export function coveredAt(element: Element, point: Point, elements: readonly Element[], byRef: ReadonlyMap<string, Element>): boolean {
+  const ancestors = new Set<string>();
+  for (let up = element.parent === undefined ? undefined : byRef.get(element.parent); up !== undefined; up = up.parent === undefined ? undefined : byRef.get(up.parent)) ancestors.add(up.ref);
+  const position = elements.indexOf(element);
+  return elements.some((e, i) => {
+    if (i <= position || ancestors.has(e.ref) || e.role === 'tooltip' || !(e.depth === 0 || e.role === 'dialog')) return false;
+    if (!containsPoint(e.box, point) || !onScreen(e, byRef)) return false;
+    // What lies in the element itself (its own popup) does not cover it.
+    for (let up = e.parent === undefined ? undefined : byRef.get(e.parent); up !== undefined; up = up.parent === undefined ? undefined : byRef.get(up.parent)) {
+      if (up.ref === element.ref) return false;
+    }
+    return true;
+  });
 }
 
 /**

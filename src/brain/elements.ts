@@ -10,7 +10,7 @@ import { parseTitlePattern } from '../spec-file/patterns.ts';
 import { containsPoint } from '../vision/frame.ts';
 import type { Stage } from './stage.ts';
 import type { OfferedElement } from './planners/types.ts';
-import { secretMasker } from '../spec-file/secrets.ts';
+import { secretMasker, type SecretMasker } from '../spec-file/secrets.ts';
 import { InfrastructureError } from '../errors.ts';
 
 /** The app's elements at one moment, or why there are none to ask. */
@@ -26,20 +26,47 @@ export const PUBLISHES_NOTHING =
   'use a text target instead, such as click "OK"';
 
 /**
- * Reads the app's elements. Absent capability and a failed read are answers, not faults: every
- * caller has a way on without elements (pixels and OCR), or a message to give.
+ * Reads the app's elements, every text in them masked (`maskElement`). Absent capability and a
+ * failed read are answers, not faults: every caller has a way on without elements (pixels and
+ * OCR), or a message to give.
  */
 export async function snapshot(stage: Stage, window: Region): Promise<Snapshot> {
   const source = stage.desktop.elements;
   if (source === undefined) return { ok: false, why: NO_BUS };
   try {
-    return { ok: true, elements: await stage.guard(source.read(stage.app, { window })) };
+    return { ok: true, elements: (await stage.guard(source.read(stage.app, { window }))).map((e) => maskElement(e)) };
   } catch (error) {
     // The app's exit, the display's death or the goal's deadline came through the guard: faults.
     if (error instanceof InfrastructureError || stage.signal.aborted) throw error;
-    return { ok: false, why: `the accessibility bus did not answer (${(error as Error).message})` };
+    return { ok: false, why: `the app's elements could not be read: ${(error as Error).message}` };
   }
 }
+
+/**
+ * `element` as the brain may keep it: its name, label, description and text with every secret
+ * masked, and a value that spells one left out. The app echoes what was typed (a greeting, a
+ * field's content, a title), and from the snapshot names and texts reach path files, reports and
+ * prompts; masked here, the one place they are read, nothing downstream can leak them, and
+ * learning and replay compare the same masked texts.
+ */
+export function maskElement(element: Element, masker: SecretMasker = secretMasker): Element {
+  if (masker.size === 0) return element;
+  const { label, text, value, ...rest } = element;
+  return {
+    ...rest,
+    name: masker.mask(element.name),
+    description: masker.mask(element.description),
+    ...(label !== undefined && { label: masker.mask(label) }),
+    ...(text !== undefined && { text: masker.mask(text) }),
+    ...(value !== undefined && !masker.reveals(String(value)) && { value }),
+  };
+}
+
+/**
+ * A template resolved as the elements it is compared with are: its secrets masked, so
+ * `name: "\${secret.X}"` finds the element whose name holds the secret.
+ */
+export const resolveMasked = (resolveText: (template: string) => string) => (template: string): string => secretMasker.mask(resolveText(template));
 
 /** A name written `/…/flags` is a regular expression; any other matches exactly. */
 export const namePattern = (name: string): string | RegExp => {
@@ -50,7 +77,7 @@ export const namePattern = (name: string): string | RegExp => {
 /** The query of an element target, its placeholders resolved. */
 export const targetQuery = (target: ElementTarget, resolveText: (template: string) => string): ElementQuery => ({
   role: target.role,
-  ...(target.name !== undefined && { name: namePattern(resolveText(target.name)) }),
+  ...(target.name !== undefined && { name: namePattern(resolveMasked(resolveText)(target.name)) }),
   ...(target.nth !== undefined && { nth: target.nth }),
 });
 
@@ -63,9 +90,33 @@ const ACTIONABLE: ReadonlySet<string> = new Set([
 /** Roles that only hold others: their changes (focus passing through) say nothing about an action. */
 export const CONTAINERS: ReadonlySet<string> = new Set(['window', 'dialog', 'group', 'document', 'menubar', 'toolbar', 'tablist', 'statusbar', 'separator']);
 
-/** The element an action at `point` lands on: the deepest actionable one there, else the deepest named one. */
+/**
+ * Whether an element is on screen where it says: showing, with an area, and its centre inside
+ * every ancestor that clips what it holds. A toolkit may publish a hidden popup as showing (Qt
+ * keeps a closed combo box's list, 0×0, with items whose boxes lie over the fields below it),
+ * and a list its rows scrolled away: such an element is never a target or an anchor.
+ */
+export function onScreen(element: Element, byRef: ReadonlyMap<string, Element>): boolean {
+  const { box } = element;
+  if (!element.states.showing || box.width <= 0 || box.height <= 0) return false;
+  const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  for (let up = element.parent === undefined ? undefined : byRef.get(element.parent); up !== undefined; up = up.parent === undefined ? undefined : byRef.get(up.parent)) {
+    if (clips(up) && !containsPoint(up.box, centre)) return false;
+  }
+  return true;
+}
+
+/**
+ * Roles whose content is drawn only inside their box (one with no area shows nothing); any other
+ * may hold what overflows it (a page's absolutely placed popup, a menu bar's open menu).
+ */
+const CLIPPING: ReadonlySet<string> = new Set(['window', 'dialog', 'list', 'table', 'tree']);
+const clips = (e: Element): boolean => CLIPPING.has(e.role) || e.toolkitRole === 'scroll pane' || e.toolkitRole === 'viewport';
+
+/** The element an action at `point` lands on: the deepest actionable one there, else the deepest named one; never one off screen. */
 export function elementAt(elements: readonly Element[], point: Point): Element | undefined {
-  const under = elements.filter((e) => e.box.width > 0 && e.box.height > 0 && containsPoint(e.box, point));
+  const byRef = indexByRef(elements);
+  const under = elements.filter((e) => containsPoint(e.box, point) && onScreen(e, byRef));
   const deepest = (list: readonly Element[]): Element | undefined =>
     list.reduce<Element | undefined>((best, e) => (best === undefined || e.depth >= best.depth ? e : best), undefined);
   return deepest(under.filter((e) => ACTIONABLE.has(e.role))) ?? deepest(under.filter((e) => !CONTAINERS.has(e.role) && accessibleName(e) !== ''));
@@ -136,12 +187,17 @@ export function closestTo(candidates: readonly Element[], path: readonly Element
   return best?.element;
 }
 
-/** The point inside a box at the same place as `point` was inside `recorded`, kept inside the box. */
+/**
+ * The point inside a box at the same place as `point` was inside `recorded`: at the same share of
+ * its width and height, so a box drawn larger (another scale, font or window size) is acted on
+ * where it was, not nearer its corner; kept inside the box.
+ */
 export function samePlaceIn(box: Region, recorded: Region, point: Point): Point {
   const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));
+  const share = (v: number, from: number, length: number): number => (length > 0 ? (v - from) / length : 0.5);
   return {
-    x: clamp(Math.round(box.x + point.x - recorded.x), box.x, box.x + box.width - 1),
-    y: clamp(Math.round(box.y + point.y - recorded.y), box.y, box.y + box.height - 1),
+    x: clamp(Math.round(box.x + share(point.x, recorded.x, recorded.width) * box.width), box.x, box.x + box.width - 1),
+    y: clamp(Math.round(box.y + share(point.y, recorded.y, recorded.height) * box.height), box.y, box.y + box.height - 1),
   };
 }
 

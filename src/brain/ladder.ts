@@ -7,6 +7,7 @@
 import type { Anchor, Frame, Point, Region, ResolvedBy, RungTry, Target } from '../domain.ts';
 import { isPointTarget, isTextTarget } from '../domain.ts';
 import { matchAt, findTemplate } from '../vision/template.ts';
+import { containsPoint } from '../vision/frame.ts';
 import type { Stage, Shot } from './stage.ts';
 import { locateText, centre } from './locate.ts';
 import { RUNGS, type RungSpec } from './thresholds.ts';
@@ -56,6 +57,8 @@ export interface Finding {
   /** Score of the best other place (0 when there is none). */
   readonly runnerUp: number;
   readonly read?: string;
+  /** Where the target must be, whichever rung finds it: a role target's element, as the tree has it now. */
+  readonly confine?: Region;
 }
 
 /** A rung's way of looking; undefined when it has nothing to look for (no anchor, no text). */
@@ -103,12 +106,15 @@ const accepted = (rung: RungSpec, finding: Finding): boolean =>
 export async function resolveTarget(input: LadderInput, rungs: readonly RungSpec[] = RUNGS): Promise<Resolution | Unresolved> {
   let best: Finding | undefined;
   let ocrRead = '';
+  let confine: Region | undefined;
   const tried: RungTry[] = [];
   for (const rung of rungs) {
     const finding = await FINDERS[rung.name](input);
     if (!finding) continue;
     if (finding.read !== undefined) ocrRead = finding.read;
-    const ok = accepted(rung, finding) && finding.point !== undefined;
+    confine ??= finding.confine;
+    // A role target's element, as the tree has it now, is where any rung must find it.
+    const ok = accepted(rung, finding) && finding.point !== undefined && (confine === undefined || containsPoint(confine, finding.point));
     tried.push({ rung: rung.name, score: finding.score, runnerUp: finding.runnerUp, ...(finding.box ? { box: finding.box } : {}), accepted: ok });
     if (ok && finding.point) {
       const { anchor } = input;

@@ -15,6 +15,7 @@ import { learn } from './learner.ts';
 import type { AssetSink } from './observe.ts';
 import type { Planner } from './planners/types.ts';
 import { RulesPlanner } from './planners/rules-planner.ts';
+import { placePointer } from './pointer.ts';
 import { parseRulesGoal } from './rules-grammar.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
 import { onlyNewBaselines } from './assert/screenshot.ts';
@@ -23,9 +24,11 @@ import { checkGoal, cycleOptions, expectationsBefore, type GoalOutcome, type Goa
 
 export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mode, stage: Stage): Promise<GoalOutcome> {
   const { spec, goal, options } = input;
-  if (goal.expect.length === 0) input.hooks?.warn?.(`goal "${goal.id}" has no expect: its path is saved without proof that it reaches the goal`);
+  if (goal.expect.length === 0)
+    input.hooks?.warn?.(`goal "${goal.id}" has no expect: its path is saved without proof that it reaches the goal`);
   input.hooks?.phase?.('learning', 'watching for content that changes on its own');
   const start = await stage.window();
+  const pointer = await placePointer(stage);
   const dynamic = await stage.guard(detectDynamic(stage.grabber(start.region), CYCLE_LIMITS.dynamicProbeMs));
   const before = await expectationsBefore(input, stage);
   const planner: Planner = goal.steps ? new RulesPlanner(goal.steps) : choosePlanner(input);
@@ -42,10 +45,24 @@ export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mod
     onAction: (i, d) => input.hooks?.action?.(i, goal.steps?.length, d),
   });
   const actions = await accountForExit(input, stage, lesson.actions, start.region);
-  const base = { mode, actions: lesson.reports, assertions: [], modelCalls: planner.modelCalls, stopReason: lesson.stopReason, planner: planner.name };
-  if (lesson.failure) return { ...base, mismatch: { category: lesson.failure.category, message: lesson.failure.message, failedAction: lesson.failure.index } };
+  const base = {
+    mode,
+    actions: lesson.reports,
+    assertions: [],
+    modelCalls: planner.modelCalls,
+    stopReason: lesson.stopReason,
+    planner: planner.name,
+  };
+  if (lesson.failure)
+    return {
+      ...base,
+      mismatch: { category: lesson.failure.category, message: lesson.failure.message, failedAction: lesson.failure.index },
+    };
   if (lesson.stopReason !== 'goal_achieved') {
-    return { ...base, mismatch: { category: 'expectation-failed', message: `learning stopped (${lesson.stopReason}): ${lesson.message ?? ''}`.trim() } };
+    return {
+      ...base,
+      mismatch: { category: 'expectation-failed', message: `learning stopped (${lesson.stopReason}): ${lesson.message ?? ''}`.trim() },
+    };
   }
   const { assertions, mismatch, warnings } = await checkGoal(input, stage, actions, before);
   if (mismatch && !onlyNewBaselines(assertions)) return { ...base, assertions, mismatch };
@@ -60,6 +77,7 @@ export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mod
     planner: goal.steps ? 'scripted' : planner.name,
     ...(planner.model ? { model: planner.model } : {}),
     window: { width: window.region.width, height: window.region.height },
+    pointer,
     actions,
   };
   // A relearned path (--relearn, after a replay failed) may have learned a regression: it is a
@@ -74,7 +92,12 @@ export async function learnGoal(input: GoalRunInput, store: PathStore, mode: Mod
  * otherwise it is a crash and the goal is broken. An app that ends a moment after the last
  * action settled (a dialog closing after its fade-out) has that action's end recorded.
  */
-async function accountForExit(input: GoalRunInput, stage: Stage, actions: readonly RecordedAction[], window: Region): Promise<readonly RecordedAction[]> {
+async function accountForExit(
+  input: GoalRunInput,
+  stage: Stage,
+  actions: readonly RecordedAction[],
+  window: Region,
+): Promise<readonly RecordedAction[]> {
   const expected = input.goal.expect.find((e) => e.kind === 'exited');
   const last = actions[actions.length - 1];
   if (!expected) {

@@ -4,7 +4,16 @@
  * expectations and saves the path only when they pass, so a failed lesson never overwrites
  * anything.
  */
-import { describeExit, exitOf, type Action, type ActionReport, type Frame, type RecordedAction, type Region, type StopReason } from '../domain.ts';
+import {
+  describeExit,
+  exitOf,
+  type Action,
+  type ActionReport,
+  type Frame,
+  type RecordedAction,
+  type Region,
+  type StopReason,
+} from '../domain.ts';
 import type { LearningBounds, Planner } from './planners/types.ts';
 import type { Stage } from './stage.ts';
 import type { ActionCycle, ActionFailure } from './cycle.ts';
@@ -36,6 +45,23 @@ export interface LearnInput {
   /** Where the recording's images go. */
   readonly assets: AssetSink;
   readonly onAction?: (index: number, description: string) => void;
+}
+
+/**
+ * Why a learned `type` that changed nothing on screen or in the app's elements must not be
+ * recorded, or undefined when it may be (another kind, or marked `changes: nothing`): a path that
+ * records it replays it "verified" whatever the app does. A click is not refused: one that only
+ * moves the focus into a field shows nothing but a caret, which no effect counts.
+ */
+async function didNothing(stage: Stage, action: Action): Promise<string | undefined> {
+  const hint = ' (mark the step `changes: nothing` if that is expected)';
+  if (action.kind === 'type' && action.changes !== 'nothing') {
+    const focused = await stage.guard(stage.desktop.windows.focused());
+    return focused === undefined
+      ? `the keys went nowhere: no window has the keyboard focus${hint}`
+      : `the keys changed nothing on screen or in the app's elements (the keyboard focus is in "${focused.title}")${hint}`;
+  }
+  return undefined;
 }
 
 export async function learn(input: LearnInput): Promise<Lesson> {
@@ -75,7 +101,9 @@ export async function learn(input: LearnInput): Promise<Lesson> {
     }
     seen = shot.frame;
     const elements = planner.seesElements ? offerElements(await readElements(stage, shot.window), shot.window) : [];
-    const decision = await stage.guard(planner.next({ frame: shot.frame, step, ...(previous ? { previous } : {}), ...(elements.length > 0 && { elements }) }));
+    const decision = await stage.guard(
+      planner.next({ frame: shot.frame, step, ...(previous ? { previous } : {}), ...(elements.length > 0 && { elements }) }),
+    );
     if (decision.kind === 'done') return stop(decision.reason, decision.message);
     const { action } = decision;
     input.onAction?.(step, describeAction(action));
@@ -89,9 +117,21 @@ export async function learn(input: LearnInput): Promise<Lesson> {
       previous = { action, changed: false, ...(outcome.failure ? { error: outcome.failure.message } : {}) };
       continue;
     }
+    const exit = exitOf(outcome.observed)?.exit;
+    // A rules plan (a goal's clauses, a spec's steps) says each action does something; a model's
+    // is told what its action changed, and may go on another way.
+    const nothing = planner.name === 'rules' && exit === undefined && !outcome.changed ? await didNothing(stage, action) : undefined;
+    if (nothing !== undefined) {
+      reports.push({ ...outcome.report, verified: false });
+      const failure: ActionFailure = {
+        category: 'effect-not-verified',
+        message: `${describeAction(action)}: ${nothing}`,
+        index: actions.length,
+      };
+      return stop('error', failure.message, failure);
+    }
     actions.push(outcome.observed);
     reports.push(outcome.report);
-    const exit = exitOf(outcome.observed)?.exit;
     if (exit) return ended(`the application ${describeExit(exit)} after "${describeAction(action)}"`, undefined, shot.frame);
     const same = previous !== undefined && JSON.stringify(previous.action) === JSON.stringify(action);
     repeats = outcome.changed ? 0 : same ? repeats + 1 : 1;

@@ -9,6 +9,7 @@ import type { PathStore } from '../paths/store.ts';
 import { fingerprint, sameState } from '../vision/fingerprint.ts';
 import type { Stage } from './stage.ts';
 import { ActionCycle } from './cycle.ts';
+import { placePointer } from './pointer.ts';
 import { replay, type Replay } from './replayer.ts';
 import { NavigationGraph } from './graph.ts';
 import { checkGoal, cycleOptions, expectationsBefore, type GoalOutcome, type GoalRunInput } from './goal.ts';
@@ -22,6 +23,7 @@ export interface ReplayedGoal {
 export async function replayGoal(input: GoalRunInput, store: PathStore, stage: Stage, path: Path): Promise<ReplayedGoal> {
   const { spec, goal, options } = input;
   if (spec.app.restart === 'spec') await navigateToStart(input, store, stage, path);
+  await placePointer(stage, path.pointer);
   const model = options.healWithModel ? input.modelLocator?.() : undefined;
   const before = await expectationsBefore(input, stage);
   input.hooks?.phase?.('replaying');
@@ -36,16 +38,38 @@ export async function replayGoal(input: GoalRunInput, store: PathStore, stage: S
   const modelCalls = model?.calls() ?? 0;
   if (done.failure) {
     const { category, message, index } = done.failure;
-    return { replay: done, outcome: { mode, actions: done.reports, assertions: [], modelCalls, mismatch: { category, message, failedAction: index } } };
+    return {
+      replay: done,
+      outcome: { mode, actions: done.reports, assertions: [], modelCalls, mismatch: { category, message, failedAction: index } },
+    };
   }
-  const { assertions, mismatch, warnings } = await checkGoal(input, stage, path.actions, before);
+  const checked = await checkGoal(input, stage, path.actions, before);
+  const { assertions, mismatch } = checked;
+  const warnings = [...checked.warnings];
   if (!mismatch && done.healed) {
     input.hooks?.phase?.('saving', 'proposing the healed path');
     // A goal that ends the app keeps the size its window had.
     const window = stage.app.exitInfo() ? path.window : (await stage.window()).region;
-    await store.propose(inWindow(path, done.observed.actions, window), done.observed.assets);
+    try {
+      await store.propose(inWindow(path, done.observed.actions, window), done.observed.assets);
+    } catch (error) {
+      // --learn off only reads its paths, from a folder that may be read-only: the heal is told, not kept.
+      const code = refusedWrite(error);
+      if (input.options.learn !== 'off' || code === undefined) throw error;
+      warnings.push(`the healed path was not proposed: the paths folder cannot be written (${code}) and --learn is off`);
+    }
   }
-  return { replay: done, outcome: { mode, actions: done.reports, assertions, modelCalls, ...(mismatch ? { mismatch } : {}), ...(warnings.length > 0 ? { warnings } : {}) } };
+  return {
+    replay: done,
+    outcome: {
+      mode,
+      actions: done.reports,
+      assertions,
+      modelCalls,
+      ...(mismatch ? { mismatch } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
+    },
+  };
 }
 
 /**
@@ -81,7 +105,11 @@ async function navigateToStart(input: GoalRunInput, store: PathStore, stage: Sta
  * size lies where that window put it, maybe past the recorded one. What replayed in place keeps
  * its recorded evidence, clipped to a smaller window (a region left wholly outside it is dropped).
  */
-export function inWindow(path: Path, actions: readonly RecordedAction[], window: { readonly width: number; readonly height: number }): Path {
+export function inWindow(
+  path: Path,
+  actions: readonly RecordedAction[],
+  window: { readonly width: number; readonly height: number },
+): Path {
   const size = { width: window.width, height: window.height };
   const inside = (r: Region): Region | undefined => {
     const clipped = clampRegion(r, size);
@@ -97,4 +125,13 @@ export function inWindow(path: Path, actions: readonly RecordedAction[], window:
     dynamic: a.dynamic.flatMap((r) => inside(r) ?? []),
   }));
   return { ...path, window: size, actions: fitted };
+}
+
+/** The code of a write the file system refused by its permissions (the error or one of its causes), if it is one. */
+function refusedWrite(error: unknown): string | undefined {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return code;
+  }
+  return undefined;
 }

@@ -19,15 +19,16 @@
  * No wait longer than the work: the wait after an action ends once its recorded effects show and
  * the window is quiet a moment (vision/settle.ts, `ready`), not after a whole quiet window.
  */
-import { exitOf, type ActionReport, type DrawReport, type Frame, type Region, type UnexpectedChange } from '../domain.ts';
+import { exitOf, type ActionReport, type DrawReport, type ElementEffect, type Frame, type Region, type UnexpectedChange } from '../domain.ts';
 import { framesEqual } from '../vision/changes.ts';
-import { crop, clampRegion, inflateRegion, offsetRegion, regionsIntersect } from '../vision/frame.ts';
+import { crop, clampRegion, inflateRegion, offsetRegion, regionArea, regionsIntersect } from '../vision/frame.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
 import { settle, type Settled } from './settle.ts';
-import { snapshot, type Snapshot } from './elements.ts';
-import { describeAction } from '../spec-file/describe.ts';
+import { CONTAINERS, snapshot, type Snapshot } from './elements.ts';
+import { describeAction, describeElementEffect } from '../spec-file/describe.ts';
 import { verifyEffects, kindOf, matches, presentAsRecorded, type EffectCheck } from './verify.ts';
-import { focusMoves, sameBox, verifyElementEffects, type FocusMoves } from './element-effects.ts';
+import { elementColours, focusMoves, leafBoxes, sameBox, verifyElementEffects, type ElementVerdict, type FocusMoves } from './element-effects.ts';
+import { elementNews, newsRegions, treeHeld, type TreeHeld } from './element-news.ts';
 import { describeChanges, describeUnexpected, isFocusFeedback, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { continuingChanging } from './observe.ts';
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
@@ -58,6 +59,8 @@ interface Previous {
   readonly window: Region;
   /** The app's elements as read when its element effects were verified: that state's one read. */
   readonly elements?: Snapshot;
+  /** Its element effects, checked again on the elements a moment later (recorded with format 3). */
+  readonly elementEffects?: readonly ElementEffect[];
   /** Where its effects were found. */
   readonly effects: readonly Region[];
   readonly dynamic: readonly Region[];
@@ -168,7 +171,9 @@ export class ReplayStep {
         read.then(() => (started.done = true), () => (started.done = true));
         early = started;
       };
-      const { after, checks } = await this.awaitEffects(step, before, resolved, acted, verify, () => [...ignore(), ...feedbackPlaces(step, resolved)], ignore, readEarly);
+      const awaited = await this.awaitEffects(step, before, resolved, acted, verify, () => [...ignore(), ...feedbackPlaces(step, resolved)], ignore, readEarly);
+      const { checks } = awaited;
+      let after = awaited.after;
       // Waiting for the reaction is settling; looking at the effects is verifying.
       lap('settleMs');
       phases.settleMs -= verifying;
@@ -176,8 +181,16 @@ export class ReplayStep {
       const failed = checks.find((c) => !c.verified);
       // What the action changed in the app's elements must hold too, exactly.
       const current = early && sameBox(before.window, after.window) && framesEqual(early.frame, after.frame, ignore()) ? early.read : undefined;
-      const elementCheck = failed || !recorded.elements?.length ? undefined : await verifyElementEffects(this.stage, recorded.elements, after.window, Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor), current);
-      const elementMiss = elementCheck?.problem;
+      // Element effects are waited for as pixel ones are: while nothing but the target's own
+      // feedback changed, for the rest of the action's time limit (an app still working on it).
+      const untouched = framesEqual(before.frame, after.frame, [...ignore(), ...feedbackPlaces(step, resolved)]);
+      const patienceMs = untouched ? Math.max(0, acted + this.options.actionTimeoutMs - Date.now()) : Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor);
+      const elementCheck = failed || !recorded.elements?.length ? undefined : await verifyElementEffects(this.stage, recorded.elements, after.window, patienceMs, current);
+      // Effects the tree showed only after the window looked settled: the window is looked at again.
+      if (elementCheck && elementCheck.problem === undefined && current === undefined && untouched) {
+        after = await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() });
+      }
+      const elementMiss = elementCheck?.problem ?? (elementCheck ? elementColours(recorded.effects, elementCheck.found, after.frame) : undefined);
       const changed = !framesEqual(before.frame, after.frame, ignore());
       if ((failed || elementMiss) && !changed && attempt < CYCLE_LIMITS.maxRetries) continue;
       // The window before and after is evidence for a failed action as much as for a passed one.
@@ -198,9 +211,17 @@ export class ReplayStep {
       if (attempt > 0 && this.options.strict) {
         return fail('effect-not-verified', `${description}: its effect appeared only when it was done again (${attempt} ${attempt === 1 ? 'retry' : 'retries'}): the app ignored it the first time (--strict)`, true);
       }
-      const accounted = [...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]), ...targetBoxes(step, resolved)];
-      const moves = (): Promise<FocusMoves | undefined> => this.focusMoves(before, elementCheck?.read, after.window);
-      const unexpected = await this.unexpected(index, before.frame, after, accounted, ignore(), secret, moves);
+      // The app's elements after the action (read once): what changed in them unrecorded is told
+      // by role and name; the pixels then look only where no element tells it.
+      const elementsAfter = elementCheck?.read ?? (before.elements?.ok ? await snapshot(this.stage, after.window) : undefined);
+      const news = step.treeRecorded && before.elements?.ok && elementsAfter?.ok
+        ? await this.settledNews(elementNews(before.elements.elements, elementsAfter.elements, recorded.elements ?? [], { dynamic: ignore(), secret, ...(recorded.anchor?.element && { target: recorded.anchor.element }) }), after)
+        : [];
+      // Where an element is, the tree told what changed: the pixels look only where none is.
+      const told = step.treeRecorded && elementsAfter?.ok ? leafBoxes(elementsAfter.elements) : [];
+      const accounted = [...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]), ...targetBoxes(step, resolved), ...elementBoxes(elementCheck?.found ?? [], after.frame), ...newsRegions(news), ...told];
+      const moves = (): Promise<FocusMoves | undefined> => this.focusMoves(before, elementsAfter, after.window);
+      const unexpected = [...news, ...(await this.unexpected(index, before.frame, after, accounted, ignore(), secret, moves))];
       lap('verifyMs');
       if (unexpected.length > 0 && this.options.unexpectedChanges !== 'warn') {
         return { ...fail('unexpected-change', `${description}: it also changed what its path did not record: ${describeUnexpected(unexpected)}`, true), report: { ...report({ verified: true, resolvedBy: resolved.resolvedBy, retries: attempt }), unexpected } };
@@ -213,6 +234,7 @@ export class ReplayStep {
       lap('verifyMs');
       const done = {
         ...report({ verified: true, resolvedBy: resolved.resolvedBy, retries: attempt }),
+        ...(recorded.elements?.length && { elements: recorded.elements.map(describeElementEffect) }),
         ...(unexpected.length > 0 ? { unexpected } : {}),
         ...(healed ? { healed: healReason(resolved, checks, secret) } : {}),
       };
@@ -222,8 +244,9 @@ export class ReplayStep {
         report: done,
         after: after.frame,
         window: after.window,
-        ...(elementCheck?.read && { elements: elementCheck.read }),
-        effects: checks.filter((c) => c.verified && !c.skipped).map((c) => c.region),
+        ...(elementsAfter && { elements: elementsAfter }),
+        ...(step.treeRecorded && elementsAfter?.ok && { elementEffects: recorded.elements ?? [] }),
+        effects: [...checks.filter((c) => c.verified && !c.skipped).map((c) => c.region), ...elementBoxes(elementCheck?.found ?? [], after.frame)],
         dynamic: recorded.dynamic,
         secret,
         ...(after.drawing && { drawing: after.drawing }),
@@ -378,8 +401,20 @@ export class ReplayStep {
       this.pending = now;
       this.pendingMs = performance.now() - started;
     }
-    const changes = unexplainedChanges(previous.after, now.frame, [], ignore);
-    if (changes.length === 0) return undefined;
+    const pixels = unexplainedChanges(previous.after, now.frame, [], ignore);
+    // The tree first: the effects must still hold in it, and what else changed in it is late news.
+    // At the end of the path it is read whatever the pixels say: the goal ends on a checked tree.
+    const tree = previous.elementEffects && previous.elements?.ok && (final || pixels.length > 0) ? await this.treeHeld(previous, now, ignore) : undefined;
+    if (tree?.problem !== undefined) {
+      return {
+        index: previous.index,
+        report: { ...previous.report, verified: false },
+        failure: { category: 'effect-not-verified', message: `${previous.description}: its effect did not hold — ${tree.problem}, a moment after it was verified`, index: previous.index },
+      };
+    }
+    const onTree = [...elementBoxes(tree?.found ?? [], now.frame), ...newsRegions(tree?.late ?? []), ...(tree?.told ?? [])];
+    const changes = pixels.filter((c) => !onTree.some((r) => regionsIntersect(c, r)));
+    if (changes.length === 0 && (tree?.late.length ?? 0) === 0) return undefined;
     const reverted = changes.filter((c) => previous.effects.some((e) => regionsIntersect(c, e)));
     if (reverted.length > 0) {
       const region = clampRegion(reverted[0]!, now.frame.width, now.frame.height);
@@ -404,7 +439,7 @@ export class ReplayStep {
         },
       };
     }
-    const late = await this.unexpected(previous.index, previous.after, now, [], ignore, previous.secret);
+    const late = [...(tree ? await this.settledNews(tree.late, now) : []), ...(changes.length > 0 ? await this.unexpected(previous.index, previous.after, now, onTree, ignore, previous.secret) : [])];
     if (late.length === 0) return undefined;
     const report = { ...previous.report, unexpected: [...(previous.report.unexpected ?? []), ...late] };
     if (this.options.unexpectedChanges === 'warn') return { index: previous.index, report };
@@ -413,6 +448,25 @@ export class ReplayStep {
       report,
       failure: { category: 'unexpected-change', message: `${previous.description}: it also changed, a moment later, what its path did not record: ${describeUnexpected(late)}`, index: previous.index },
     };
+  }
+
+  /**
+   * News of the tree less what changes on its own: where it is, the window is watched a moment
+   * like a pixel change (a clock's label nobody recorded ticks again), and a place that changes
+   * again joins the regions ignored for the rest of the replay.
+   */
+  private async settledNews(news: readonly UnexpectedChange[], after: Settled): Promise<UnexpectedChange[]> {
+    if (news.length === 0) return [];
+    const watched = await watchCandidates(this.stage, after.window, after.frame, news.map((n) => n.region));
+    this.seen.push(...watched.dynamic);
+    return news.filter((n) => !watched.dynamic.includes(n.region));
+  }
+
+  /** The app's elements now, against those the last action verified on. */
+  private async treeHeld(previous: Previous, now: Settled, ignore: readonly Region[]): Promise<TreeHeld | undefined> {
+    const read = await snapshot(this.stage, now.window);
+    if (!read.ok || read.elements.length === 0 || !previous.elements?.ok) return undefined;
+    return treeHeld(previous.elements.elements, read.elements, previous.elementEffects ?? [], { dynamic: ignore, secret: previous.secret });
   }
 
   /**
@@ -486,6 +540,17 @@ function feedbackPlaces(step: ReplayStepInput, resolved: Resolved): Region[] {
   const effects = step.recorded.effects.filter((e) => kindOf(e) === 'feedback').flatMap((e) => [e.region, offsetRegion(e.region, x, y)]);
   return [...effects, ...targetBoxes(step, resolved)].map((r) => inflateRegion(r, EFFECT_THRESHOLDS.feedbackReachPx));
 }
+
+/**
+ * Where the elements of the verified element effects are now: what changed on them is their
+ * effect. Not a container's whole box (a dialog's, a list's): what else shows in it is news.
+ */
+function elementBoxes(found: ElementVerdict['found'], frame: Frame): Region[] {
+  return found.flatMap(({ element }) => (element === undefined || CONTAINERS.has(element.role) || HOLDERS.has(element.role) || regionArea(element.box) > 0.5 * frame.width * frame.height ? [] : [element.box]));
+}
+
+/** Roles that hold rows or items: each row is an element of its own. */
+const HOLDERS: ReadonlySet<string> = new Set(['list', 'table', 'tree']);
 
 /** Where the action's target is now: its own look (hover, focus, pressed) is never unexpected. */
 function targetBoxes(step: ReplayStepInput, resolved: Resolved): Region[] {

@@ -30,6 +30,9 @@ export interface ReplayInput {
   readonly onAction?: (index: number, total: number, description: string) => void;
 }
 
+/** The path format from which a path records the elements an action brought or took away. */
+const TREE_RECORDED = 3;
+
 export async function replay(input: ReplayInput): Promise<Replay> {
   const { path } = input;
   const images = new Map<string, Frame>();
@@ -55,7 +58,7 @@ export async function replay(input: ReplayInput): Promise<Replay> {
     input.onAction?.(index, path.actions.length, describeAction(recorded.action));
     const late = await held(false);
     if (late) return { reports, healed, observed, failure: late };
-    const outcome = await input.cycle.run({ kind: 'replay', recorded, index, image, assets: observed.assets });
+    const outcome = await input.cycle.run({ kind: 'replay', recorded, index, image, assets: observed.assets, treeRecorded: path.version >= TREE_RECORDED });
     reports.push(outcome.report);
     if (outcome.failure || !outcome.observed) {
       return { reports, healed, observed, ...(outcome.failure ? { failure: outcome.failure } : {}) };

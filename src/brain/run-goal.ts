@@ -10,6 +10,9 @@ import { learnGoal } from './learn-goal.ts';
 import { replayGoal } from './replay-goal.ts';
 import { noPathToLearn } from './no-path.ts';
 import type { GoalOutcome, GoalRunInput } from './goal.ts';
+import type { Stage } from './stage.ts';
+import { outsideWindow } from '../spec-file/window-bounds.ts';
+import { InvalidInputError } from '../errors.ts';
 
 export type { GoalOutcome, GoalRunInput, GoalHooks, Mismatch, Phase } from './goal.ts';
 
@@ -32,7 +35,9 @@ export async function runGoal(input: GoalRunInput): Promise<GoalOutcome> {
       return { mode: 'replayed', actions: [], assertions: [], modelCalls: 0, mismatch: { category: 'no-path', message: noPathToLearn(input.spec.id, goal.id, stale) } };
     }
     if (stale) input.hooks?.warn?.(`the ${what} of "${goal.id}" changed: learning it again`);
-    return learnGoal(input, store, goal.steps ? 'scripted' : 'learned', await input.stage(false));
+    const stage = await input.stage(false);
+    await refuseStepsOutside(input, stage);
+    return learnGoal(input, store, goal.steps ? 'scripted' : 'learned', stage);
   }
 
   const replayed = await replayGoal(input, store, await input.stage(false), existing);
@@ -50,4 +55,19 @@ export async function runGoal(input: GoalRunInput): Promise<GoalOutcome> {
       `review it (retrace paths show ${spec.id}#${goal.id}), then retrace paths accept or reject ${spec.id}#${goal.id}`;
   const mismatch = { category: failure.category, message: `${failure.message}\n${after}`, failedAction: failure.index };
   return { ...replayed.outcome, mode: 'relearned', modelCalls: replayed.outcome.modelCalls + relearned.modelCalls, mismatch };
+}
+
+/**
+ * A step's point outside the window as the app opened it is invalid input, found before any
+ * input is sent: clicking there would reach no part of the app (or another window), and record
+ * a path that no replay could use. With `app.size` or a recorded path, `validate` finds it.
+ */
+async function refuseStepsOutside(input: GoalRunInput, stage: Stage): Promise<void> {
+  const { goal, spec } = input;
+  if (!goal.steps) return;
+  const { region } = await stage.window();
+  const outside = outsideWindow({ ...goal, expect: [] }, region);
+  if (outside.length === 0) return;
+  const detail = outside.map((o) => `goal "${goal.id}", steps[${o.step ?? 0}]: ${o.detail} the app opened`).join('; ');
+  throw new InvalidInputError({ file: spec.id, line: goal.line }, detail);
 }

@@ -11,14 +11,21 @@
  *   the secret, or as an OCR variant of it, found in the parts of each frame that changed.
  * Where a secret landed stays painted over for as long as the app lives (a shared app keeps it
  * across goals), words read on it included; a word elsewhere, until its place reads otherwise.
- * Verification still works: the secret's own action changed its region (the paint appears),
- * and every later frame carries the same paint on replay as it did while learning.
+ *
+ * The paint covers whole elements: each region found is painted as the box of the element the app
+ * publishes there (the field typed into, the list item that shows the note), read once over the
+ * accessibility bus. Those boxes are the same on every run of the same path, where the landing
+ * and the OCR boxes of the moment move by a pixel or two — so a screenshot over the paint, the
+ * action's changed region and every later frame match on replay what was learned. An app that
+ * publishes no element there (Tk, xterm) is painted on the regions themselves.
  */
 import type { Frame, Region } from '../domain.ts';
+import type { Element } from '../desktop/types.ts';
 import type { TextReader } from '../vision/types.ts';
 import type { SecretMasker } from '../spec-file/secrets.ts';
 import { changedRegions } from '../vision/changes.ts';
-import { boundingRegion, clampRegion, crop, inflateRegion, isEmptyRegion, maskRegions, offsetRegion, regionsIntersect } from '../vision/frame.ts';
+import { boundingRegion, clampRegion, containsPoint, crop, inflateRegion, isEmptyRegion, maskRegions, offsetRegion, regionArea, regionCenter, regionsIntersect } from '../vision/frame.ts';
+import { CONTAINERS } from './elements.ts';
 import type { Rgba } from '../vision/types.ts';
 
 /** The paint: a flat grey that reads as nothing and compares as itself. */
@@ -28,7 +35,18 @@ const MARGIN_PX = 3;
 /** Context read around a changed area: a word cut at its edge would not read as the secret. */
 const READ_CONTEXT_PX = 24;
 
+/** The app's elements (window-relative boxes); `window` is the main window's screen region, when known. */
+export type ReadElements = (window?: Region) => Promise<readonly Element[]>;
+
+/** An element bigger than this share of the window is a panel, not the place that shows a secret. */
+const MAX_ELEMENT_SHARE = 0.5;
+
 export class SecretScreen {
+  /** Boxes of elements found showing a secret: what is painted for any region inside them. */
+  private readonly boxes: Region[] = [];
+  /** Regions where the elements were read and none was found: painted as they are, not read again. */
+  private readonly bare: Region[] = [];
+
   /** Where typed secrets landed, window-relative. */
   private readonly landed: Region[] = [];
   /** Words elsewhere that read as a secret, window-relative. */
@@ -42,6 +60,8 @@ export class SecretScreen {
   constructor(
     private readonly reader: TextReader,
     private readonly masker: SecretMasker,
+    /** Absent when the display has no accessibility bus. */
+    private readonly readElements?: ReadElements,
   ) {}
 
   /** Whether a secret was ever typed: only then does scrubbing cost anything. */
@@ -58,8 +78,8 @@ export class SecretScreen {
     }
   }
 
-  /** `raw` with everything that shows a typed secret painted over. */
-  async scrub(raw: Frame): Promise<Frame> {
+  /** `raw`, the capture of the window at `window` (screen region), with everything that shows a typed secret painted over. */
+  async scrub(raw: Frame, window?: Region): Promise<Frame> {
     const previous = this.lastRaw;
     this.lastRaw = raw;
     if (!this.typed) return raw;
@@ -68,10 +88,44 @@ export class SecretScreen {
       if (landing) this.landed.push(inflateRegion(landing, MARGIN_PX));
     }
     await this.readWords(raw, previous);
-    const hidden = [...this.landed, ...this.words]
-      .map((r) => clampRegion(r, raw))
+    const found = [...this.landed, ...this.words];
+    await this.findElements(found, raw, window);
+    const hidden = found
+      .map((r) => clampRegion(this.paintOf(r), raw))
       .filter((r) => !isEmptyRegion(r));
     return hidden.length === 0 ? raw : maskRegions(raw, hidden, PAINT);
+  }
+
+  /** What is painted for a region found showing a secret: the smallest element box around its centre, else the region. */
+  private paintOf(region: Region): Region {
+    const centre = regionCenter(region);
+    const around = this.boxes.filter((b) => containsPoint(b, centre));
+    const box = around.reduce<Region | undefined>((best, b) => (best === undefined || regionArea(b) < regionArea(best) ? b : best), undefined);
+    return box === undefined ? region : inflateRegion(box, MARGIN_PX);
+  }
+
+  /** Reads the elements once for regions that lie in no element box known yet, and learns the boxes around them. */
+  private async findElements(found: readonly Region[], raw: Frame, window: Region | undefined): Promise<void> {
+    if (this.readElements === undefined) return;
+    const known = (r: Region): boolean => [...this.boxes, ...this.bare].some((b) => containsPoint(b, regionCenter(r)));
+    const fresh = found.filter((r) => !known(r));
+    if (fresh.length === 0) return;
+    let elements: readonly Element[];
+    try {
+      elements = await this.readElements(window);
+    } catch {
+      // A bus that does not answer leaves the regions painted as found: hidden all the same.
+      elements = [];
+    }
+    const candidates = elements.filter((e) => !CONTAINERS.has(e.role) && !isEmptyRegion(e.box) && regionArea(e.box) <= MAX_ELEMENT_SHARE * raw.width * raw.height);
+    for (const region of fresh) {
+      const centre = regionCenter(region);
+      const deepest = candidates
+        .filter((e) => containsPoint(e.box, centre))
+        .reduce<Element | undefined>((best, e) => (best === undefined || e.depth > best.depth || (e.depth === best.depth && regionArea(e.box) < regionArea(best.box)) ? e : best), undefined);
+      if (deepest) this.boxes.push(deepest.box);
+      else this.bare.push(region);
+    }
   }
 
   /** Re-reads the parts of `raw` that changed since the last read, keeping the secret's words. */

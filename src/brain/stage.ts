@@ -34,6 +34,8 @@ export class Stage {
   readonly input: InputDriver;
   /** Every frame captured passes through it: a typed secret never leaves the stage. */
   private readonly screen: SecretScreen;
+  /** Keys sent again within the current action (paced typing), for its report. */
+  private retries = 0;
 
   constructor(
     readonly desktop: Desktop,
@@ -43,7 +45,11 @@ export class Stage {
     readonly signal: AbortSignal = new AbortController().signal,
   ) {
     let screen = screens.get(app);
-    if (!screen) screens.set(app, (screen = new SecretScreen(reader, secretMasker)));
+    if (!screen) {
+      const source = desktop.elements;
+      const readElements = source && ((window?: Region) => source.read(app, window && { window }));
+      screens.set(app, (screen = new SecretScreen(reader, secretMasker, readElements)));
+    }
     this.screen = screen;
     this.input = guardedInput(desktop.input, signal, screen);
     this.fault = Promise.race([
@@ -69,27 +75,47 @@ export class Stage {
       return await Promise.race([work, this.fault]);
     } catch (error) {
       const fault = await Promise.race([
-        this.fault.then(() => undefined, (reason: unknown) => reason),
+        this.fault.then(
+          () => undefined,
+          (reason: unknown) => reason,
+        ),
         delay(EXIT_GRACE_MS).then(() => undefined),
       ]);
       throw fault ?? error;
     }
   }
 
+  /** Notes retries made inside an action's input, to be counted in its report. */
+  countRetries(n: number): void {
+    this.retries += n;
+  }
+
+  /** The retries noted since the last `resetRetries`. */
+  get retriesNoted(): number {
+    return this.retries;
+  }
+
+  /** Called when an action begins: its report counts only its own retries. */
+  resetRetries(): void {
+    this.retries = 0;
+  }
+
+  /** The app's main window; a secret the app puts in its title is masked, as in its elements. */
   async window(): Promise<WindowInfo> {
-    return this.guard(this.app.window());
+    const info = await this.guard(this.app.window());
+    return { ...info, title: secretMasker.mask(info.title) };
   }
 
   /** Captures the app's main window. */
   async shoot(): Promise<Shot> {
     const info = await this.window();
-    const frame = await this.guard(this.desktop.capture.grab(info.region).then((raw) => this.screen.scrub(raw)));
+    const frame = await this.guard(this.desktop.capture.grab(info.region).then((raw) => this.screen.scrub(raw, info.region)));
     return { frame, window: info.region };
   }
 
   /** A capture function of a fixed window region, for settle polling. */
   grabber(window: Region): () => Promise<Frame> {
-    return () => this.guard(this.desktop.capture.grab(window).then((raw) => this.screen.scrub(raw)));
+    return () => this.guard(this.desktop.capture.grab(window).then((raw) => this.screen.scrub(raw, window)));
   }
 
   /** The display's reports of drawing in the window (when it makes them), raced like a grab. */

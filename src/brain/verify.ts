@@ -1,7 +1,9 @@
 /**
  * Verification of a replayed action: every recorded effect must have happened again, judged by
  * what it means (its `kind`, decided when it was recorded):
- * - feedback (the target's own pressed or focus look) never decides;
+ * - feedback (the target's own pressed or focus look) never decides; nor does a change on an
+ *   element the action changed in the app's tree (`element`): its element effect decides
+ *   (element-effects.ts), and only its text's colour role is checked here (`elementColours`);
  * - a text is read where it is now and must say exactly what it said (effect-text.ts), in a text
  *   role of the same colour meaning (an error-red restyling is not the same effect);
  * - a look must show its recorded pixels, or — repainted by a theme — its recorded structure; a
@@ -32,7 +34,7 @@ export interface EffectCheck {
   readonly verified: boolean;
   /** True when the effect was found other than as recorded: elsewhere, or in other colours. */
   readonly moved: boolean;
-  /** The target's own feedback: not checked, it never decides. */
+  /** The target's own feedback, or a change an element effect decides: not checked here. */
   readonly skipped?: boolean;
   /** Where the effect was found or looked for, window-relative. */
   readonly region: Region;
@@ -113,6 +115,7 @@ export function withSurroundings(checks: EffectCheck[], { changed, words }: Pick
  * when pixels alone cannot tell (no effect decides, or one has no image: a secret action).
  */
 export function presentAsRecorded(recorded: RecordedAction, image: (name: string) => Frame, offset: Point): ((frame: Frame) => boolean) | undefined {
+  // An element's pixels decide nothing, but showing as recorded they still say the reaction is drawn.
   const decisive = onScreen(recorded.effects).filter((e) => kindOf(e) !== 'feedback');
   if (decisive.length === 0 || decisive.some((e) => e.image === undefined)) return undefined;
   const expected = decisive.map((e) => ({ places: placesOf(e, offset), image: image(e.image!) }));
@@ -161,7 +164,8 @@ export function matches(after: Frame, region: Region, expected: Frame): { ok: bo
  */
 export function checkEffect(effect: Effect, image: Frame | undefined, before: Frame, after: Frame, offset: Point, allowed: (r: Region) => boolean = () => true): EffectCheck {
   const places = placesOf(effect, offset);
-  if (kindOf(effect) === 'feedback') return { effect, verified: true, skipped: true, moved: false, region: places[places.length - 1]!, diffPixels: 0 };
+  // The target's own look, and a change the app's elements account for (their effects decide), are evidence.
+  if (kindOf(effect) === 'feedback' || kindOf(effect) === 'element') return { effect, verified: true, skipped: true, moved: false, region: places[places.length - 1]!, diffPixels: 0 };
   if (!image) {
     for (const [i, region] of places.entries()) {
       if (changedAt(before, after, region)) return { effect, verified: true, moved: i > 0, region: clampRegion(region, after.width, after.height), diffPixels: 0 };

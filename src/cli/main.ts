@@ -8,6 +8,7 @@
 import { knownFault } from '../errors.ts';
 import { parseArgs, helpText, asksForHelp, COMMANDS } from './flags.ts';
 import { outputsInUse } from './outputs.ts';
+import { terminalText } from '../safe-text.ts';
 
 const COMMAND_MODULES: Record<string, () => Promise<{ default: (args: import('./flags.ts').ParsedArgs) => Promise<number> }>> = {
   run: () => import('./commands/run.ts'),
@@ -42,10 +43,10 @@ async function main(argv: readonly string[]): Promise<number> {
 function reportError(error: unknown): number {
   const known = knownFault(error, outputsInUse() || 'the outputs');
   if (known) {
-    process.stderr.write(`retrace: ${known.message}\n`);
+    process.stderr.write(`retrace: ${terminalText(known.message)}\n`);
     return known.exitCode;
   }
-  process.stderr.write(`retrace: unexpected error (a bug in retrace; please report it):\n${(error as Error).stack ?? String(error)}\n`);
+  process.stderr.write(`retrace: unexpected error (a bug in retrace; please report it):\n${terminalText((error as Error).stack ?? String(error))}\n`);
   return 3;
 }
 

@@ -1,11 +1,16 @@
 /** The end of a run as the user sees it: a table of goals, totals, and the exit code. */
 import type { RunResult } from '../runner/reporter.ts';
 import { splitLine } from '../runner/goal-clock.ts';
+import { terminalText } from '../safe-text.ts';
 
-/** 0 all passed; 3 when anything broke (the run itself is in doubt); 1 when a goal failed. */
+/**
+ * 0 all passed; 3 when anything broke (the run itself is in doubt); 2 when what broke was invalid
+ * input found once the app was up; 1 when a goal failed.
+ */
 export function exitCodeOf(result: RunResult): number {
   const { summary } = result;
-  if (summary.totals.broken > 0 || result.unhandledErrors > 0) return 3;
+  if (summary.totals.broken > result.invalidInput || result.unhandledErrors > 0) return 3;
+  if (result.invalidInput > 0) return 2;
   if (summary.totals.failed > 0) return 1;
   if (summary.goals.length === 0) return 1;
   return 0;
@@ -35,5 +40,5 @@ export function printRunResult(result: RunResult, reportsDir: string, quiet: boo
   for (const b of result.newBaselines) out.push(`new baseline (not a comparison): ${b}`);
   for (const f of result.flaky) out.push(`flaky: ${f.spec}#${f.goal} passed only after healing or a retry`);
   out.push(`reports: ${reportsDir}/summary.json, ${reportsDir}/allure-results (retrace report builds the HTML)`);
-  process.stdout.write(`${out.join('\n')}\n`);
+  process.stdout.write(`${terminalText(out.join('\n'))}\n`);
 }

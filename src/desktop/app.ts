@@ -14,16 +14,12 @@ import { delay, pollUntil, settlesWithin } from './poll.ts';
 import { appProcesses } from './process-tree.ts';
 import { animationsEnv } from './session/animations.ts';
 import { createPrivateHome, type PrivateHome } from './session/private-home.ts';
+import { toolkitEnv } from './session/toolkits.ts';
+import { findAtkWrapper, javaAccessibilityEnv } from './session/java.ts';
+import { accessibilityEnv } from './atspi/a11y-bus.ts';
 import { runShellStep } from './shell-step.ts';
 import { parseTitlePattern, type TitlePattern } from './title-pattern.ts';
-import type {
-  AppConfig,
-  AppExit,
-  AppSession,
-  Display,
-  WindowInfo,
-  WindowSystem,
-} from './types.ts';
+import type { AppConfig, AppExit, AppSession, Display, WindowInfo, WindowSystem } from './types.ts';
 
 export const APP_DEFAULTS = Object.freeze({
   windowTimeoutMs: 15_000,
@@ -36,8 +32,23 @@ export const APP_DEFAULTS = Object.freeze({
 });
 
 /** Words that cannot follow `exec` in `sh -c "exec …"`. */
-const NOT_EXECUTABLE = new Set(['cd', 'export', 'set', 'unset', 'source', '.', 'eval', 'exec',
-  'if', 'for', 'while', 'until', 'case', '{', '!']);
+const NOT_EXECUTABLE = new Set([
+  'cd',
+  'export',
+  'set',
+  'unset',
+  'source',
+  '.',
+  'eval',
+  'exec',
+  'if',
+  'for',
+  'while',
+  'until',
+  'case',
+  '{',
+  '!',
+]);
 
 /**
  * `exec` makes the shell become the app, so the session's pid is the app's own and its exit
@@ -73,11 +84,21 @@ const killProcess = (pid: number): void => {
   }
 };
 
-export const launchApp = async (
-  config: AppConfig,
-  display: Display,
-  windows: WindowSystem,
-): Promise<AppSession> => {
+/** The display's environment, less the switches that make apps publish when `off`. */
+const withoutBridges = (env: Readonly<Record<string, string>>, off: boolean): Readonly<Record<string, string>> =>
+  off ? Object.fromEntries(Object.entries(env).filter(([key]) => !(key in accessibilityEnv(true)))) : env;
+
+/**
+ * The bridges switched on for one launch: none with `accessibility: off` (GTK told not to load
+ * its own); the ATK wrapper for any JVM while the display has an accessibility bus.
+ */
+const bridgeEnv = (display: Display, accessibility: AppConfig['accessibility']): Readonly<Record<string, string>> => {
+  if (accessibility === 'off') return accessibilityEnv(false);
+  const wrapper = display.sessionBus === undefined ? undefined : findAtkWrapper();
+  return wrapper ? javaAccessibilityEnv(wrapper, process.env.JAVA_TOOL_OPTIONS) : {};
+};
+
+export const launchApp = async (config: AppConfig, display: Display, windows: WindowSystem): Promise<AppSession> => {
   const pattern = parseTitlePattern(config.window);
   display.assertAlive();
   if (config.cwd !== undefined && !existsSync(config.cwd)) {
@@ -94,7 +115,15 @@ export const launchApp = async (
           ...(display.services && { parent: display.services.dir }),
           ...(display.env.XAUTHORITY !== undefined && { xauthority: display.env.XAUTHORITY }),
         });
-  const env = { ...process.env, ...display.env, ...home?.env, ...animationsEnv(animationsAllowed), ...config.env };
+  const env = {
+    ...process.env,
+    ...toolkitEnv(process.env),
+    ...withoutBridges(display.env, config.accessibility === 'off'),
+    ...bridgeEnv(display, config.accessibility),
+    ...home?.env,
+    ...animationsEnv(animationsAllowed),
+    ...config.env,
+  };
   try {
     if (config.setup) await runShellStep('setup', config.setup, { cwd: config.cwd, env });
   } catch (error) {
@@ -175,7 +204,42 @@ class ProcessAppSession implements AppSession {
     const main = await this.waitForWindow(windowTimeoutMs ?? APP_DEFAULTS.windowTimeoutMs, display);
     this.mainId = main.id;
     if (size !== undefined) await this.applySize(main, size[0], size[1]);
+    await this.fitToScreen(size === undefined ? main : ((await this.windowSystem.get(main.id)) ?? main), display);
     await this.windowSystem.focus(main.id);
+  }
+
+  /**
+   * A window that reaches past the screen cannot be seen whole (nor captured): it is moved onto
+   * the screen, and resized to fit when it is larger, with one line saying which.
+   */
+  private async fitToScreen(main: WindowInfo, display: Display): Promise<void> {
+    const { x, y, width, height } = main.region;
+    if (x >= 0 && y >= 0 && x + width <= display.width && y + height <= display.height) return;
+    const screen = `${display.width}x${display.height}`;
+    if (width <= display.width && height <= display.height) {
+      await this.windowSystem.move(
+        main.id,
+        Math.min(Math.max(0, x), display.width - width),
+        Math.min(Math.max(0, y), display.height - height),
+      );
+      process.stderr.write(`retrace: the window "${main.title}" reached past the ${screen} screen: moved onto it\n`);
+      return;
+    }
+    const fit: [number, number] = [Math.min(width, display.width), Math.min(height, display.height)];
+    await this.windowSystem.move(main.id, 0, 0);
+    try {
+      await this.applySize(main, fit[0], fit[1]);
+    } catch (error) {
+      throw new InfrastructureError(
+        'WINDOW_TIMEOUT',
+        `The window "${main.title}" is ${width}x${height}, larger than the ${screen} screen, and did not shrink to ` +
+          `${fit[0]}x${fit[1]} (its own minimum size?). Make the screen larger (display.size in retrace.config.yaml).`,
+        { cause: error },
+      );
+    }
+    process.stderr.write(
+      `retrace: the window "${main.title}" was ${width}x${height}, larger than the ${screen} screen: resized to ${fit[0]}x${fit[1]}\n`,
+    );
   }
 
   async window(): Promise<WindowInfo> {
@@ -194,10 +258,7 @@ class ProcessAppSession implements AppSession {
         `The app exited (${describeExit(this.exit)}); its window "${this.config.window}" is gone.`,
       );
     }
-    throw new InfrastructureError(
-      'WINDOW_TIMEOUT',
-      `The app's window "${this.config.window}" is no longer on screen.`,
-    );
+    throw new InfrastructureError('WINDOW_TIMEOUT', `The app's window "${this.config.window}" is no longer on screen.`);
   }
 
   async windows(): Promise<WindowInfo[]> {
@@ -252,9 +313,7 @@ class ProcessAppSession implements AppSession {
     return asked;
   }
 
-  private async findMain(
-    all: readonly WindowInfo[] | undefined = undefined,
-  ): Promise<WindowInfo | undefined> {
+  private async findMain(all: readonly WindowInfo[] | undefined = undefined): Promise<WindowInfo | undefined> {
     const matching = (all ?? (await this.windowSystem.list())).filter((w) => this.pattern.test(w.title));
     if (matching.length <= 1) return matching[0];
     // Several windows match (another instance, a leftover): prefer one of ours.
@@ -284,9 +343,7 @@ class ProcessAppSession implements AppSession {
       'WINDOW_TIMEOUT',
       `No window with title ${describePattern(this.pattern)} appeared within ${timeoutMs} ms ` +
         `(launch: ${this.config.launch}). ` +
-        (titles.length > 0
-          ? `Windows seen meanwhile: ${titles.join(', ')}.`
-          : 'No windows were seen at all.'),
+        (titles.length > 0 ? `Windows seen meanwhile: ${titles.join(', ')}.` : 'No windows were seen at all.'),
     );
   }
 
@@ -312,8 +369,7 @@ class ProcessAppSession implements AppSession {
       const now = last === undefined ? 'it is gone' : `it stays ${last.region.width}x${last.region.height}`;
       throw new InfrastructureError(
         'WINDOW_TIMEOUT',
-        `The window "${main.title}" was asked to be ${width}x${height}, but ${now} ` +
-          `after ${APP_DEFAULTS.resizeTimeoutMs} ms.`,
+        `The window "${main.title}" was asked to be ${width}x${height}, but ${now} ` + `after ${APP_DEFAULTS.resizeTimeoutMs} ms.`,
       );
     }
   }

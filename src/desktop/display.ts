@@ -6,7 +6,9 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { InfrastructureError } from '../errors.ts';
-import { accessibilityEnv } from './atspi/a11y-bus.ts';
+import { accessibilityBusAddress, accessibilityEnv } from './atspi/a11y-bus.ts';
+import { openBus } from './atspi/dbus.ts';
+import { startSessionServices } from './session/services.ts';
 import { accessibilityWanted } from '../switches.ts';
 import { runTool } from './exec-tool.ts';
 import { startXvfb } from './xvfb.ts';
@@ -25,7 +27,7 @@ const WATCH_INTERVAL_MS = 1_000;
 export const acquireDisplay = async (options: DisplayOptions = {}): Promise<Display> => {
   const reuseEnv = options.reuseEnv ?? DISPLAY_DEFAULTS.reuseEnv;
   const accessibility = options.accessibility ?? accessibilityWanted();
-  if (options.name !== undefined) return reuseDisplay(options.name, accessibility, options.xauthority);
+  if (options.name !== undefined) return reuseDisplay(options.name, accessibility, options.xauthority, options.sessionBus);
   const envName = process.env.DISPLAY;
   if (reuseEnv && envName !== undefined && envName !== '') return reuseDisplay(envName, accessibility);
   const [width, height] = options.size ?? DISPLAY_DEFAULTS.size;
@@ -59,11 +61,37 @@ const userSessionBus = (): string | undefined => {
   return socket !== undefined && existsSync(socket) ? `unix:path=${socket}` : undefined;
 };
 
+/** How long the user's session bus may take to name a working accessibility bus. */
+const A11Y_PROBE_MS = 2_000;
+
+/** True when `address` is a session bus that answers and leads to an accessibility bus that does. */
+const reachesAccessibilityBus = async (address: string): Promise<boolean> => {
+  try {
+    const session = await openBus(address, A11Y_PROBE_MS);
+    try {
+      const a11y = await openBus(await accessibilityBusAddress(session), A11Y_PROBE_MS);
+      a11y.close();
+      return true;
+    } finally {
+      session.close();
+    }
+  } catch {
+    return false;
+  }
+};
+
+/** The services of a reused display are started once per process, so the line says it once. */
+let told = false;
+
 /**
- * `$DISPLAY`, checked to answer. retrace does not own it: no pinning, no services of its own
- * (its apps use the user's session bus, if any), and stop() is a no-op.
+ * `$DISPLAY`, checked to answer. retrace does not own it: no pinning, and stop() leaves the X
+ * server alone. Its apps use the user's session bus; when there is none (xvfb-run, a CI
+ * container), or it leads to no accessibility bus while accessibility is wanted, retrace starts
+ * both for the apps it launches only (their environment; no XSETTINGS manager, which would change
+ * the display for every app) and stops them with the display. Without them every GLib app with
+ * a private HOME would fork a bus of its own that outlives the run.
  */
-const reuseDisplay = async (name: string, accessibility: boolean, xauthority?: string): Promise<Display> => {
+const reuseDisplay = async (name: string, accessibility: boolean, xauthority?: string, givenBus?: string): Promise<Display> => {
   const cookie: Record<string, string> = xauthority === undefined ? {} : { XAUTHORITY: xauthority };
   const size = await probeDisplay(name, cookie);
   if (size === undefined) {
@@ -82,8 +110,26 @@ const reuseDisplay = async (name: string, accessibility: boolean, xauthority?: s
     };
   });
   watchSocket(name, markDied);
-  const bus = userSessionBus();
-  const a11y = accessibility && bus !== undefined;
+  const bus = givenBus ?? userSessionBus();
+  const usable = bus !== undefined && (!accessibility || (await reachesAccessibilityBus(bus)));
+  const services = usable
+    ? undefined
+    : await startSessionServices({
+        display: name,
+        // The accessibility registry is an X client: it needs the display's cookie (xvfb-run makes one).
+        env: xauthority !== undefined ? cookie : process.env.XAUTHORITY ? { XAUTHORITY: process.env.XAUTHORITY } : {},
+        accessibility,
+        settingsManager: false,
+      });
+  if (services !== undefined && !told) {
+    told = true;
+    process.stderr.write(
+      `retrace: ${name} has no ${bus === undefined ? 'session bus' : 'reachable accessibility bus'}: ` +
+        `started ${accessibility ? 'a session bus and an accessibility bus' : 'a session bus'} for the apps it launches, stopped with the run\n`,
+    );
+  }
+  const sessionBus = services?.sessionBus ?? bus;
+  const a11y = accessibility && sessionBus !== undefined;
   return {
     name,
     ...size,
@@ -91,16 +137,17 @@ const reuseDisplay = async (name: string, accessibility: boolean, xauthority?: s
     env: {
       DISPLAY: name,
       ...cookie,
-      ...(bus !== undefined && { DBUS_SESSION_BUS_ADDRESS: bus }),
+      ...(sessionBus !== undefined && { DBUS_SESSION_BUS_ADDRESS: sessionBus }),
       // Without a bus there is nothing to switch: the apps stay as the user runs them.
       ...((a11y || !accessibility) && accessibilityEnv(a11y)),
     },
-    ...(a11y && { sessionBus: bus }),
+    ...(a11y && { sessionBus }),
+    ...(services !== undefined && { services }),
     died,
     assertAlive: () => {
       if (dead) throw new InfrastructureError('DISPLAY_DIED', `The X server ${name} stopped answering.`);
     },
-    stop: async () => undefined,
+    stop: async () => services?.stop(),
   };
 };
 

@@ -40,7 +40,7 @@ export interface OpenDesktopOptions {
    * A running display to use (the one the run started for this worker), whatever `own` says:
    * its name, and its cookie file when retrace started it.
    */
-  readonly display?: { readonly name: string; readonly xauthority?: string };
+  readonly display?: { readonly name: string; readonly xauthority?: string; readonly sessionBus?: string };
 }
 
 /**
@@ -52,7 +52,13 @@ export const openDesktop = async (options: OpenDesktopOptions): Promise<Desktop>
   const display = await acquireDisplay({
     reuseEnv: !options.own,
     ...(options.size ? { size: options.size } : {}),
-    ...(options.display !== undefined ? { name: options.display.name, ...(options.display.xauthority !== undefined && { xauthority: options.display.xauthority }) } : {}),
+    ...(options.display !== undefined
+      ? {
+          name: options.display.name,
+          ...(options.display.xauthority !== undefined && { xauthority: options.display.xauthority }),
+          ...(options.display.sessionBus !== undefined && { sessionBus: options.display.sessionBus }),
+        }
+      : {}),
   });
   bindProcess(display);
   return createDesktop(display);
@@ -85,6 +91,7 @@ export { acquireDisplay, probeDisplay, displayAnswers, howToLook, DISPLAY_DEFAUL
 export { launchApp, APP_DEFAULTS } from './app.ts';
 export { parseTitlePattern, type TitlePattern } from './title-pattern.ts';
 export { matchElements, accessibleName } from './element-query.ts';
+export { ROLE_NAMES as ELEMENT_ROLE_NAMES } from './atspi/roles.ts';
 export { listenInput, type InputEvent, type InputListener } from './input-listener.ts';
 export { startVncBridge, type VncBridge, type LiveStatus, type StatusSource } from './vnc.ts';
 export { interceptSignals } from './exit-hooks.ts';

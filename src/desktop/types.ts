@@ -25,7 +25,10 @@ export interface Display {
    * undefined when there is none or accessibility is switched off (then `Desktop.elements` is absent).
    */
   readonly sessionBus?: string;
-  /** The session services retrace runs on an owned display (none on `$DISPLAY`). */
+  /**
+   * The session services retrace runs: on an owned display always; on `$DISPLAY` only when it
+   * had no session bus or accessibility bus for retrace's apps (then without an XSETTINGS manager).
+   */
   readonly services?: SessionServices;
   /** Resolves when the X server stops answering or exits (never, for a healthy display). */
   readonly died: Promise<void>;
@@ -35,7 +38,7 @@ export interface Display {
    * connection to a dead server.
    */
   assertAlive(): void;
-  /** Stops an owned display; a no-op for `$DISPLAY`. */
+  /** Stops an owned display; for `$DISPLAY`, only the services retrace started for it. */
   stop(): Promise<void>;
 }
 
@@ -50,6 +53,11 @@ export interface DisplayOptions {
   readonly name?: string;
   /** The cookie file of display `name`, when retrace started it (each has its own). */
   readonly xauthority?: string;
+  /**
+   * The session bus of display `name`, when retrace started it: its apps use those services,
+   * not a second set the worker would start.
+   */
+  readonly sessionBus?: string;
   /**
    * Let apps publish their widgets over the accessibility bus (AT-SPI), started on an owned
    * display. @default true, unless the environment sets RETRACE_ACCESSIBILITY=off
@@ -147,6 +155,12 @@ export interface AppConfig {
    * docs/troubleshooting.md); `allow`: as the toolkit likes. @default 'off'
    */
   readonly animations?: 'off' | 'allow';
+  /**
+   * `on`: the app is asked to publish its widgets while the display has an accessibility bus
+   * (a JVM gets the ATK wrapper when it is installed); `off`: no bridge is switched on for it
+   * (`NO_AT_BRIDGE=1`, no wrapper). @default 'on'
+   */
+  readonly accessibility?: 'on' | 'off';
   /**
    * Run the app with a private HOME and XDG config, cache, data, state and runtime directories
    * (created before `setup`, removed after `teardown`), and GSettings in memory, so no run sees

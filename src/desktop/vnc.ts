@@ -9,6 +9,7 @@
  * requests that carry the printed address's token (page-access.ts); x11vnc listens on no port
  * at all, and is ended with this process.
  */
+import { escapeHtml } from '../safe-text.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
@@ -91,7 +92,7 @@ async function startX11vnc(display: Display, path: string, viewOnly: boolean): P
 const novncDir = (): string => dirname(dirname(fileURLToPath(import.meta.resolve('@novnc/novnc'))));
 
 const page = (title: string, viewOnly: boolean, status: boolean, screens: number): string => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${title}</title>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>html,body{margin:0;height:100%;background:#333;color:#eee;font:13px system-ui,sans-serif}
 #bar{padding:4px 8px}#main{display:flex;height:calc(100% - 26px)}
 #screens{flex:1;min-width:0;display:grid;gap:4px;grid-template-columns:repeat(${Math.ceil(Math.sqrt(screens))},minmax(0,1fr))}
@@ -99,7 +100,7 @@ const page = (title: string, viewOnly: boolean, status: boolean, screens: number
 .now{color:#fd6}.screen{flex:1;min-height:0}
 #status{width:340px;overflow-y:auto;padding:0 8px;border-left:1px solid #555}
 #status ol{margin:0;padding-left:20px}.passed{color:#7d7}.failed{color:#f77}.note{color:#aaa}</style></head><body>
-<div id="bar">${title}</div>
+<div id="bar">${escapeHtml(title)}</div>
 <div id="main"><div id="screens">${Array.from(
   { length: screens },
   (_, i) => `<div class="tile"><div class="label">${screens > 1 ? `worker ${i + 1} ` : ''}<span class="state">connecting…</span>${status ? ' <span class="now">waiting for the first goal…</span>' : ''}</div><div class="screen"></div></div>`,

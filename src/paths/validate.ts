@@ -16,10 +16,14 @@ import { isObject } from '../spec-file/check-value.ts';
  * 2: effects say what they mean (`kind`: feedback, text or look; `role` of a text's colours).
  * Version 1 files still load: an effect without a kind is verified as text when it has text, as
  * a look otherwise.
+ * 3: element effects may say that an element appeared or went (`change`) and where it was
+ * (`box`); a pixel effect on such an element is `element` (evidence, decided by the tree).
+ * Version 2 files still load: their element effects are changes, their pixel effects conditions.
  */
-export const PATH_FORMAT_VERSION = 2;
+export const PATH_FORMAT_VERSION = 3;
 
-const EFFECT_KINDS = new Set(['feedback', 'text', 'look', 'exit']);
+const EFFECT_KINDS = new Set(['feedback', 'text', 'look', 'exit', 'element']);
+const ELEMENT_CHANGES = new Set(['appeared', 'gone']);
 const TEXT_ROLES = new Set(['alert', 'success']);
 
 const isExitStatus = (v: unknown): boolean => {
@@ -54,8 +58,7 @@ class PathProblem extends Error {
 }
 
 const isCount = (v: unknown, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
-const show = (where: Where): string =>
-  where.reduce<string>((s, k) => (typeof k === 'number' ? `${s}[${k}]` : s ? `${s}.${k}` : k), '');
+const show = (where: Where): string => where.reduce<string>((s, k) => (typeof k === 'number' ? `${s}[${k}]` : s ? `${s}.${k}` : k), '');
 
 /** The checks of one path file, against the window it was recorded in. */
 class Checker {
@@ -90,7 +93,10 @@ class Checker {
     const ok =
       isCount(r.x, width - 1) && isCount(r.y, height - 1) && isCount(r.width, MAX_WINDOW_SIDE) && isCount(r.height, MAX_WINDOW_SIDE);
     if (!ok) {
-      this.fail(where, `[${[r.x, r.y, r.width, r.height].map(String).join(', ')}] must be a region [x, y, width, height] inside the recorded ${width}×${height} window`);
+      this.fail(
+        where,
+        `[${[r.x, r.y, r.width, r.height].map(String).join(', ')}] must be a region [x, y, width, height] inside the recorded ${width}×${height} window`,
+      );
     }
   }
 
@@ -126,18 +132,22 @@ class Checker {
     this.string(e.name, [...where, 'name']);
     this.elementPath(e.path, [...where, 'path']);
     this.object(e.after, [...where, 'after'], 'the properties it changed');
+    if (e.change !== undefined && !ELEMENT_CHANGES.has(String(e.change))) this.fail([...where, 'change'], `must be one of ${[...ELEMENT_CHANGES].join(', ')}`);
+    if (e.box !== undefined) this.box(e.box, [...where, 'box']);
   }
 
   image(v: unknown, where: Where): string {
     const name = this.string(v, where);
-    if (!ASSET_NAME.test(name)) this.fail(where, `"${name}" must be the file name of a PNG image in the goal's .assets folder, without any folder part`);
+    if (!ASSET_NAME.test(name))
+      this.fail(where, `"${name}" must be the file name of a PNG image in the goal's .assets folder, without any folder part`);
     return name;
   }
 
   action(v: unknown, where: Where): void {
     const a = this.object(v, where, 'an action');
     const kind = a.kind;
-    if (typeof kind !== 'string' || !ACTION_KINDS.includes(kind)) this.fail([...where, 'kind'], `must be one of ${ACTION_KINDS.join(', ')}`);
+    if (typeof kind !== 'string' || !ACTION_KINDS.includes(kind))
+      this.fail([...where, 'kind'], `must be one of ${ACTION_KINDS.join(', ')}`);
     const at = (key: string): Where => [...where, key];
     if (CLICKS.has(kind)) this.target(a.target, at('target'));
     else if (kind === 'type') {
@@ -150,7 +160,8 @@ class Checker {
         this.fail(at('combo'), `is not a key combo: ${(error as Error).message}`);
       }
     } else if (kind === 'scroll') {
-      if (typeof a.direction !== 'string' || !SCROLL_DIRECTIONS.has(a.direction)) this.fail(at('direction'), `must be one of ${[...SCROLL_DIRECTIONS].join(', ')}`);
+      if (typeof a.direction !== 'string' || !SCROLL_DIRECTIONS.has(a.direction))
+        this.fail(at('direction'), `must be one of ${[...SCROLL_DIRECTIONS].join(', ')}`);
       if (!isCount(a.amount, 1000) || a.amount < 1) this.fail(at('amount'), 'must be a whole number of notches from 1 to 1000');
       if (a.target !== undefined) this.target(a.target, at('target'));
     } else if (kind === 'drag') {
@@ -166,7 +177,8 @@ class Checker {
       if (!isCount(a.ms, MAX_PATH_WAIT_MS)) this.fail(at('ms'), `must be milliseconds from 0 to ${MAX_PATH_WAIT_MS}`);
     } else {
       this.string(a.text, at('text'));
-      if (a.timeoutMs !== undefined && !isCount(a.timeoutMs, MAX_PATH_WAIT_MS)) this.fail(at('timeoutMs'), `must be milliseconds from 0 to ${MAX_PATH_WAIT_MS}`);
+      if (a.timeoutMs !== undefined && !isCount(a.timeoutMs, MAX_PATH_WAIT_MS))
+        this.fail(at('timeoutMs'), `must be milliseconds from 0 to ${MAX_PATH_WAIT_MS}`);
     }
   }
 
@@ -179,9 +191,12 @@ class Checker {
       const f = this.object(effect, [...where, 'effects', i], 'an effect { region, image }');
       this.region(f.region, [...where, 'effects', i, 'region']);
       if (f.image !== undefined) this.image(f.image, [...where, 'effects', i, 'image']);
-      if (f.kind !== undefined && !EFFECT_KINDS.has(String(f.kind))) this.fail([...where, 'effects', i, 'kind'], `must be one of ${[...EFFECT_KINDS].join(', ')}`);
-      if (f.role !== undefined && !TEXT_ROLES.has(String(f.role))) this.fail([...where, 'effects', i, 'role'], `must be one of ${[...TEXT_ROLES].join(', ')}`);
-      if (f.kind === 'exit' && !isExitStatus(f.exit)) this.fail([...where, 'effects', i, 'exit'], 'must be { code, signal }: an exit code (or null) and a signal name (or null)');
+      if (f.kind !== undefined && !EFFECT_KINDS.has(String(f.kind)))
+        this.fail([...where, 'effects', i, 'kind'], `must be one of ${[...EFFECT_KINDS].join(', ')}`);
+      if (f.role !== undefined && !TEXT_ROLES.has(String(f.role)))
+        this.fail([...where, 'effects', i, 'role'], `must be one of ${[...TEXT_ROLES].join(', ')}`);
+      if (f.kind === 'exit' && !isExitStatus(f.exit))
+        this.fail([...where, 'effects', i, 'exit'], 'must be { code, signal }: an exit code (or null) and a signal name (or null)');
     });
     if (!Array.isArray(e.dynamic)) this.fail([...where, 'dynamic'], 'must be a list of regions');
     e.dynamic.forEach((region: unknown, i: number) => this.region(region, [...where, 'dynamic', i]));
@@ -221,8 +236,19 @@ function check(data: Json): void {
     throw new PathProblem(['source'], 'source must be an object with kind, hash and text');
   }
   const window = data.window;
-  if (!isObject(window) || !isCount(window.width, MAX_WINDOW_SIDE) || !isCount(window.height, MAX_WINDOW_SIDE) || window.width < 1 || window.height < 1) {
+  if (
+    !isObject(window) ||
+    !isCount(window.width, MAX_WINDOW_SIDE) ||
+    !isCount(window.height, MAX_WINDOW_SIDE) ||
+    window.width < 1 ||
+    window.height < 1
+  ) {
     throw new PathProblem(['window'], `window must be { width, height } in pixels, from 1 to ${MAX_WINDOW_SIDE}`);
+  }
+  const pointer = data.pointer;
+  const coordinate = (v: unknown): boolean => Number.isInteger(v) && Math.abs(v as number) <= MAX_WINDOW_SIDE;
+  if (pointer !== undefined && (!isObject(pointer) || !coordinate(pointer.x) || !coordinate(pointer.y))) {
+    throw new PathProblem(['pointer'], `pointer must be { x, y } in whole pixels relative to the window, within ±${MAX_WINDOW_SIDE}`);
   }
   if (!Array.isArray(data.actions)) throw new PathProblem(['actions'], 'actions must be an array');
   const checker = new Checker({ width: window.width, height: window.height });
@@ -273,7 +299,10 @@ export function parsePathFile(file: string, text: string): Path {
     check(data);
   } catch (error) {
     if (!(error instanceof PathProblem)) throw error;
-    throw new InvalidInputError({ file, line: lineOfPathValue(text, error.where) }, `${error.detail} (delete the file to learn the goal again)`);
+    throw new InvalidInputError(
+      { file, line: lineOfPathValue(text, error.where) },
+      `${error.detail} (delete the file to learn the goal again)`,
+    );
   }
   return data as unknown as Path;
 }
@@ -282,7 +311,9 @@ export function parsePathFile(file: string, text: string): Path {
 export function pathImages(path: Path): { readonly name: string; readonly where: Where }[] {
   return path.actions.flatMap((recorded, i) => [
     ...(recorded.anchor ? [{ name: recorded.anchor.image, where: ['actions', i, 'anchor', 'image'] }] : []),
-    ...recorded.effects.flatMap((effect, j) => (effect.image ? [{ name: effect.image, where: ['actions', i, 'effects', j, 'image'] }] : [])),
+    ...recorded.effects.flatMap((effect, j) =>
+      effect.image ? [{ name: effect.image, where: ['actions', i, 'effects', j, 'image'] }] : [],
+    ),
     ...(recorded.beforeLine ? [{ name: recorded.beforeLine.image, where: ['actions', i, 'beforeLine', 'image'] }] : []),
   ]);
 }

@@ -247,8 +247,9 @@ export function writeGoalResult(resultsDir: string, input: GoalReportInput): voi
       });
       png(uuid, 'before', seen?.images?.before);
       png(uuid, 'after', seen?.images?.after);
+      for (const effect of action?.elements ?? []) step(`element: ${effect}`, span, { status: Status.PASSED });
       for (const change of action?.unexpected ?? []) {
-        step(`unexpected change: ${change.text ? `"${change.text}"` : 'no text'}`, span, { status: Status.BROKEN });
+        step(`unexpected change: ${change.element ?? (change.text ? `"${change.text}"` : 'no text')}`, span, { status: Status.BROKEN });
       }
       for (const image of seen?.images?.evidence ?? []) png(uuid, image.name, image.png);
       const diff = seen?.images?.diff;

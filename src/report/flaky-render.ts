@@ -4,6 +4,7 @@
  * Everything that came from a spec or a failure message is escaped.
  */
 import type { PathState, PathStats } from './stats.ts';
+import { escapeHtml } from '../safe-text.ts';
 
 export interface FlakyReportMeta {
   /** ISO time the report was made. */
@@ -79,14 +80,6 @@ export function renderMarkdown(stats: readonly PathStats[], meta: FlakyReportMet
 }
 
 // ---- HTML -------------------------------------------------------------------------------------
-
-export const escapeHtml = (text: string): string =>
-  text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px; color: #1d2330; }

@@ -13,9 +13,9 @@
  */
 import { describeExit, exitOf, onScreen, type ActionReport, type Path, type RecordedAction, type Region } from '../domain.ts';
 import { rateText, type PathStats } from './stats.ts';
-import { describeAction } from '../spec-file/describe.ts';
+import { describeAction, describeElementEffect } from '../spec-file/describe.ts';
 import { join } from 'node:path';
-import { escapeHtml } from './flaky-render.ts';
+import { escapeHtml } from '../safe-text.ts';
 import type { PathStore } from '../paths/store.ts';
 import { specDirName } from '../paths/location.ts';
 import { writeFileAtomic } from '../paths/atomic.ts';
@@ -104,8 +104,10 @@ function describe(recorded: RecordedAction | undefined, report: ActionReport | u
   if (recorded.anchor?.text) lines.push(`on <code>${shown(recorded.anchor.text)}</code> at (${recorded.anchor.point.x}, ${recorded.anchor.point.y})`);
   const texts = recorded.effects.flatMap((e) => (e.text ? [e.text.replace(/\n/g, ' ⏎ ')] : []));
   lines.push(`${recorded.effects.length} effect${recorded.effects.length === 1 ? '' : 's'}${texts.length ? `: ${texts.map((t) => `<code>${shown(t)}</code>`).join(', ')}` : ''}`);
+  const told = (recorded.elements ?? []).map(describeElementEffect);
+  if (told.length) lines.push(`in its elements: ${told.map((t) => `<code>${escapeHtml(t)}</code>`).join(', ')}`);
   const ended = exitOf(recorded)?.exit;
-  if (ended) lines.push(`the application ${describeExit(ended)}`);
+  if (ended) lines.push(`the application ${escapeHtml(describeExit(ended))}`);
   lines.push(`settled in ${recorded.settleMs} ms when recorded`);
   if (recorded.secret) lines.push('typed a secret: no images kept');
   if (report) lines.push(`last run: ${report.verified ? 'verified' : '<b>not verified</b>'}, resolved by <b>${report.resolvedBy}</b>, ${report.ms} ms (wait ${report.waitMs}, resolve ${report.resolveMs}, act ${report.actMs}, settle ${report.settleMs}, verify ${report.verifyMs})${report.retries ? `, ${report.retries} retries` : ''}`);

@@ -8,7 +8,7 @@
  */
 import type { Region } from '../domain.ts';
 import type { Trace, TraceAction, TraceExpectation, TraceImage } from './trace.ts';
-import { escapeHtml as esc } from './flaky-render.ts';
+import { escapeHtml as esc } from '../safe-text.ts';
 
 interface Box {
   readonly region: Region;

@@ -20,6 +20,7 @@ import type { RunContext } from './context.ts';
 import { goalLine, type ConsoleMessage, type GoalEnd } from './progress.ts';
 import { runSpecOf } from './run-specs.ts';
 import { isSpecFile } from './spec-module.ts';
+import { terminalText } from '../safe-text.ts';
 
 export interface ConsoleOutput {
   write(text: string): void;
@@ -41,10 +42,10 @@ export class LiveConsole {
   /** One message from a worker. */
   handle(message: ConsoleMessage): void {
     if (message.kind === 'status') {
-      this.statuses.set(message.worker, message.text);
+      this.statuses.set(message.worker, terminalText(message.text));
       this.redraw([]);
     } else if (message.kind === 'line') {
-      this.redraw([message.text]);
+      this.redraw([terminalText(message.text)]);
     } else {
       // The worker is done with this goal until its next status.
       this.statuses.delete(message.worker);
@@ -66,8 +67,9 @@ export class LiveConsole {
       this.numbers.set(end.key, number);
     }
     this.total = Math.max(this.total, number);
-    const text = end.text.replace(/, (retry \d+\/\d+)/, (_, retry: string) => `, ${colour(33, retry)}`);
-    return goalLine({ ...end, text: `${dim(`[${number}/${this.total}]`)} ${text}` }, end.passed ? colour(32, '✓') : colour(31, '✗'));
+    const text = terminalText(end.text).replace(/, (retry \d+\/\d+)/, (_, retry: string) => `, ${colour(33, retry)}`);
+    const more = end.more === undefined ? {} : { more: terminalText(end.more) };
+    return goalLine({ ...end, ...more, text: `${dim(`[${number}/${this.total}]`)} ${text}` }, end.passed ? colour(32, '✓') : colour(31, '✗'));
   }
 
   private redraw(lasting: readonly string[]): void {

@@ -12,6 +12,8 @@ export interface SharedDisplay {
   readonly name: string;
   /** The display's XAUTHORITY file, for a display retrace owns. */
   readonly xauthority?: string;
+  /** The session bus of its services, for a display retrace owns: its workers' apps use it. */
+  readonly sessionBus?: string;
 }
 
 export interface RunContext {

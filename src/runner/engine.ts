@@ -61,6 +61,7 @@ export async function runEngine(options: EngineOptions): Promise<RunResult> {
   );
   await vitest.close();
   const result = reporter.result;
+  if (reporter.fault) throw reporter.fault;
   if (!result) {
     // A reporter that failed to write (a full disk) is why: say that, naming where it wrote.
     const faults = vitest.state.getUnhandledErrors().map((e) => knownFault(e, context.options.reports));

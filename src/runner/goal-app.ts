@@ -49,6 +49,7 @@ export function appConfigOf(spec: Spec, options: ResolvedOptions, root: string):
     ...(spec.app.teardown ? { teardown: spec.app.teardown } : {}),
     windowTimeoutMs: spec.app.windowTimeoutMs ?? options.timeouts.windowMs,
     animations: spec.app.animations,
+    accessibility: spec.app.accessibility,
     isolate: spec.app.isolate,
   };
 }

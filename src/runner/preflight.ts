@@ -16,7 +16,10 @@ import { PathStore } from '../paths/store.ts';
 import { goalSource, isStale } from '../paths/source.ts';
 import { InvalidInputError, InvalidInputErrors } from '../errors.ts';
 import { decodePng } from '../vision/frame.ts';
-import { outsideWindow } from '../spec-file/window-bounds.ts';
+import { outsideWindow, stepTargets } from '../spec-file/window-bounds.ts';
+import { closest } from '../spec-file/suggest.ts';
+import { ELEMENT_ROLE_NAMES } from '../desktop/index.ts';
+import { ELEMENT_ROLES, isElementTarget } from '../domain.ts';
 import { keyComboProblems } from '../spec-file/format.ts';
 
 export interface Preflight {
@@ -77,6 +80,22 @@ const outsideRecordedWindow = (spec: Spec, goal: GoalSpec, path: Path, pathFile:
         return new InvalidInputError({ file: spec.id, line: expectation?.line ?? goal.line }, `${at}: ${o.detail} that ${shown(pathFile)} was recorded in`);
       });
 
+/** Element targets and `element:` expectations name roles an app can publish: a misspelt one would only ever find nothing. */
+const unknownRoles = (spec: Spec, goal: GoalSpec): InvalidInputError[] => {
+  const problem = (role: string, at: string, line: number): InvalidInputError[] => {
+    if (ELEMENT_ROLE_NAMES.has(role)) return [];
+    const guess = closest(role, [...ELEMENT_ROLE_NAMES]);
+    const hint = guess ? ` (did you mean "${guess}"?)` : '';
+    return [new InvalidInputError({ file: spec.id, line }, `goal "${goal.id}", ${at}: unknown role "${role}"${hint}; a role is retrace's (${ELEMENT_ROLES.join(', ')}) or the toolkit's own ("push button")`)];
+  };
+  return [
+    ...(goal.steps ?? []).flatMap((action, i) =>
+      stepTargets(action).flatMap(({ target }) => (target && isElementTarget(target) ? problem(target.role, `steps[${i}]`, goal.line) : [])),
+    ),
+    ...goal.expect.flatMap((e, i) => (e.kind === 'element' ? problem(e.role, `expect[${i}]`, e.line ?? goal.line) : [])),
+  ];
+};
+
 /** `press <combo>` clauses of a rules goal hold combos the desktop can press. */
 const badPressCombos = (spec: Spec, goal: GoalSpec): InvalidInputError[] => {
   const parsed = goal.steps || !goal.goal ? undefined : parseRulesGoal(goal.goal);
@@ -128,7 +147,7 @@ export function preflight(
         continue;
       }
       if (path) errors.push(...outsideRecordedWindow(spec, goal, path, store.locate(spec.id, goal.id).file));
-      errors.push(...corruptBaselines(baselinesDir, spec, goal, checkedBaselines), ...badPressCombos(spec, goal));
+      errors.push(...corruptBaselines(baselinesDir, spec, goal, checkedBaselines), ...badPressCombos(spec, goal), ...unknownRoles(spec, goal));
       if (options.updateBaselines === 'none') errors.push(...missingBaselines(baselinesDir, spec, goal));
       const needsLearning = options.learn === 'force' || !path || isStale(path.source, goalSource(goal));
       if (needsLearning && !goal.goal && !goal.steps && options.learn !== 'off') {

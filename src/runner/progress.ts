@@ -14,6 +14,7 @@ import { writeSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { inject } from 'vitest';
 import type { Verbosity } from './context.ts';
+import { terminalText } from '../safe-text.ts';
 
 /** What the main process hands every worker about the console. */
 export interface ConsoleOptions {
@@ -99,7 +100,9 @@ function send(path: string, message: ConsoleMessage): boolean {
 
 const workerId = (): string => process.env.VITEST_POOL_ID ?? String(process.pid);
 
-export function createProgress(verbosity: Verbosity, tty: boolean, mask: (text: string) => string): ProgressSink {
+export function createProgress(verbosity: Verbosity, tty: boolean, maskSecrets: (text: string) => string): ProgressSink {
+  // Secrets masked, and nothing that would steer the terminal (names and titles are anyone's).
+  const mask = (text: string): string => terminalText(maskSecrets(text));
   const columns = process.stderr.columns || 100;
   const { socket, echo = false } = consoleOptions();
   // True when the console prints the message; the live view gets it either way, even under --quiet.

@@ -9,6 +9,7 @@
  */
 import type { Reporter, TestModule, TestCase, TestSpecification } from 'vitest/node';
 import type { Verdict } from '../domain.ts';
+import { knownFault } from '../errors.ts';
 import { totalsOf, writeSummary, type Summary } from '../report/summary.ts';
 import { appendHistory, recordOfVerdict } from '../report/history.ts';
 import { writeGoalResult } from '../report/allure-goal.ts';
@@ -46,6 +47,8 @@ export interface RunResult {
   readonly unreported: readonly Verdict[];
   /** Errors vitest saw outside any test (a worker that died): the run is broken. */
   readonly unhandledErrors: number;
+  /** Goals broken by invalid input found once the app was up (a step's point outside its window). */
+  readonly invalidInput: number;
 }
 
 /** Displays the workers noted that no longer answer on their socket. */
@@ -74,6 +77,8 @@ export class RetraceReporter implements Reporter {
   /** The spec of each spec module of the run, by module id (undefined: it does not load). */
   private readonly specs = new Map<string, RunSpec | undefined>();
   result: RunResult | undefined;
+  /** A fault of the environment met while writing the run's reports (a full disk): the CLI says it in one line. */
+  fault: Error | undefined;
 
   constructor(private readonly context: () => RunContext) {}
 
@@ -89,6 +94,17 @@ export class RetraceReporter implements Reporter {
   }
 
   async onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<{ readonly message?: string }> = []): Promise<void> {
+    try {
+      await this.endRun(modules, errors);
+    } catch (error) {
+      // Thrown from here, vitest would print it as an "Unhandled Error" with its stack frames.
+      const known = knownFault(error, this.context().options.reports);
+      if (known === undefined) throw error;
+      this.fault = known;
+    }
+  }
+
+  private async endRun(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<{ readonly message?: string }>): Promise<void> {
     // A worker that died (an X server gone while it was reading the screen ends the process)
     // leaves its goals without a verdict: they are broken, and the run says why.
     const context = this.context();
@@ -98,6 +114,7 @@ export class RetraceReporter implements Reporter {
     const goals: Verdict[] = [];
     const flaky: { spec: string; goal: string }[] = [];
     const newBaselines: string[] = [];
+    let invalidInput = 0;
     /** Broken here, in the main process: their workers could not write their history or Allure result. */
     const orphans: { verdict: Verdict; retries: number; stop: number }[] = [];
     let display: GoalMeta['display'];
@@ -130,6 +147,7 @@ export class RetraceReporter implements Reporter {
           orphans.push({ verdict, retries, stop: (diagnostic?.startTime ?? Date.now()) + verdict.durationMs });
         }
         goals.push(verdict);
+        if (test.result().errors?.some((e) => e.name === 'InvalidInputError')) invalidInput++;
         // A goal run again by vitest, or an action done again by the replay: either makes it flaky.
         const actionRetries = verdict.actions.reduce((n, a) => n + a.retries, 0);
         if (verdict.status === 'passed' && (retries + actionRetries > 0 || verdict.mode === 'healed')) flaky.push({ spec: verdict.spec, goal: verdict.goal });
@@ -144,7 +162,7 @@ export class RetraceReporter implements Reporter {
     const specs = [...this.specs.values()].filter((s): s is RunSpec => s !== undefined);
     const [width, height] = context.options.display.size;
     writeRunMetadata(allureResultsDir(reports), retraceEnvironment({ display: { width, height }, appCommands: [...new Set(specs.map((s) => s.app))] }));
-    this.result = { summary, flaky, newBaselines, unreported: orphans.map((o) => o.verdict), unhandledErrors: errors.length };
+    this.result = { summary, flaky, newBaselines, unreported: orphans.map((o) => o.verdict), unhandledErrors: errors.length, invalidInput };
   }
 
   private async reportOrphans(orphans: readonly { verdict: Verdict; retries: number; stop: number }[]): Promise<void> {

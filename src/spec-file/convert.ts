@@ -16,10 +16,10 @@ export interface RawElement {
 export type RawTarget = string | { readonly text: string } | { readonly x: number; readonly y: number } | RawElement;
 
 export type RawStep =
-  | { readonly click: RawTarget }
-  | { readonly 'double-click': RawTarget }
-  | { readonly 'right-click': RawTarget }
-  | { readonly type: string | { readonly text: string; readonly into?: RawTarget } }
+  | { readonly click: RawTarget; readonly changes?: 'nothing' }
+  | { readonly 'double-click': RawTarget; readonly changes?: 'nothing' }
+  | { readonly 'right-click': RawTarget; readonly changes?: 'nothing' }
+  | { readonly type: string | { readonly text: string; readonly into?: RawTarget }; readonly changes?: 'nothing' }
   | { readonly key: string }
   | { readonly wait: number }
   | { readonly 'wait-for': string | { readonly text: string; readonly timeoutMs?: number } }
@@ -85,26 +85,24 @@ export const toTarget = (raw: RawTarget): Target => {
 const checkTarget = (raw: RawTarget): Target => (typeof raw === 'string' ? { role: 'checkbox', name: raw } : toTarget(raw));
 
 /** Only keys with a value, so a canonical JSON of the action (the path's source hash) is stable. */
-const defined = <T extends object>(o: T): T =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 export function toAction(step: RawStep): Action {
-  if ('click' in step) return { kind: 'click', target: toTarget(step.click) };
-  if ('double-click' in step) return { kind: 'double-click', target: toTarget(step['double-click']) };
-  if ('right-click' in step) return { kind: 'right-click', target: toTarget(step['right-click']) };
+  const changes = 'changes' in step ? step.changes : undefined;
+  if ('click' in step) return defined({ kind: 'click', target: toTarget(step.click), changes });
+  if ('double-click' in step) return defined({ kind: 'double-click', target: toTarget(step['double-click']), changes });
+  if ('right-click' in step) return defined({ kind: 'right-click', target: toTarget(step['right-click']), changes });
   if ('type' in step) {
     const t = step.type;
     return typeof t === 'string'
-      ? { kind: 'type', text: t }
-      : defined({ kind: 'type', text: t.text, into: t.into === undefined ? undefined : toTarget(t.into) });
+      ? defined({ kind: 'type', text: t, changes })
+      : defined({ kind: 'type', text: t.text, into: t.into === undefined ? undefined : toTarget(t.into), changes });
   }
   if ('key' in step) return { kind: 'key', combo: step.key };
   if ('wait' in step) return { kind: 'wait', ms: step.wait };
   if ('wait-for' in step) {
     const w = step['wait-for'];
-    return typeof w === 'string'
-      ? { kind: 'wait-for', text: w }
-      : defined({ kind: 'wait-for', text: w.text, timeoutMs: w.timeoutMs });
+    return typeof w === 'string' ? { kind: 'wait-for', text: w } : defined({ kind: 'wait-for', text: w.text, timeoutMs: w.timeoutMs });
   }
   if ('scroll' in step) {
     const s = step.scroll;

@@ -1,7 +1,8 @@
 /** Short, secret-free descriptions of actions, for progress lines, reports and errors. */
-import type { Action, Target } from '../domain.ts';
+import type { Action, ElementEffect, Target } from '../domain.ts';
 import { isElementTarget, isTextTarget } from '../domain.ts';
 import { describeForDisplay } from './interpolate.ts';
+import { secretMasker } from './secrets.ts';
 
 /** `"OK"`, `(12, 40)`, or `button "OK"` (`button #2` for the third unnamed one). */
 export const describeTarget = (t: Target): string => {
@@ -56,4 +57,15 @@ export function targetsOf(action: Action): Target[] {
     default:
       return [];
   }
+}
+
+/** `label "Total: 0" → "Total: 1"`, `radio "Express" → checked`, `cell "3 × Tea" appeared`. */
+export function describeElementEffect(effect: ElementEffect): string {
+  const name = secretMasker.mask(effect.name);
+  const what = name === '' ? effect.role : `${effect.role} "${name}"`;
+  if (effect.change !== undefined) return `${what} ${effect.change === 'gone' ? 'went' : 'appeared'}`;
+  const parts = Object.entries(effect.after).map(([property, value]) =>
+    typeof value === 'string' ? `"${secretMasker.mask(value)}"` : typeof value === 'boolean' ? (value ? property : `not ${property}`) : `${property} ${String(value)}`,
+  );
+  return `${what} → ${parts.join(', ')}`;
 }

@@ -31,6 +31,7 @@ export const MAX_SCROLL_AMOUNT = 1000;
 export const TEXT_MATCHES = ['contains', 'substring', 'exact', 'regex', 'fuzzy'] as const;
 export const RESTART_MODES = ['goal', 'spec'] as const;
 export const ANIMATION_MODES = ['off', 'allow'] as const;
+export const ACCESSIBILITY_MODES = ['on', 'off'] as const;
 export const SCROLL_DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
 /** Notches scrolled when a step or a rules clause gives no amount. */
 export const DEFAULT_SCROLL_AMOUNT = 3;
@@ -39,23 +40,29 @@ const EXIT_LABEL = 'an exit code from 0 to 255, or any';
 
 const text = (minLength = 1): Shape => str({ minLength, placeholders: 'all' });
 
+/** X coordinates and sizes are 16-bit: a point or region past this is on no screen. */
+export const MAX_COORDINATE = 32767;
+
 export const regionShape: Shape = {
   type: 'tuple',
   ref: 'region',
   doc: 'A window-relative rectangle [x, y, width, height] in pixels.',
-  label: '[x, y, width, height]: non-negative integers, width and height > 0',
+  label: `[x, y, width, height]: integers up to ${MAX_COORDINATE}, x and y ≥ 0, width and height > 0`,
   items: [
-    { name: 'x', shape: { type: 'integer', minimum: 0 } },
-    { name: 'y', shape: { type: 'integer', minimum: 0 } },
-    { name: 'width', shape: { type: 'integer', minimum: 1 } },
-    { name: 'height', shape: { type: 'integer', minimum: 1 } },
+    { name: 'x', shape: { type: 'integer', minimum: 0, maximum: MAX_COORDINATE } },
+    { name: 'y', shape: { type: 'integer', minimum: 0, maximum: MAX_COORDINATE } },
+    { name: 'width', shape: { type: 'integer', minimum: 1, maximum: MAX_COORDINATE } },
+    { name: 'height', shape: { type: 'integer', minimum: 1, maximum: MAX_COORDINATE } },
   ],
 };
 
-const coordinate = (doc: string): Field => ({ doc, shape: int({ minimum: 0 }), required: true });
+const coordinate = (doc: string): Field => ({ doc, shape: int({ minimum: 0, maximum: MAX_COORDINATE }), required: true });
 
 /** An element's name or text in a spec: exact, or `/regex/flags`. */
 const pattern = (): Shape => str({ minLength: 1, placeholders: 'all', format: 'title' });
+
+/** More equal elements than this in one window is no place to pick one by its number. */
+const MAX_NTH = 999;
 
 /** The keys that find an element the app publishes (AT-SPI): shared by targets and `element:` expectations. */
 const elementFields = {
@@ -65,10 +72,10 @@ const elementFields = {
     required: true,
   },
   name: {
-    doc: "Its accessible name (for a field without one, its label): exact, or /regex/flags",
+    doc: 'Its accessible name (for a field without one, its label): exact, or /regex/flags',
     shape: pattern(),
   },
-  nth: { doc: 'Which of several equal matches, from 0, in the order the app lists them', shape: int({ minimum: 0 }) },
+  nth: { doc: 'Which of several equal matches, from 0, in the order the app lists them', shape: int({ minimum: 0, maximum: MAX_NTH }) },
 } satisfies Record<string, Field>;
 
 export const targetShape: Shape = {
@@ -93,8 +100,7 @@ const target = (doc: string, required = false): Field => ({ doc, shape: targetSh
 const timeoutMs = (doc: string): Field => ({ doc, shape: int({ minimum: 1, maximum: MAX_MS }) });
 const region = (doc: string): Field => ({ doc, shape: regionShape });
 
-const clickDoc = (what: string): string =>
-  `${what} a target: "text", { text } (found by OCR) or { x, y } (window-relative)`;
+const clickDoc = (what: string): string => `${what} a target: "text", { text } (found by OCR) or { x, y } (window-relative)`;
 
 /** A key combo the desktop could not press is invalid input here, before anything runs. */
 export function keyComboProblems(combo: unknown): { key: string; detail: string }[] {
@@ -108,29 +114,37 @@ export function keyComboProblems(combo: unknown): { key: string; detail: string 
   }
 }
 
+/** Beside a click or a type: the action is expected to change nothing, so learning keeps it. */
+const changesField = {
+  changes: {
+    doc: "nothing: the action is expected to change nothing on screen or in the app's elements; without it, learning refuses a type that changed nothing",
+    shape: oneOf(['nothing'] as const),
+  },
+};
+
 export const stepShape: Shape = {
   type: 'tagged',
   ref: 'step',
   noun: 'step',
   doc: 'One action of a hand-written path; a mapping with exactly one key, the kind of action.',
   variants: {
-    click: { doc: clickDoc('Click'), value: targetShape, fields: {} },
-    'double-click': { doc: clickDoc('Double-click'), value: targetShape, fields: {} },
-    'right-click': { doc: clickDoc('Right-click'), value: targetShape, fields: {} },
+    click: { doc: clickDoc('Click'), value: targetShape, fields: changesField },
+    'double-click': { doc: clickDoc('Double-click'), value: targetShape, fields: changesField },
+    'right-click': { doc: clickDoc('Right-click'), value: targetShape, fields: changesField },
     type: {
       doc: 'Type a text ("S"), or { text, into } to click a target first',
       value: {
         type: 'union',
         label: 'a text or { text, into }',
         variants: [
-          text(0),
+          text(),
           obj({
-            text: { doc: 'The text to type', shape: text(0), required: true },
+            text: { doc: 'The text to type', shape: text(), required: true },
             into: target('Click this target before typing'),
           }),
         ],
       },
-      fields: {},
+      fields: changesField,
     },
     key: {
       doc: 'Press a key combination, such as ctrl+s or Enter',
@@ -196,7 +210,7 @@ export const expectationShape: Shape = {
   type: 'tagged',
   ref: 'expectation',
   noun: 'expectation',
-  doc: 'What must hold once the goal is reached: a mapping with one key naming the kind (text, absent, screenshot, window, element, exited) and that kind\'s options.',
+  doc: "What must hold once the goal is reached: a mapping with one key naming the kind (text, absent, screenshot, window, element, exited) and that kind's options.",
   variants: {
     text: {
       doc: 'This text is shown (OCR)',
@@ -257,7 +271,7 @@ export const expectationShape: Shape = {
       doc: 'An element the app publishes (AT-SPI) is shown, with these properties, read from the toolkit (no OCR)',
       value: obj({
         ...elementFields,
-        text: { doc: 'Its text (an entry\'s content; else its name): exact, or /regex/flags', shape: pattern() },
+        text: { doc: "Its text (an entry's content; else its name): exact, or /regex/flags", shape: pattern() },
         value: { doc: 'Its value (a slider, a spin button, a progress bar)', shape: num() },
         checked: { doc: 'Checked (a checkbox, radio or toggle) or not', shape: bool() },
         sensitive: { doc: 'Takes input (true) or is greyed out (false)', shape: bool() },
@@ -269,7 +283,14 @@ export const expectationShape: Shape = {
     },
     exited: {
       doc: 'The application has exited with this exit code (0 to 255), or with any code (any): a goal that ends by closing the app',
-      value: { type: 'union', label: EXIT_LABEL, variants: [{ ...int({ minimum: 0, maximum: 255 }), label: EXIT_LABEL }, { ...oneOf(['any']), label: EXIT_LABEL }] },
+      value: {
+        type: 'union',
+        label: EXIT_LABEL,
+        variants: [
+          { ...int({ minimum: 0, maximum: 255 }), label: EXIT_LABEL },
+          { ...oneOf(['any']), label: EXIT_LABEL },
+        ],
+      },
       fields: {
         timeoutMs: timeoutMs('How long to wait for the app to exit (default: timeouts.expectMs)'),
       },
@@ -317,6 +338,11 @@ export const appShape: Shape = obj(
       doc: 'off: GTK animations and caret blinking off, reduced motion for Chromium; allow: as the toolkit likes',
       shape: oneOf(ANIMATION_MODES),
       default: 'off',
+    },
+    accessibility: {
+      doc: 'on: the application publishes its widgets (GTK, Qt, Chromium; Java through the ATK wrapper when it is installed); off: no accessibility bridge is switched on for it',
+      shape: oneOf(ACCESSIBILITY_MODES),
+      default: 'on',
     },
     isolate: {
       doc: 'Run the application with a private HOME and XDG directories (seed them in setup:); false: the real ones',

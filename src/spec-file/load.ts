@@ -66,18 +66,12 @@ export function parseSpec(source: string | Uint8Array, file: string, options: Lo
   return build(absolute, options, 'issue' in decoded ? { issues: [decoded.issue] } : parseYaml(decoded.text));
 }
 
-function build(
-  file: string,
-  options: LoadSpecOptions,
-  parsed: { source: YamlSource } | { issues: readonly Issue[] },
-): Spec {
+function build(file: string, options: LoadSpecOptions, parsed: { source: YamlSource } | { issues: readonly Issue[] }): Spec {
   const shown = displayName(options.root, file);
   if ('issues' in parsed) throw issuesToError(shown, parsed.issues);
   const { source } = parsed;
   if (source.doc.contents === null) {
-    throw issuesToError(shown, [
-      { line: 1, column: 1, detail: 'is empty: a spec needs at least app: (launch, window) and goals:' },
-    ]);
+    throw issuesToError(shown, [{ line: 1, column: 1, detail: 'is empty: a spec needs at least app: (launch, window) and goals:' }]);
   }
   const validated = validateYaml({ ...source, env: options.env }, specShape);
   const issues = [...validated.issues];
@@ -101,6 +95,7 @@ function build(
     window: raw.app.window,
     restart: raw.app.restart,
     animations: raw.app.animations,
+    accessibility: raw.app.accessibility,
     isolate: raw.app.isolate,
     env: raw.app.env,
     ...(raw.app.size && { size: [raw.app.size[0], raw.app.size[1]] as const }),

@@ -13,6 +13,8 @@ export function stringProblems(value: string, shape: StringShape, env: Env): str
   const policy = shape.placeholders ?? 'none';
   const parsed = parseTemplate(value);
   const problems: string[] = [];
+  // A command line, a title or a text with a NUL in it cannot be passed on: it would be cut there.
+  if (value.includes('\0')) problems.push('holds a NUL character (\\x00), which no command line, title or typed text can carry');
   for (const part of parsed.parts) {
     if (!('placeholder' in part)) continue;
     const p = part.placeholder;

@@ -71,6 +71,7 @@ export interface AppSpec {
   readonly teardown?: string;
   readonly windowTimeoutMs?: number;
   readonly animations: 'off' | 'allow';
+  readonly accessibility: 'on' | 'off';
   readonly isolate: boolean;
 }
 

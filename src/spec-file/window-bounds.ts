@@ -25,7 +25,8 @@ const overlaps = (r: Region, size: WindowSize): boolean => r.x < size.width && r
 const sizeText = (size: WindowSize): string => `${size.width}×${size.height}`;
 const regionText = (r: Region): string => `[${r.x}, ${r.y}, ${r.width}, ${r.height}]`;
 
-function stepPoints(action: NonNullable<GoalSpec['steps']>[number]): { readonly what: string; readonly target: Target | undefined }[] {
+/** The targets a step points at, with what it does there ("drag from"). */
+export function stepTargets(action: NonNullable<GoalSpec['steps']>[number]): { readonly what: string; readonly target: Target | undefined }[] {
   switch (action.kind) {
     case 'click':
     case 'double-click':
@@ -53,7 +54,7 @@ function stepPoints(action: NonNullable<GoalSpec['steps']>[number]): { readonly 
 export function outsideWindow(goal: GoalSpec, size: WindowSize): OutOfWindow[] {
   const found: OutOfWindow[] = [];
   goal.steps?.forEach((action, step) => {
-    for (const { what, target } of stepPoints(action)) {
+    for (const { what, target } of stepTargets(action)) {
       if (!target || !isPointTarget(target) || inside(target, size)) continue;
       found.push({ step, detail: `${what} at (${target.x}, ${target.y}) is outside the ${sizeText(size)} window` });
     }

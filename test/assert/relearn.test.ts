@@ -27,7 +27,7 @@ function counterGoal(id: string, expected: string): { input: GoalRunInput; store
     file: join(dir, 'specs/counter.yaml'),
     id: 'specs/counter.yaml',
     name: 'counter',
-    app: { launch: 'counter', window: 'Counter', restart: 'goal', env: {}, animations: 'off', isolate: false },
+    app: { launch: 'counter', window: 'Counter', restart: 'goal', env: {}, animations: 'off', accessibility: 'on', isolate: false },
     goals: [goal],
   };
   const app = { variant: {} as CounterOptions };
@@ -35,7 +35,12 @@ function counterGoal(id: string, expected: string): { input: GoalRunInput; store
   const input: GoalRunInput = {
     spec,
     goal,
-    options: { ...DEFAULT_OPTIONS, paths: join(dir, 'paths'), relearn: true, timeouts: { ...DEFAULT_OPTIONS.timeouts, actionMs: 1000, settleMs: 2000, expectMs: 0 } },
+    options: {
+      ...DEFAULT_OPTIONS,
+      paths: join(dir, 'paths'),
+      relearn: true,
+      timeouts: { ...DEFAULT_OPTIONS.timeouts, actionMs: 1000, settleMs: 2000, expectMs: 0 },
+    },
     baselinesDir: join(dir, 'baselines'),
     check: { resolveText: same, display: same, mask: same },
     resolveText: same,
@@ -58,14 +63,16 @@ test('a relearn that passes on a regressed app fails the goal and only proposes 
   const relearned = await runGoal(input);
   expect(relearned.mode).toBe('relearned');
   expect(relearned.mismatch?.category).toBe('effect-not-verified');
-  expect(relearned.mismatch?.message).toMatch(/learned again \(--relearn\): the new path reaches the goal and is proposed beside the recorded one, not used/);
+  expect(relearned.mismatch?.message).toMatch(
+    /learned again \(--relearn\): the new path reaches the goal and is proposed beside the recorded one, not used/,
+  );
   expect(store.read(spec.id, goal.id)).toEqual(path);
   // The recorded path keeps the count of 1; the proposal learned the regression's count of 2.
   expect(path?.actions[0]?.effects.map((e) => e.text)).toContain('1');
   expect(store.readProposal(spec.id, goal.id)?.actions[0]?.effects.map((e) => e.text)).toContain('2');
 });
 
-test('a relearn that fails too is reported after the replay\'s failure', { timeout: 60_000 }, async () => {
+test("a relearn that fails too is reported after the replay's failure", { timeout: 60_000 }, async () => {
   const { input, store, app } = counterGoal('add-one', '1');
   expect((await runGoal(input)).mismatch).toBeUndefined();
   const path = store.read(input.spec.id, input.goal.id);
@@ -75,7 +82,9 @@ test('a relearn that fails too is reported after the replay\'s failure', { timeo
   expect(relearned.mode).toBe('relearned');
   // The replay's failure is the verdict: its category, its action, its message first.
   expect(relearned.mismatch).toMatchObject({ category: 'effect-not-verified', failedAction: 0 });
-  expect(relearned.mismatch?.message).toMatch(/^action 1 \(click .*\): its effect did not verify[^\n]*\nlearned again \(--relearn\), and that failed too: .*"1"/s);
+  expect(relearned.mismatch?.message).toMatch(
+    /^action 1 \(click .*\): its effect did not verify[^\n]*\nlearned again \(--relearn\), and that failed too: .*"1"/s,
+  );
   expect(store.read(input.spec.id, input.goal.id)).toEqual(path);
   expect(store.readProposal(input.spec.id, input.goal.id)).toBeUndefined();
 });

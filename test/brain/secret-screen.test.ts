@@ -7,7 +7,8 @@ import type { Frame, Region } from '../../src/domain.ts';
 import type { OcrResult, TextBox, TextReader } from '../../src/vision/types.ts';
 import { createFrame, fillRegion } from '../../src/vision/frame.ts';
 import { SecretMasker } from '../../src/spec-file/secrets.ts';
-import { SecretScreen } from '../../src/brain/secret-screen.ts';
+import { SecretScreen, type ReadElements } from '../../src/brain/secret-screen.ts';
+import type { Element } from '../../src/desktop/types.ts';
 
 const SECRET = 'Zebra7Quartz';
 const WHITE = [255, 255, 255, 255] as const;
@@ -60,7 +61,7 @@ class BlockReader implements TextReader {
 const inkAt = (frame: Frame, x: number, y: number): boolean => frame.data[(y * frame.width + x) * 4] === 0;
 const pixel = (frame: Frame, x: number, y: number): number[] => [...frame.data.subarray((y * frame.width + x) * 4, (y * frame.width + x) * 4 + 4)];
 
-function setup(loosePx = 0): { screen: SecretScreen; reader: BlockReader } {
+function setup(loosePx = 0, readElements?: ReadElements): { screen: SecretScreen; reader: BlockReader } {
   const masker = new SecretMasker();
   masker.learn(SECRET);
   const reader = new BlockReader([
@@ -68,7 +69,7 @@ function setup(loosePx = 0): { screen: SecretScreen; reader: BlockReader } {
     [LIST, 'Zebra7QuartZ'],
     [LABEL, 'Saved'],
   ], loosePx);
-  return { screen: new SecretScreen(reader, masker), reader };
+  return { screen: new SecretScreen(reader, masker, readElements), reader };
 }
 
 describe('the secret screen', () => {
@@ -125,5 +126,32 @@ describe('the secret screen', () => {
     // A word elsewhere is painted only while its place reads as the secret.
     const scrolled = await s.scrub(screen([LABEL]));
     expect(pixel(scrolled, LIST.x - 4, LIST.y + 5)).toEqual([255, 255, 255, 255]);
+  });
+
+  test('paints the whole element that shows the secret: the same paint however OCR and the landing box fall', async () => {
+    // The field's and the list item's boxes as the app publishes them, larger than their ink.
+    const fieldBox: Region = { x: 6, y: 6, width: 80, height: 20 };
+    const itemBox: Region = { x: 6, y: 56, width: 80, height: 20 };
+    const states = { focused: false, checked: false, sensitive: true, showing: true, editable: true, selected: false, expanded: false };
+    const element = (ref: string, role: string, box: Region, depth: number): Element => ({ ref, role, toolkitRole: role, name: '', description: '', states, box, index: 0, depth });
+    const elements = [element('w', 'window', { x: 0, y: 0, width: 160, height: 90 }, 0), element('f', 'entry', fieldBox, 1), element('i', 'item', itemBox, 1)];
+    const painted = async (loosePx: number, fieldInk: Region): Promise<Frame> => {
+      let reads = 0;
+      const { screen: s } = setup(loosePx, async () => (reads++, elements));
+      await s.scrub(screen([]));
+      s.input(SECRET);
+      await s.scrub(screen([fieldInk]));
+      s.input();
+      const saved = await s.scrub(screen([LIST, LABEL]));
+      expect(reads, 'read once for the field, once for the list').toBe(2);
+      return saved;
+    };
+    const one = await painted(0, FIELD);
+    // Another run: OCR boxes 2 px looser, the typed text a pixel narrower.
+    const other = await painted(2, { ...FIELD, width: FIELD.width - 1 });
+    expect(Buffer.from(other.data).equals(Buffer.from(one.data))).toBe(true);
+    expect(pixel(one, fieldBox.x + 1, fieldBox.y + 1), 'the field\'s corner, far from the ink').toEqual([128, 128, 128, 255]);
+    expect(pixel(one, itemBox.x + itemBox.width - 2, itemBox.y + 1), 'the item\'s corner').toEqual([128, 128, 128, 255]);
+    expect(inkAt(one, LABEL.x + 5, LABEL.y + 5), 'an ordinary word stays').toBe(true);
   });
 });

@@ -71,6 +71,38 @@ describe('launchApp', () => {
     }
   });
 
+  test('a window larger than the screen is resized to fit, one partly off it is moved onto it, each said in one line', async () => {
+    const desktop = await getTestDesktop();
+    const { width, height } = desktop.display;
+    const said: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => (said.push(String(chunk)), true)) as typeof process.stderr.write;
+    const tk = (title: string, geometry: string) =>
+      `python3 -c "import tkinter as t; r = t.Tk(); r.title('${title}'); r.geometry('${geometry}'); r.mainloop()"`;
+    try {
+      const big = await desktop.launch({ launch: tk('too-big', `${width + 120}x${height + 100}+0+0`), window: 'too-big' });
+      try {
+        expect((await big.window()).region).toEqual({ x: 0, y: 0, width, height });
+        // The whole window can be captured: no "Capture region" error.
+        expect((await desktop.capture.grab((await big.window()).region)).width).toBe(width);
+      } finally {
+        await big.close();
+      }
+      const off = await desktop.launch({ launch: tk('off-screen', `300x200+${width - 100}+${height - 50}`), window: 'off-screen' });
+      try {
+        expect((await off.window()).region).toEqual({ x: width - 300, y: height - 200, width: 300, height: 200 });
+      } finally {
+        await off.close();
+      }
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(said.filter((line) => line.startsWith('retrace: the window'))).toEqual([
+      `retrace: the window "too-big" was ${width + 120}x${height + 100}, larger than the ${width}x${height} screen: resized to ${width}x${height}\n`,
+      `retrace: the window "off-screen" reached past the ${width}x${height} screen: moved onto it\n`,
+    ]);
+  });
+
   test('a window that never appears times out, naming the pattern and the windows seen', async () => {
     const desktop = await getTestDesktop();
     const start = Date.now();
@@ -89,9 +121,7 @@ describe('launchApp', () => {
   test('an app that exits at once fails fast with its exit code and stderr', async () => {
     const desktop = await getTestDesktop();
     const start = Date.now();
-    const error = await rejection(
-      desktop.launch({ launch: "sh -c 'echo boom >&2; exit 7'", window: 'whatever' }),
-    );
+    const error = await rejection(desktop.launch({ launch: "sh -c 'echo boom >&2; exit 7'", window: 'whatever' }));
     expect(Date.now() - start).toBeLessThan(2_000);
     expect(error.code).toBe('APP_START');
     expect(error.message).toContain('exit code 7');
@@ -100,9 +130,7 @@ describe('launchApp', () => {
 
   test('a failing setup stops the launch', async () => {
     const desktop = await getTestDesktop();
-    const error = await rejection(
-      desktop.launch({ setup: 'echo no-db >&2; exit 3', launch: 'xterm', window: 'x' }),
-    );
+    const error = await rejection(desktop.launch({ setup: 'echo no-db >&2; exit 3', launch: 'xterm', window: 'x' }));
     expect(error.code).toBe('APP_START');
     expect(error.message).toMatch(/setup command failed \(exit code 3\)/);
     expect(error.message).toContain('no-db');
@@ -171,9 +199,7 @@ describe('launchApp', () => {
         'oninput="document.title = \'typed:\' + this.value">',
     );
     const app = await desktop.launch({
-      launch:
-        `chromium --no-sandbox --disable-gpu --no-first-run --user-data-dir=${dir}/profile ` +
-        `--app=file://${dir}/page.html`,
+      launch: `chromium --no-sandbox --disable-gpu --no-first-run --user-data-dir=${dir}/profile ` + `--app=file://${dir}/page.html`,
       window: 'Browser Probe',
       size: [640, 400],
       windowTimeoutMs: 30_000,

@@ -33,7 +33,10 @@ const readWhenPublished = async (elements: ElementSource, app: AppSession, atLea
 const inside = (box: Region, window: Region): boolean =>
   box.x >= 0 && box.y >= 0 && box.width > 0 && box.height > 0 && box.x + box.width <= window.width && box.y + box.height <= window.height;
 
-const centre = (box: Region, window: Region) => ({ x: window.x + box.x + Math.floor(box.width / 2), y: window.y + box.y + Math.floor(box.height / 2) });
+const centre = (box: Region, window: Region) => ({
+  x: window.x + box.x + Math.floor(box.width / 2),
+  y: window.y + box.y + Math.floor(box.height / 2),
+});
 
 describe('GTK: a zenity forms dialog', () => {
   test('lists its entries named by their labels, and OK/Cancel, with boxes inside the window', async () => {
@@ -43,10 +46,21 @@ describe('GTK: a zenity forms dialog', () => {
     try {
       const window = (await app.window()).region;
       const all = await readWhenPublished(elements, app, 8);
-      expect(all[0]).toMatchObject({ role: 'dialog', name: 'Form', depth: 0, box: { x: 0, y: 0, width: window.width, height: window.height } });
+      expect(all[0]).toMatchObject({
+        role: 'dialog',
+        name: 'Form',
+        depth: 0,
+        box: { x: 0, y: 0, width: window.width, height: window.height },
+      });
       const entries = all.filter((e) => e.role === 'entry');
       expect(entries.map((e) => e.label).sort()).toEqual(['City', 'Name']);
-      for (const [role, name] of [['button', 'OK'], ['button', 'Cancel'], ['entry', 'Name'], ['entry', 'City'], ['label', 'Name']]) {
+      for (const [role, name] of [
+        ['button', 'OK'],
+        ['button', 'Cancel'],
+        ['entry', 'Name'],
+        ['entry', 'City'],
+        ['label', 'Name'],
+      ]) {
         const [found, ...more] = await elements.find(app, { role, name }, { window });
         expect(more, name).toEqual([]);
         expect(inside((found as Element).box, window), `${name} ${JSON.stringify(found?.box)}`).toBe(true);
@@ -67,11 +81,53 @@ describe('GTK: a zenity forms dialog', () => {
       await desktop.input.click(centre(city.box, window));
       await desktop.input.type('Paris');
       // xdotool returns once the keys are sent; the entry may take a moment to have them all.
-      const now = (await pollUntil(async () => {
-        const read = await elements.refresh(app, city);
-        return read?.text === 'Paris' ? read : undefined;
-      }, { timeoutMs: 2_000, intervalMs: 10 })) ?? (await elements.refresh(app, city));
+      const now =
+        (await pollUntil(
+          async () => {
+            const read = await elements.refresh(app, city);
+            return read?.text === 'Paris' ? read : undefined;
+          },
+          { timeoutMs: 2_000, intervalMs: 10 },
+        )) ?? (await elements.refresh(app, city));
       expect(now).toMatchObject({ ref: city.ref, text: 'Paris', label: 'City', states: { focused: true, editable: true } });
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('GTK at GDK_SCALE=2: boxes published in logical units', () => {
+  test('are read in the window\'s pixels: the dialog is the window, its entries inside it', async () => {
+    const desktop = await getTestDesktop();
+    const elements = source(desktop);
+    const app = await desktop.launch({ launch: 'zenity --forms --title Form --add-entry Name', window: 'Form', env: { GDK_SCALE: '2' } });
+    try {
+      const window = (await app.window()).region;
+      const all = await readWhenPublished(elements, app, 4);
+      expect(all[0]).toMatchObject({ depth: 0, box: { x: 0, y: 0, width: window.width, height: window.height } });
+      const [name] = await elements.find(app, { role: 'entry', name: 'Name' });
+      expect(inside((name as Element).box, window), JSON.stringify(name?.box)).toBe(true);
+      // Drawn at twice the size: an entry is far taller than GTK's 34 logical pixels at scale 1.
+      expect(name?.box.height).toBeGreaterThanOrEqual(60);
+      expect((await elements.refresh(app, name as Element))?.box).toEqual(name?.box);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('GTK: a zenity list (a tree view, whose rows the cache never lists)', () => {
+  test('publishes its rows as cells, inside the table, in order', async () => {
+    const desktop = await getTestDesktop();
+    const elements = source(desktop);
+    const app = await desktop.launch({ launch: 'zenity --list --title Fruit --column Fruit Apple Cherry Plum', window: 'Fruit' });
+    try {
+      const window = (await app.window()).region;
+      const all = await readWhenPublished(elements, app, 8);
+      const table = all.find((e) => e.role === 'table');
+      const cells = all.filter((e) => e.role === 'cell' && e.parent === table?.ref);
+      expect(cells.map((e) => e.name)).toEqual(expect.arrayContaining(['Apple', 'Cherry', 'Plum']));
+      for (const cell of cells.filter((e) => e.name !== 'Fruit')) expect(inside(cell.box, window), `${cell.name} ${JSON.stringify(cell.box)}`).toBe(true);
     } finally {
       await app.close();
     }
@@ -94,8 +150,38 @@ describe('GTK: galculator', () => {
       }
       // The display is a text element: 7 + 8 = 15.
       await expect
-        .poll(async () => (await elements.read(app, { window })).find((e) => e.toolkitRole === 'text' && e.text !== undefined)?.text?.trim())
+        .poll(async () =>
+          (await elements.read(app, { window })).find((e) => e.toolkitRole === 'text' && e.text !== undefined)?.text?.trim(),
+        )
         .toBe('15');
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('GTK 4: gnome-calculator', () => {
+  test('draws (cairo renderer), publishes its keys below the window under their names said once, and a click at a key box presses it', async () => {
+    const desktop = await getTestDesktop();
+    const elements = source(desktop);
+    const app = await desktop.launch({ launch: 'gnome-calculator', window: 'Calculator' });
+    try {
+      const window = (await app.window()).region;
+      await readWhenPublished(elements, app, 30);
+      for (const label of ['7', '+', '8', '=']) {
+        const found = await elements.find(app, { role: 'button', name: label });
+        expect(found, label).toHaveLength(1);
+        expect(found[0], label).toMatchObject({ toolkitRole: 'push button', states: { sensitive: true, showing: true } });
+        expect(inside((found[0] as Element).box, window)).toBe(true);
+        const fresh = await elements.refresh(app, found[0] as Element);
+        expect(fresh, label).toMatchObject({ name: label, states: { showing: true } });
+        await desktop.input.click(centre((found[0] as Element).box, window));
+      }
+      // Drawn, not a black window: the result is on screen, read by OCR.
+      const { sharedTextReader } = await import('../../src/vision/ocr/tesseract-reader.ts');
+      await expect
+        .poll(async () => (await sharedTextReader().read(await desktop.capture.grab(window))).text, { timeout: 10_000 })
+        .toMatch(/\b15\b/);
     } finally {
       await app.close();
     }
@@ -110,7 +196,11 @@ describe('Chromium: the fixture calculator', () => {
     try {
       await readWhenPublished(elements, app, 20);
       const regions = APPS.calculator?.regions ?? {};
-      for (const [label, key] of [['7', 'key-7'], ['=', 'key-equals'], ['C', 'key-clear']] as const) {
+      for (const [label, key] of [
+        ['7', 'key-7'],
+        ['=', 'key-equals'],
+        ['C', 'key-clear'],
+      ] as const) {
         const [button, ...more] = await elements.find(app, { role: 'button', name: label });
         expect(more).toEqual([]);
         const [x, y, width, height] = regions[key] as [number, number, number, number];
@@ -135,7 +225,12 @@ describe('Qt 5: featherpad', () => {
     try {
       const window = (await app.window()).region;
       await readWhenPublished(elements, app, 20);
-      for (const [role, name] of [['button', 'New'], ['button', 'Open'], ['menuitem', 'File'], ['tab', 'Untitled']]) {
+      for (const [role, name] of [
+        ['button', 'New'],
+        ['button', 'Open'],
+        ['menuitem', 'File'],
+        ['tab', 'Untitled'],
+      ]) {
         const [found, ...more] = await elements.find(app, { role, name }, { window });
         expect(more, name).toEqual([]);
         expect(inside((found as Element).box, window), `${name} ${JSON.stringify(found?.box)}`).toBe(true);

@@ -3,36 +3,32 @@
  * manager), and the clean, private session each app launch gets: its own home, animations off,
  * and a close as a desktop does it.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import type { Desktop } from '../../src/desktop/types.ts';
 import { getTestDesktop } from '../support/desktop.ts';
+import { processesWith } from '../support/processes.ts';
 
 const run = promisify(execFile);
 
 const xsettings = async (desktop: Desktop): Promise<string> =>
   (await run('dump_xsettings', [], { env: { ...process.env, ...desktop.display.env } })).stdout;
 
-/** The pids of processes whose command line names `text`. */
-const processesNaming = (text: string): number[] =>
-  readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text) && !/ Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\)/s, ')'));
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+const processesNaming = (text: string): number[] => processesWith('cmdline', text);
 
 /** What a run must never change: the user's own configuration of the app. */
 const snapshot = (dir: string): string =>
-  existsSync(dir) ? readdirSync(dir, { recursive: true }).map((f) => `${f}:${statSync(join(dir, String(f))).mtimeMs}`).sort().join('\n') : 'absent';
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true })
+        .map((f) => `${f}:${statSync(join(dir, String(f))).mtimeMs}`)
+        .sort()
+        .join('\n')
+    : 'absent';
 
 describe('the session services of an owned display', () => {
   test('a session bus, the accessibility bus and xsettingsd run in a private directory, and stop with the display', async () => {
@@ -97,7 +93,12 @@ describe('a private home per launch', () => {
 
     const cwd = mkdtempSync(join(tmpdir(), 'retrace-home-test-'));
     try {
-      const shared = await desktop.launch({ launch: 'echo "$HOME" > home.txt; exec xterm -title shared-home', window: 'shared-home', cwd, isolate: false });
+      const shared = await desktop.launch({
+        launch: 'echo "$HOME" > home.txt; exec xterm -title shared-home',
+        window: 'shared-home',
+        cwd,
+        isolate: false,
+      });
       await shared.close();
       expect(shared.home).toBeUndefined();
       expect(readFileSync(join(cwd, 'home.txt'), 'utf8').trim()).toBe(process.env.HOME ?? homedir());
@@ -114,7 +115,10 @@ describe('a private home per launch', () => {
       const app = await desktop.launch({ launch: 'mousepad', window: '/Mousepad$/', size: [500, 320] });
       try {
         const windows = await app.windows();
-        expect(windows.map((w) => w.title), `launch ${round}`).toEqual([(await app.window()).title]);
+        expect(
+          windows.map((w) => w.title),
+          `launch ${round}`,
+        ).toEqual([(await app.window()).title]);
         expect((await app.window()).title).toMatch(/^Untitled 1 - Mousepad$/);
         await desktop.input.type(`round ${round}`);
       } finally {
@@ -138,6 +142,72 @@ describe('closing an app as a desktop does', () => {
       expect(readFileSync(join(cwd, 'closed'), 'utf8')).toBe('cleanly');
     } finally {
       rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
+
+/** An X server and nothing else, as `xvfb-run` or a CI service container gives one. */
+const bareXvfb = async (): Promise<{ name: string; stop: () => void }> => {
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '640x480x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+  });
+  const number = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    (xvfb.stdio[3] as Readable).on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.endsWith('\n')) resolve(text.trim());
+    });
+    xvfb.once('exit', () => reject(new Error('Xvfb exited')));
+  });
+  return { name: `:${number}`, stop: () => xvfb.kill('SIGKILL') };
+};
+
+describe('a display retrace did not start', () => {
+  test('with no session bus, retrace starts one and an accessibility bus for its apps only, and nothing outlives the run', async () => {
+    const x = await bareXvfb();
+    const saved = {
+      DISPLAY: process.env.DISPLAY,
+      DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS,
+      XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR,
+    };
+    const mark = `RETRACE_TEST_MARK=${process.pid}-${Date.now()}`;
+    try {
+      process.env.DISPLAY = x.name;
+      delete process.env.DBUS_SESSION_BUS_ADDRESS;
+      delete process.env.XDG_RUNTIME_DIR;
+      const { acquireDisplay, createDesktop } = await import('../../src/desktop/index.ts');
+      const display = await acquireDisplay();
+      expect(display.owned).toBe(false);
+      const dir = display.services?.dir ?? '';
+      expect(dir).toMatch(/retrace-session-/);
+      expect(display.env.DBUS_SESSION_BUS_ADDRESS).toBe(display.sessionBus);
+      // No XSETTINGS manager: that would change the display for every app on it.
+      await expect(run('dump_xsettings', [], { env: { ...process.env, DISPLAY: x.name } })).rejects.toThrow(/No current owner/);
+      const desktop = createDesktop(display);
+      const app = await desktop.launch({
+        launch: 'zenity --entry --title foreign-bus --text Name',
+        window: 'foreign-bus',
+        env: { RETRACE_TEST_MARK: mark.split('=')[1] as string },
+      });
+      try {
+        await expect
+          .poll(async () => (await desktop.elements?.find(app, { role: 'button', name: 'OK' }))?.length ?? 0, { timeout: 10_000 })
+          .toBe(1);
+        expect(processesWith('environ', mark).length).toBeGreaterThan(0);
+      } finally {
+        await app.close();
+      }
+      desktop.elements?.close();
+      await display.stop();
+      // Neither the services nor anything the app started (a bus of its own) is left.
+      await expect.poll(() => [...processesNaming(dir), ...processesWith('environ', mark)], { timeout: 3_000 }).toEqual([]);
+      expect(existsSync(dir)).toBe(false);
+    } finally {
+      for (const [key, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+      x.stop();
     }
   });
 });

@@ -127,7 +127,15 @@ const CASES: readonly Case[] = [
   // Issue 16.7: bounds on input.
   { name: 'a spec larger than 1 MB', files: { 'specs/a.yaml': `${SPEC}# ${'x'.repeat(1024 * 1024)}\n` }, message: ['specs/a.yaml', '1 MB'] },
   { name: 'a wait of 99999999999999999999 ms', files: { 'specs/a.yaml': stepsSpec('      - wait: 99999999999999999999\n') }, message: ['specs/a.yaml:8:15', 'wait', '3600000'] },
-  { name: 'a click outside app.size', files: { 'specs/a.yaml': stepsSpec('      - click: { x: 99999999, y: 10 }\n', SIZED) }, message: ['specs/a.yaml:9', '(99999999, 10)', '400×300', 'app.size'] },
+  { name: 'a click outside app.size', files: { 'specs/a.yaml': stepsSpec('      - click: { x: 5000, y: 5000 }\n', SIZED) }, message: ['specs/a.yaml:9', '(5000, 5000)', '400×300', 'app.size'] },
+  // Issue 26.5, 26.9: values no display or toolkit can take.
+  { name: 'a click at x: 99999999, out of X\'s range', files: { 'specs/a.yaml': stepsSpec('      - click: { x: 99999999, y: 10 }\n') }, args: ['validate'], message: ['specs/a.yaml:8:21', 'click.x must be an integer from 0 to 32767 (got 99999999)'] },
+  { name: 'a region past X\'s range', files: { 'specs/a.yaml': `${stepsSpec('      - wait: 10\n')}    expect:\n      - text: "1"\n        region: [0, 0, 40000, 20]\n` }, message: ['specs/a.yaml:11', 'region'] },
+  { name: 'a NUL byte in app.launch', files: { 'specs/a.yaml': 'name: A\napp:\n  launch: "xterm\\0 -e sh"\n  window: x\ngoals:\n  - id: g\n    goal: click "1"\n' }, args: ['validate'], message: ['specs/a.yaml:3', 'app.launch holds a NUL character'] },
+  { name: 'type: "" (nothing to type)', files: { 'specs/a.yaml': stepsSpec('      - type: ""\n') }, args: ['validate'], message: ['specs/a.yaml:8:15', 'type must not be empty'] },
+  { name: 'an unknown role in element:', files: { 'specs/a.yaml': `${stepsSpec('      - wait: 10\n')}    expect:\n      - element: { role: buton, name: OK }\n` }, args: ['validate'], message: ['specs/a.yaml:10', 'expect[0]: unknown role "buton" (did you mean "button"?)'] },
+  { name: 'an unknown role in a step\'s target', files: { 'specs/a.yaml': stepsSpec('      - click: { role: knob, name: Volume }\n') }, message: ['specs/a.yaml:6', 'steps[0]: unknown role "knob"'] },
+  { name: 'an element nth of 1e308', files: { 'specs/a.yaml': stepsSpec('      - click: { role: button, nth: 1e308 }\n') }, args: ['validate'], message: ['specs/a.yaml:8', 'nth must be an integer from 0 to 999 (got 1e308)'] },
   { name: 'a text region entirely off the window (app.size)', files: { 'specs/a.yaml': `${stepsSpec('      - wait: 10\n', SIZED)}    expect:\n      - absent: Error\n        region: [500, 0, 50, 20]\n` }, message: ['specs/a.yaml:11', 'entirely outside the 400×300 window'] },
   { name: 'a click outside the window the path was recorded in', files: { 'specs/a.yaml': stepsSpec('      - click: { x: 900, y: 10 }\n'), ...pathFiles() }, message: ['specs/a.yaml:6', 'steps[0]', '(900, 10)', 'paths/specs/a/g.path.json'] },
   { name: 'a corrupt baseline PNG', files: { 'specs/a.yaml': `${SPEC}    expect:\n      - screenshot: result\n`, [`fixtures/baselines/specs/a/result-${process.platform}-400x300.png`]: Buffer.concat([PNG.subarray(0, 40), Buffer.from('garbage')]) }, message: [`fixtures/baselines/specs/a/result-${process.platform}-400x300.png`, 'not a readable PNG'] },

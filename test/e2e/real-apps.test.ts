@@ -29,33 +29,57 @@ describe('the real-app corpus', () => {
     expect(learned.goals.length).toBeGreaterThanOrEqual(14);
     for (const goal of learned.goals) expect(goal, goal.message).toMatchObject({ status: 'passed', mode: 'learned', modelCalls: 0 });
     expect(replayed.goals.map((g) => g.goal).sort()).toEqual(learned.goals.map((g) => g.goal).sort());
-    for (const goal of replayed.goals) expect(goal, goal.message).toMatchObject({ status: 'passed', mode: expect.stringMatching(/^(replayed|healed)$/) });
+    for (const goal of replayed.goals)
+      expect(goal, goal.message).toMatchObject({ status: 'passed', mode: expect.stringMatching(/^(replayed|healed)$/) });
     expect(replayed.totals.modelCalls).toBe(0);
     const specs = new Set(learned.goals.map((g) => g.spec.replace(/^specs\/real\//, '')));
-    expect([...specs].sort()).toEqual(['featherpad.yaml', 'galculator.yaml', 'mousepad.yaml', 'tk-greeter.yaml', 'xcalc.yaml', 'xterm.yaml', 'zenity-entry.yaml', 'zenity-forms.yaml', 'zenity-list.yaml', 'zenity-question.yaml']);
+    expect([...specs].sort()).toEqual([
+      'featherpad.yaml',
+      'galculator.yaml',
+      'gnome-calculator.yaml',
+      'mousepad.yaml',
+      'swing-form.yaml',
+      'tk-greeter.yaml',
+      'xcalc.yaml',
+      'xterm.yaml',
+      'zenity-entry.yaml',
+      'zenity-forms.yaml',
+      'zenity-list.yaml',
+      'zenity-question.yaml',
+    ]);
   });
 
-  test('a goal that closes the dialog records the exit, with its code, as the last action\'s effect', () => {
+  test("a goal that closes the dialog records the exit, with its code, as the last action's effect", () => {
     const yes = JSON.parse(project.read('paths/specs/real/zenity-question/yes.path.json')) as Path;
     expect(yes.actions.at(-1)?.effects).toEqual([expect.objectContaining({ kind: 'exit', exit: { code: 0, signal: null } })]);
     const no = JSON.parse(project.read('paths/specs/real/zenity-question/no.path.json')) as Path;
     expect(no.actions.at(-1)?.effects).toEqual([expect.objectContaining({ kind: 'exit', exit: { code: 1, signal: null } })]);
   });
 
-  test('an exit that no expectation accounts for is broken, with the exit code', async () => {
-    project.write('specs/crash/question.yaml', [
-      'app:',
-      '  launch: zenity --question --title "Retrace question" --text "Save?"',
-      '  window: Retrace question',
-      'goals:',
-      '  - id: yes',
-      '    goal: click "Yes"',
-      '    expect:',
-      '      - text: Saved',
-      '',
-    ].join('\n'));
-    const result = await project.cli(['run', 'specs/crash', '--paths', 'paths'], {}, RUN_MS);
-    expect(result.code, result.stdout + result.stderr).toBe(3);
-    expect(project.summary().goals[0]).toMatchObject({ status: 'broken', message: expect.stringMatching(/The application exited with code 0 during the goal/) });
-  }, RUN_MS);
+  test(
+    'an exit that no expectation accounts for is broken, with the exit code',
+    async () => {
+      project.write(
+        'specs/crash/question.yaml',
+        [
+          'app:',
+          '  launch: zenity --question --title "Retrace question" --text "Save?"',
+          '  window: Retrace question',
+          'goals:',
+          '  - id: yes',
+          '    goal: click "Yes"',
+          '    expect:',
+          '      - text: Saved',
+          '',
+        ].join('\n'),
+      );
+      const result = await project.cli(['run', 'specs/crash', '--paths', 'paths'], {}, RUN_MS);
+      expect(result.code, result.stdout + result.stderr).toBe(3);
+      expect(project.summary().goals[0]).toMatchObject({
+        status: 'broken',
+        message: expect.stringMatching(/The application exited with code 0 during the goal/),
+      });
+    },
+    RUN_MS,
+  );
 });

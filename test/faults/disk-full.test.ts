@@ -95,6 +95,8 @@ goals:
     expect(left.filter((f) => f.endsWith('.tmp')), 'temp files').toEqual([]);
     for (const f of left.filter((name) => name.endsWith('.path.json'))) expect(() => JSON.parse(readFileSync(join(disk.dir, f), 'utf8'))).not.toThrow();
     for (const f of left.filter((name) => name.endsWith('.png'))) expect(() => decodePng(readFileSync(join(disk.dir, f)))).not.toThrow();
+    // A learn whose path could not be saved leaves none of its images: nothing refers to them.
+    if (!left.some((f) => f.endsWith('.path.json'))) expect(left.filter((f) => f.endsWith('.png')), 'orphan images').toEqual([]);
   });
 
   test('--reports on a full disk: exit 3 naming the folder, never a pass and never "a bug in retrace"', { timeout: 240_000 }, async () => {
@@ -105,6 +107,8 @@ goals:
     const result = await project.cli(['run', '--reports', reports]);
     expect(result.code, result.stdout + result.stderr).toBe(3);
     expectOneLineFault(result.stdout + result.stderr, reports);
+    // One line of cause, not vitest's "Unhandled Error" with its stack frames.
+    expect(result.stdout + result.stderr).not.toMatch(/Unhandled Error|\n\s+at [^\n]*:\d+:\d+/);
     const left = filesUnder(disk.dir).filter((f) => f !== '.filler');
     expect(left.filter((f) => f.endsWith('.tmp')), 'temp files').toEqual([]);
     for (const f of left.filter((name) => name.endsWith('.json'))) expect(() => JSON.parse(readFileSync(join(disk.dir, f), 'utf8')), f).not.toThrow();

@@ -22,9 +22,21 @@ describe('parsePathFile', () => {
   });
 
   test('effects of the current version carry their kind and role', () => {
-    expect(PATH_FORMAT_VERSION).toBe(2);
+    expect(PATH_FORMAT_VERSION).toBe(3);
     const path = parsePathFile('g.path.json', file(2, { region, kind: 'text', image: 'a.png', text: 'Error', role: 'alert' }));
     expect(path.actions[0]?.effects[0]).toMatchObject({ kind: 'text', role: 'alert' });
+  });
+
+  test('element effects say what appeared or went, and where; a pixel effect they decide is element evidence; version 2 still loads', () => {
+    const elements = [
+      { role: 'item', name: '3 × Tea', path: [{ role: 'window', index: 0 }, { role: 'item', index: 2 }], after: { name: '3 × Tea' }, change: 'appeared', box: region },
+      { role: 'label', name: 'Total: 0', path: [{ role: 'label', index: 1 }], after: { name: 'Total: 1' } },
+    ];
+    const path = parsePathFile('g.path.json', file(3, { region, kind: 'element', image: 'a.png', text: '3 × Tea' }, { elements }));
+    expect(path.actions[0]?.elements).toEqual(elements);
+    expect(path.actions[0]?.effects[0]?.kind).toBe('element');
+    expect(parsePathFile('g.path.json', file(2, { region, kind: 'look', image: 'a.png' }, { elements: elements.slice(1) })).actions[0]?.elements).toHaveLength(1);
+    expect(() => parsePathFile('g.path.json', file(3, { region, kind: 'look' }, { elements: [{ ...elements[0], change: 'moved' }] }))).toThrow(/g\.path\.json.*actions\[0\]\.elements\[0\]\.change/);
   });
 
   test('an effect of an unknown kind names the file and the place', () => {

@@ -33,7 +33,7 @@ describe('element targets and steps', () => {
 `))).toEqual([
       'specs/calc.yaml:7:16: goals[0].steps[0].click must be a text, { text }, { x, y } or { role, name, nth } (got a mapping with name)',
       'specs/calc.yaml:8:38: goals[0].steps[1].click.name is not a valid /regex/: Invalid regular expression: /(/: Unterminated group',
-      'specs/calc.yaml:9:37: goals[0].steps[2].click.nth must be an integer ≥ 0 (got -1)',
+      'specs/calc.yaml:9:37: goals[0].steps[2].click.nth must be an integer from 0 to 999 (got -1)',
       'specs/calc.yaml:10:9: goals[0].steps[3].select.in is required (the list or combo box, e.g. { role: combobox, name: City })',
     ]);
   });

@@ -27,6 +27,7 @@ describe('loadSpec: the PRODUCT.md example', () => {
       restart: 'goal',
       env: { LANG: 'C.UTF-8' },
       animations: 'off',
+      accessibility: 'on',
       isolate: true,
     });
   });
@@ -71,7 +72,8 @@ describe('loadSpec: the PRODUCT.md example', () => {
 });
 
 describe('loadSpec: every step kind', () => {
-  const spec = load(`${APP}goals:
+  const spec = load(
+    `${APP}goals:
   - id: all-steps
     steps:
       - click: "OK"
@@ -85,7 +87,9 @@ describe('loadSpec: every step kind', () => {
       - scroll: { direction: down }
       - scroll: { direction: left, amount: 5, in: { x: 1, y: 2 } }
       - drag: { from: { x: 1, y: 2 }, to: Trash }
-`, { PASSWORD: 'hunter2' });
+`,
+    { PASSWORD: 'hunter2' },
+  );
 
   it('maps each step to its Action', () => {
     expect(spec.goals[0]?.steps).toEqual([
@@ -169,16 +173,12 @@ goals:
 describe('loadSpec: invalid files name file:line:column and what was expected', () => {
   it('reports a YAML syntax error with its line', () => {
     const messages = problems(`${APP}goals: [\n  - id: a\n`);
-    expect(messages[0]).toBe(
-      'specs/calc.yaml:5:3: YAML syntax error: Block collections are not allowed within flow collections',
-    );
+    expect(messages[0]).toBe('specs/calc.yaml:5:3: YAML syntax error: Block collections are not allowed within flow collections');
     expect(messages.every((m) => /^specs\/calc\.yaml:\d+:\d+: YAML syntax error: /.test(m))).toBe(true);
   });
 
   it('reports two documents in one file', () => {
-    expect(problems(`${APP}---\nx: 1\n`)).toEqual([
-      expect.stringMatching(/^specs\/calc\.yaml:4:1: holds more than one YAML document/),
-    ]);
+    expect(problems(`${APP}---\nx: 1\n`)).toEqual([expect.stringMatching(/^specs\/calc\.yaml:4:1: holds more than one YAML document/)]);
   });
 
   it('reports an empty file, and a file of only comments', () => {
@@ -188,9 +188,7 @@ describe('loadSpec: invalid files name file:line:column and what was expected', 
   });
 
   it('reports a top level that is not a mapping', () => {
-    expect(problems('- id: a\n- id: b\n')).toEqual([
-      'specs/calc.yaml:1:1: the top level must be a mapping (got a list of 2 items)',
-    ]);
+    expect(problems('- id: a\n- id: b\n')).toEqual(['specs/calc.yaml:1:1: the top level must be a mapping (got a list of 2 items)']);
     expect(problems('just text\n')).toEqual(['specs/calc.yaml:1:1: the top level must be a mapping (got "just text")']);
   });
 
@@ -201,9 +199,7 @@ describe('loadSpec: invalid files name file:line:column and what was expected', 
 
   it('reports a file that is not UTF-8, with the line of the bad byte', () => {
     const latin1 = new Uint8Array([...new TextEncoder().encode('name: x\nfoo: caf'), 0xe9, 0x0a]);
-    expect(problems(latin1)).toEqual([
-      'specs/calc.yaml:2: is not a YAML text file (not valid UTF-8 at byte 16; save it as UTF-8)',
-    ]);
+    expect(problems(latin1)).toEqual(['specs/calc.yaml:2: is not a YAML text file (not valid UTF-8 at byte 16; save it as UTF-8)']);
   });
 
   it('accepts a UTF-8 byte order mark', () => {
@@ -223,7 +219,7 @@ describe('loadSpec: invalid files name file:line:column and what was expected', 
 
   it('lists the known keys when no key is close', () => {
     expect(problems(`app:\n  launch: x\n  window: y\n  colour: red\ngoals:\n  - id: a\n    goal: b\n`)).toEqual([
-      'specs/calc.yaml:4:3: app has an unknown key "colour" (expected one of: launch, window, size, restart, env, cwd, setup, teardown, windowTimeoutMs, animations, isolate)',
+      'specs/calc.yaml:4:3: app has an unknown key "colour" (expected one of: launch, window, size, restart, env, cwd, setup, teardown, windowTimeoutMs, animations, accessibility, isolate)',
     ]);
   });
 
@@ -232,17 +228,13 @@ describe('loadSpec: invalid files name file:line:column and what was expected', 
       'specs/calc.yaml:1:6: app must be a mapping (got "galculator")',
       'specs/calc.yaml:6:15: goals[0].expect[0].text must be a non-empty string (got 84); quote it: "84"',
     ]);
-    expect(problems(`${APP}goals: {id: a}\n`)).toEqual([
-      'specs/calc.yaml:4:8: goals must be a list of goals (got a mapping)',
-    ]);
+    expect(problems(`${APP}goals: {id: a}\n`)).toEqual(['specs/calc.yaml:4:8: goals must be a list of goals (got a mapping)']);
   });
 
   it('reports an enum value that is not allowed', () => {
     expect(
       problems(`${APP}goals:\n  - id: a\n    goal: b\n  - id: c\n    goal: d\n    expect:\n      - text: "1"\n        match: exactly\n`),
-    ).toEqual([
-      'specs/calc.yaml:11:16: goals[1].expect[0].match must be one of contains, substring, exact, regex, fuzzy (got "exactly")',
-    ]);
+    ).toEqual(['specs/calc.yaml:11:16: goals[1].expect[0].match must be one of contains, substring, exact, regex, fuzzy (got "exactly")']);
   });
 
   it('reports a duplicate goal id, naming both lines', () => {
@@ -262,9 +254,7 @@ describe('loadSpec: invalid files name file:line:column and what was expected', 
       'specs/calc.yaml:2:1: app.launch is required (command line that starts the application, run through a shell)',
       "specs/calc.yaml:2:1: app.window is required (title of the application's window to wait for: a substring, or /regex/ with optional flags)",
     ]);
-    expect(problems(`goals:\n  - id: a\n    goal: b\n`)).toEqual([
-      'specs/calc.yaml:1:1: app is required (the application under test)',
-    ]);
+    expect(problems(`goals:\n  - id: a\n    goal: b\n`)).toEqual(['specs/calc.yaml:1:1: app is required (the application under test)']);
   });
 
   it('reports a goal with none of goal:, steps: and expect:, and a goal without id', () => {
@@ -325,7 +315,7 @@ describe('loadSpec: invalid files name file:line:column and what was expected', 
 `),
     ).toEqual([
       'specs/calc.yaml:7:9: goals[0].steps[0].click.y is required (pixels from the top edge of the window)',
-      'specs/calc.yaml:8:21: goals[0].steps[1].click.x must be an integer ≥ 0 (got -1)',
+      'specs/calc.yaml:8:21: goals[0].steps[1].click.x must be an integer from 0 to 32767 (got -1)',
       'specs/calc.yaml:9:30: goals[0].steps[2].scroll.direction must be one of up, down, left, right (got "sideways")',
       'specs/calc.yaml:10:42: goals[0].steps[3].scroll.amount must be an integer from 1 to 1000 (got 0)',
       'specs/calc.yaml:11:14: goals[0].steps[4].key must be a string of key names joined with +, such as ctrl+s or Enter (got "ctrl + s")',
@@ -359,11 +349,11 @@ goals:
 `),
     ).toEqual([
       'specs/calc.yaml:4:9: app.size must be [width, height]: positive integers (got [400])',
-      'specs/calc.yaml:10:17: goals[0].expect[0].region must be [x, y, width, height]: non-negative integers, width and height > 0 (got [0, 30, 0, 55])',
-      'specs/calc.yaml:12:17: goals[0].expect[1].region must be [x, y, width, height]: non-negative integers, width and height > 0 (got [-1, 0, 5, 5])',
-      'specs/calc.yaml:14:17: goals[0].expect[2].region must be [x, y, width, height]: non-negative integers, width and height > 0 (got [0, 0, 10, 10.5])',
-      'specs/calc.yaml:15:30: goals[0].expect[2].mask[1] must be [x, y, width, height]: non-negative integers, width and height > 0 (got [0, 0])',
-      'specs/calc.yaml:17:17: goals[0].expect[3].region must be [x, y, width, height]: non-negative integers, width and height > 0 (got a mapping)',
+      'specs/calc.yaml:10:17: goals[0].expect[0].region must be [x, y, width, height]: integers up to 32767, x and y ≥ 0, width and height > 0 (got [0, 30, 0, 55])',
+      'specs/calc.yaml:12:17: goals[0].expect[1].region must be [x, y, width, height]: integers up to 32767, x and y ≥ 0, width and height > 0 (got [-1, 0, 5, 5])',
+      'specs/calc.yaml:14:17: goals[0].expect[2].region must be [x, y, width, height]: integers up to 32767, x and y ≥ 0, width and height > 0 (got [0, 0, 10, 10.5])',
+      'specs/calc.yaml:15:30: goals[0].expect[2].mask[1] must be [x, y, width, height]: integers up to 32767, x and y ≥ 0, width and height > 0 (got [0, 0])',
+      'specs/calc.yaml:17:17: goals[0].expect[3].region must be [x, y, width, height]: integers up to 32767, x and y ≥ 0, width and height > 0 (got a mapping)',
     ]);
   });
 
@@ -388,7 +378,9 @@ goals:
   });
 
   it('reports an expectation with two kinds or none', () => {
-    expect(problems(`${APP}goals:\n  - id: a\n    goal: b\n    expect:\n      - text: x\n        absent: y\n      - match: exact\n`)).toEqual([
+    expect(
+      problems(`${APP}goals:\n  - id: a\n    goal: b\n    expect:\n      - text: x\n        absent: y\n      - match: exact\n`),
+    ).toEqual([
       'specs/calc.yaml:9:9: goals[0].expect[0] has both "text" and "absent"; an expectation holds exactly one of: text, absent, screenshot, window, element, exited',
       'specs/calc.yaml:10:9: goals[0].expect[1] names no expectation kind; an expectation is one of: text, absent, screenshot, window, element, exited',
     ]);
@@ -410,7 +402,9 @@ goals:
 
   it('reports an invalid regex in match: regex and in a /regex/ title', () => {
     expect(
-      problems(`app:\n  launch: x\n  window: /Calc(/\ngoals:\n  - id: a\n    goal: b\n    expect:\n      - text: "[0-9"\n        match: regex\n      - window: /a)/i\n      - text: "[0-9"\n`),
+      problems(
+        `app:\n  launch: x\n  window: /Calc(/\ngoals:\n  - id: a\n    goal: b\n    expect:\n      - text: "[0-9"\n        match: regex\n      - window: /a)/i\n      - text: "[0-9"\n`,
+      ),
     ).toEqual([
       'specs/calc.yaml:3:11: app.window is not a valid /regex/: Invalid regular expression: /Calc(/: Unterminated group',
       'specs/calc.yaml:8:15: goals[0].expect[0].text is not a valid regular expression (match: regex): Invalid regular expression: /[0-9/: Unterminated character class',
@@ -437,7 +431,12 @@ goals:
   });
 
   it('refuses a secret in cwd and placeholders in keys that are used as written', () => {
-    expect(problems(`name: \${env.X}\napp:\n  launch: x\n  window: x\n  cwd: \${secret.DIR}\ngoals:\n  - id: a\n    goal: b\n`, { X: '1', DIR: '/' })).toEqual([
+    expect(
+      problems(`name: \${env.X}\napp:\n  launch: x\n  window: x\n  cwd: \${secret.DIR}\ngoals:\n  - id: a\n    goal: b\n`, {
+        X: '1',
+        DIR: '/',
+      }),
+    ).toEqual([
       'specs/calc.yaml:1:7: name cannot hold placeholders such as ${env.X}; it is used as written',
       'specs/calc.yaml:5:8: app.cwd cannot use a secret (${secret.DIR}); only ${env.NAME} is allowed here',
     ]);
@@ -451,7 +450,9 @@ goals:
   });
 
   it('reports bad options with their paths', () => {
-    expect(problems(`${APP}options:\n  learn: sometimes\n  timeouts: { goalMs: 0, stepMs: 5 }\n  workers: 2\ngoals:\n  - id: a\n    goal: b\n`)).toEqual([
+    expect(
+      problems(`${APP}options:\n  learn: sometimes\n  timeouts: { goalMs: 0, stepMs: 5 }\n  workers: 2\ngoals:\n  - id: a\n    goal: b\n`),
+    ).toEqual([
       'specs/calc.yaml:5:10: options.learn must be one of auto, off, force (got "sometimes")',
       'specs/calc.yaml:6:23: options.timeouts.goalMs must be an integer from 1 to 3600000 (got 0)',
       'specs/calc.yaml:6:26: options.timeouts has an unknown key "stepMs" (expected one of: goalMs, actionMs, settleMs, windowMs, expectMs)',
@@ -460,7 +461,9 @@ goals:
   });
 
   it('lists every problem of a file at once, in line order', () => {
-    const messages = problems(`app:\n  launch: x\n  window: x\n  restart: never\ngoals:\n  - id: a\n  - id: a\n    goal: b\n    expect:\n      - text: "1"\n        match: regexp\n`);
+    const messages = problems(
+      `app:\n  launch: x\n  window: x\n  restart: never\ngoals:\n  - id: a\n  - id: a\n    goal: b\n    expect:\n      - text: "1"\n        match: regexp\n`,
+    );
     expect(messages).toEqual([
       'specs/calc.yaml:4:12: app.restart must be one of goal, spec (got "never")',
       'specs/calc.yaml:6:5: goals[0] needs goal: or steps: or expect:',
@@ -494,15 +497,14 @@ goals:
   });
 });
 
-
 describe('loadSpec: secrets', () => {
   it('teaches the masker every secret the spec uses, at load time', () => {
     const masker = new SecretMasker();
-    parseSpec(
-      `${APP}goals:\n  - id: a\n    steps:\n      - type: { text: "\${secret.PASSWORD}", into: Password }\n`,
-      FILE,
-      { root: ROOT, env: { PASSWORD: 'correct horse', OTHER: 'not used' }, masker },
-    );
+    parseSpec(`${APP}goals:\n  - id: a\n    steps:\n      - type: { text: "\${secret.PASSWORD}", into: Password }\n`, FILE, {
+      root: ROOT,
+      env: { PASSWORD: 'correct horse', OTHER: 'not used' },
+      masker,
+    });
     expect(masker.mask('typed correct horse, not used')).toBe(`typed ${MASK}, not used`);
   });
 

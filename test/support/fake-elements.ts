@@ -41,6 +41,10 @@ export class FakeElements implements ElementSource {
       ...(app.options.withoutAdd ? [] : [child(':1.1/add', 'button', 'push button', 'Add', app.add, 0)]),
       child(':1.1/reset', 'button', 'push button', 'Reset', app.reset, 1),
       child(':1.1/count', 'label', 'label', (this.options.countName ?? String)(app.count), app.countBox, 2),
+      // What covers "Add" is one of the app's windows, published after its main one.
+      ...(app.options.covered
+        ? [{ ref: ':1.1/over', role: 'dialog', toolkitRole: 'dialog', name: 'Busy', description: '', states: STATES, box: { x: app.add.x - 4, y: app.add.y - 4, width: app.add.width + 8, height: app.add.height + 8 }, index: 1, depth: 0 }]
+        : []),
     ];
   }
 

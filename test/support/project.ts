@@ -79,11 +79,28 @@ export class Project {
    * output). With `group`, it leads its own process group, so `process.kill(-child.pid, 'SIGINT')`
    * is what a Ctrl-C in a terminal does.
    */
-  start(args: readonly string[], env: Record<string, string | undefined> = {}, timeoutMs = 240_000, group = true): RunningCli {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, FIXTURES, CI: 'true', ...env };
-    delete childEnv.DISPLAY;
-    for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
-    return startCommand(process.execPath, [this.bin, ...args], { cwd: this.root, env: childEnv, timeoutMs, group });
+  start(
+    args: readonly string[],
+    env: Record<string, string | undefined> = {},
+    timeoutMs = 240_000,
+    group = true,
+    wrapper: readonly string[] = [],
+  ): RunningCli {
+    // No inherited $DISPLAY unless the test gives one in `env`.
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, DISPLAY: undefined, FIXTURES, CI: 'true', ...env };
+    for (const [k, v] of Object.entries(childEnv)) if (v === undefined) delete childEnv[k];
+    const [file, ...before] = [...wrapper, process.execPath];
+    return startCommand(file as string, [...before, this.bin, ...args], { cwd: this.root, env: childEnv, timeoutMs, group });
+  }
+
+  /** Runs `retrace <args>` under `wrapper` (`xvfb-run -a`), which gives it its display. */
+  cliUnder(
+    wrapper: readonly string[],
+    args: readonly string[],
+    env: Record<string, string | undefined> = {},
+    timeoutMs = 240_000,
+  ): Promise<CliResult> {
+    return this.start(args, env, timeoutMs, false, wrapper).result;
   }
 }
 
@@ -102,7 +119,12 @@ function startCommand(
   args: readonly string[],
   options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly timeoutMs: number; readonly group?: boolean },
 ): RunningCli {
-  const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.group ?? false });
+  const child = spawn(file, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.group ?? false,
+  });
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (d: Buffer) => (output.stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output.stderr += d.toString()));

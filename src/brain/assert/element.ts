@@ -6,7 +6,7 @@
 import type { Element } from '../../desktop/types.ts';
 import { accessibleName, matchElements } from '../../desktop/index.ts';
 import type { Stage } from '../stage.ts';
-import { describeElement, namePattern, snapshot, PUBLISHES_NOTHING, targetQuery } from '../elements.ts';
+import { describeElement, namePattern, resolveMasked, snapshot, PUBLISHES_NOTHING, targetQuery } from '../elements.ts';
 import type { AssertionResult } from './types.ts';
 import { pollAssertion } from './poll.ts';
 
@@ -42,7 +42,7 @@ const matches = (actual: string, expected: string | RegExp): boolean => {
 
 /** Why `element` is not as expected, or undefined when it is. */
 function mismatch(element: Element, check: ElementCheck): string | undefined {
-  if (check.text !== undefined && !matches(textOf(element), namePattern(check.resolveText(check.text)))) {
+  if (check.text !== undefined && !matches(textOf(element), namePattern(resolveMasked(check.resolveText)(check.text)))) {
     // The value it was compared with, placeholders resolved, any secret in it masked.
     return `its text is "${check.mask(textOf(element))}", expected "${check.mask(check.resolveText(check.text))}"`;
   }

@@ -48,6 +48,7 @@ async function accessibilityCheck(desktop: import('../../desktop/types.ts').Desk
     ...(spec.app.teardown !== undefined && { teardown: spec.app.teardown }),
     isolate: spec.app.isolate,
     animations: spec.app.animations,
+    accessibility: spec.app.accessibility,
   });
   try {
     // An app joins the bus a moment after its window shows.
@@ -57,8 +58,10 @@ async function accessibilityCheck(desktop: import('../../desktop/types.ts').Desk
       count = (await elements.read(app)).length;
       if (count > 0) break;
     }
-    return `${bus}; ${spec.app.launch} publishes ${count} element(s)` +
-      (count === 0 ? ' (its toolkit publishes nothing, e.g. Tk or Xt: targets are found by text and image)' : '');
+    return (
+      `${bus}; ${spec.app.launch} publishes ${count} element(s)` +
+      (count === 0 ? ' (its toolkit publishes nothing, e.g. Tk or Xt: targets are found by text and image)' : '')
+    );
   } finally {
     await app.close();
   }
@@ -96,7 +99,11 @@ export default async function doctor(args: ParsedArgs): Promise<number> {
       fix: 'install xterm and xdotool; without a window manager retrace focuses windows with XSetInputFocus',
       async run() {
         const d = need();
-        const app = await d.launch({ launch: 'xterm -title retrace-doctor -geometry 40x5', window: 'retrace-doctor', windowTimeoutMs: 10_000 });
+        const app = await d.launch({
+          launch: 'xterm -title retrace-doctor -geometry 40x5',
+          window: 'retrace-doctor',
+          windowTimeoutMs: 10_000,
+        });
         try {
           await app.focus();
           const focused = await d.windows.focused();
@@ -161,7 +168,11 @@ export default async function doctor(args: ParsedArgs): Promise<number> {
       },
     });
   } else {
-    checks.push({ name: 'model', fix: '', run: async () => 'ANTHROPIC_API_KEY is not set: goals are learned with the offline rules planner' });
+    checks.push({
+      name: 'model',
+      fix: '',
+      run: async () => 'ANTHROPIC_API_KEY is not set: goals are learned with the offline rules planner',
+    });
   }
 
   process.stdout.write('retrace doctor\n');

@@ -10,6 +10,7 @@ import { InvalidInputError } from '../../errors.ts';
 import { specDirName } from '../../paths/location.ts';
 import { PathStore } from '../../paths/store.ts';
 import { goalOf, loadForAuthoring, openSession, resolveText, type AuthorSession } from '../../author/session.ts';
+import { terminalText } from '../../safe-text.ts';
 
 const usage = (detail: string): InvalidInputError => new InvalidInputError({ file: 'command line' }, detail);
 
@@ -25,7 +26,7 @@ export default async function inspect(args: ParsedArgs): Promise<number> {
     throw new InvalidInputError({ file: spec.id }, `goal "${goalId}" has no recorded path to replay (${relative(root, store.locate(spec.id, goalId).file)}); run it or record it first`);
   }
   const out = typeof args.flags.out === 'string' ? args.flags.out : join(options.reports, 'inspect', specDirName(spec.id));
-  const say = (text: string): void => void process.stderr.write(`${text}\n`);
+  const say = (text: string): void => void process.stderr.write(`${terminalText(text)}\n`);
 
   const session = await openSession({ root, spec, options, say });
   try {
@@ -43,7 +44,7 @@ export default async function inspect(args: ParsedArgs): Promise<number> {
       reader: session.reader,
     });
     const files = writeInspection(out, shot.frame, inspection);
-    const shown = (f: string): string => relative(root, f) || f;
+    const shown = (f: string): string => terminalText(relative(root, f) || f);
     process.stdout.write(
       `window ${inspection.window.width}×${inspection.window.height}: ${inspection.words.length} words, ${inspection.controls.length} controls, ${inspection.elements.length} elements\n` +
         `${shown(files.html)}  (open it in a browser: boxes, coordinates, ready-to-paste targets)\n${shown(files.json)}\n${shown(files.png)}\n`,
@@ -64,9 +65,9 @@ async function replayTo(session: AuthorSession, store: PathStore, goalId: string
     cycle,
     path,
     asset: (name) => store.asset(session.spec.id, goalId, name),
-    onAction: (i, n, d) => void process.stderr.write(`replaying ${i + 1}/${n}: ${d}\n`),
+    onAction: (i, n, d) => void process.stderr.write(`replaying ${i + 1}/${n}: ${terminalText(d)}\n`),
   });
   if (!done.failure) return 0;
-  process.stderr.write(`the replay stopped: ${done.failure.message}\ninspecting the window where it stopped\n`);
+  process.stderr.write(`the replay stopped: ${terminalText(done.failure.message)}\ninspecting the window where it stopped\n`);
   return 1;
 }

@@ -14,6 +14,7 @@ import { readSummary, summaryFile } from '../../report/summary.ts';
 import { storyboardFile, writeStoryboard } from '../../report/storyboard.ts';
 import { describeAction } from '../../spec-file/describe.ts';
 import { InvalidInputError } from '../../errors.ts';
+import { terminalText } from '../../safe-text.ts';
 
 export default async function show(store: PathStore, reports: string, { ref, spec, goal }: { ref: string; spec: string; goal: string }, html: string | undefined): Promise<number> {
   const path = store.read(spec, goal);
@@ -41,6 +42,6 @@ export default async function show(store: PathStore, reports: string, { ref, spe
   const file = html ?? storyboardFile(reports, spec, goal);
   writeStoryboard(store, spec, goal, file, { ...(stats ? { stats } : {}), ...(lastRun ? { lastRun } : {}) });
   out.push(`storyboard: ${relative(process.cwd(), file) || file}`);
-  process.stdout.write(`${out.join('\n')}\n`);
+  process.stdout.write(`${terminalText(out.join('\n'))}\n`);
   return 0;
 }

@@ -15,6 +15,7 @@ import { InvalidInputError } from '../../errors.ts';
 import { displayName, specId } from '../../spec-file/load.ts';
 import { issuesToError, readYaml } from '../../spec-file/yaml-source.ts';
 import { checkOutputs } from '../outputs.ts';
+import { terminalText } from '../../safe-text.ts';
 
 const usage = (detail: string): InvalidInputError => new InvalidInputError({ file: 'command line' }, detail);
 
@@ -57,7 +58,7 @@ async function settle(store: PathStore, root: string, verb: 'accept' | 'reject',
   checkOutputs([{ what: '--paths', path: store.dir, kind: 'folder' }]);
   const done = verb === 'accept' ? await store.accept(spec, goal) : await store.reject(spec, goal);
   if (!done) throw usage(`${ref}: there is no proposed path to ${verb} (${store.locate(spec, goal).proposed})`);
-  process.stdout.write(verb === 'accept' ? `accepted: ${ref} now replays the healed path\n` : `rejected: the proposal for ${ref} is gone\n`);
+  process.stdout.write(terminalText(verb === 'accept' ? `accepted: ${ref} now replays the healed path\n` : `rejected: the proposal for ${ref} is gone\n`));
   return 0;
 }
 
@@ -102,14 +103,14 @@ export default async function paths(args: ParsedArgs): Promise<number> {
     return 0;
   }
   if (rows.length === 0) {
-    process.stdout.write(`no paths under ${dir}\n`);
+    process.stdout.write(`${terminalText(`no paths under ${dir}`)}\n`);
     return 0;
   }
   for (const r of rows) {
     const rate = r.successRate === undefined ? 'no runs' : rateText(r);
     const timing = r.meanMs === undefined ? '' : `, mean ${Math.round(r.meanMs)} ms, p95 ${Math.round(r.p95Ms ?? 0)} ms`;
-    process.stdout.write(`${r.path}  ${r.actions} actions (${r.planner})  ${rate}${timing}  ${r.state}${r.proposed ? '  [healed proposal: accept or reject]' : ''}\n`);
-    if (r.lastFailure) process.stdout.write(`    last failure: ${r.lastFailure.reason ?? r.lastFailure.category ?? ''}\n`);
+    process.stdout.write(`${terminalText(r.path)}  ${r.actions} actions (${r.planner})  ${rate}${timing}  ${r.state}${r.proposed ? '  [healed proposal: accept or reject]' : ''}\n`);
+    if (r.lastFailure) process.stdout.write(`    last failure: ${terminalText(r.lastFailure.reason ?? r.lastFailure.category ?? '')}\n`);
   }
   return 0;
 }

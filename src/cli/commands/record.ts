@@ -21,9 +21,10 @@ import { describeAction } from '../../spec-file/describe.ts';
 import { goalOf, loadForAuthoring, openSession, resolveText, type AuthorSession } from '../../author/session.ts';
 import type { ScreenState } from '../../author/screen-watch.ts';
 import type { NotedEvent } from '../../author/demonstration.ts';
+import { terminalText } from '../../safe-text.ts';
 
 const usage = (detail: string): InvalidInputError => new InvalidInputError({ file: 'command line' }, detail);
-const say = (text: string): void => void process.stderr.write(`${secretMasker.mask(text)}\n`);
+const say = (text: string): void => void process.stderr.write(`${terminalText(secretMasker.mask(text))}\n`);
 
 /** Puts `${secret.X}` back in place of each secret value the spec uses, longest value first. */
 export function secretHider(specText: string, env: NodeJS.ProcessEnv): (text: string) => string {
@@ -96,8 +97,8 @@ async function demonstrate(session: AuthorSession, goalId: string, specText: str
       });
     });
     process.stdout.write(
-      `recording goal "${goal.id}" of ${spec.id} on display ${desktop.display.name}\n` +
-        (desktop.display.env.XAUTHORITY ? `  its X cookie (for X tools of your own): XAUTHORITY=${desktop.display.env.XAUTHORITY}\n` : '') +
+      terminalText(`recording goal "${goal.id}" of ${spec.id} on display ${desktop.display.name}\n`) +
+        (desktop.display.env.XAUTHORITY ? terminalText(`  its X cookie (for X tools of your own): XAUTHORITY=${desktop.display.env.XAUTHORITY}\n`) : '') +
         (vnc ? `  drive the app in a browser: ${vnc.url}\n` : '') +
         'recording: do the goal in the app, then press Ctrl-C (or send SIGTERM) to stop\n',
     );
@@ -152,7 +153,7 @@ async function demonstrate(session: AuthorSession, goalId: string, specText: str
     await store.write(path, assets);
     if (edit) writeFileAtomic(spec.file, edit.text);
     const shown = relative(root, store.locate(spec.id, goal.id).file);
-    process.stdout.write(`saved ${shown} (${path.actions.length} actions)${edit ? `; wrote its steps: into ${spec.id}` : ''}\n`);
+    process.stdout.write(`${terminalText(`saved ${shown} (${path.actions.length} actions)${edit ? `; wrote its steps: into ${spec.id}` : ''}`)}\n`);
     release();
     return 0;
   } finally {

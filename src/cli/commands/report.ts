@@ -7,12 +7,13 @@ import { readHistory } from '../../report/history.ts';
 import { computePathStats } from '../../report/stats.ts';
 import { writeFlakyReport } from '../../report/flaky-report.ts';
 import { buildAllureReport } from '../../report/allure-html.ts';
+import { terminalText } from '../../safe-text.ts';
 
 export default async function report(args: ParsedArgs): Promise<number> {
   const { root, reports } = resolveDirs(args);
   checkOutputs([{ what: '--reports', path: reports, kind: 'folder' }]);
-  const show = (file: string): string => relative(root, file) || file;
-  const history = await readHistory(reports, { warn: (m) => process.stderr.write(`warning: ${m}\n`) });
+  const show = (file: string): string => terminalText(relative(root, file) || file);
+  const history = await readHistory(reports, { warn: (m) => process.stderr.write(`warning: ${terminalText(m)}\n`) });
   const flaky = await writeFlakyReport(reports, computePathStats(history));
   process.stderr.write('building the Allure report…\n');
   const index = await buildAllureReport({ reportsDir: reports });

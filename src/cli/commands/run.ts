@@ -40,7 +40,13 @@ export function cliOptions(flags: ParsedArgs['flags']): CliOptions {
 }
 
 /** Flags, config, specs and path files, all checked; throws InvalidInputError(s) having written nothing. */
-export function prepareRun(args: ParsedArgs): { root: string; cli: CliOptions; options: ResolvedOptions; specs: readonly Spec[]; goals: readonly string[] } {
+export function prepareRun(args: ParsedArgs): {
+  root: string;
+  cli: CliOptions;
+  options: ResolvedOptions;
+  specs: readonly Spec[];
+  goals: readonly string[];
+} {
   const root = process.cwd();
   const { flags } = args;
   if (typeof flags.shard === 'string') parseShard(flags.shard);
@@ -59,7 +65,8 @@ export default async function run(args: ParsedArgs): Promise<number> {
   const runnable = specs.filter((s) => goals.length === 0 || s.goals.some((g) => goals.includes(g.id)));
   checkOutputs([
     { what: '--reports', path: options.reports, kind: 'folder' },
-    { what: '--paths', path: options.paths, kind: 'folder' },
+    // With --learn off (and no --relearn) a run only reads its paths: a read-only folder will do.
+    ...(options.learn === 'off' && !options.relearn ? [] : [{ what: '--paths', path: options.paths, kind: 'folder' } as const]),
     ...(typeof flags.junit === 'string' ? [{ what: '--junit', path: resolve(root, flags.junit), kind: 'file' } as const] : []),
     ...(options.updateBaselines === 'none' ? [] : [{ what: 'the baselines folder', path: baselinesDirOf(root), kind: 'folder' } as const]),
   ] satisfies OutputLocation[]);
@@ -72,7 +79,10 @@ export default async function run(args: ParsedArgs): Promise<number> {
   // The displays must outlive the workers: the CLI owns them, one per worker. A live view is
   // always of displays retrace owns, never of the user's own screen; --keep-open runs one worker.
   const workers = keepOpen ? 1 : Math.max(1, Math.min(options.workers, runnable.length));
-  const displays = live || keepOpen ? await Promise.all(Array.from({ length: live ? workers : 1 }, () => openSharedDisplay(options.display.size, !live))) : [];
+  const displays =
+    live || keepOpen
+      ? await Promise.all(Array.from({ length: live ? workers : 1 }, () => openSharedDisplay(options.display.size, !live)))
+      : [];
   const statuses = new EventEmitter<{ status: [LiveStatus] }>();
   const viewer = live
     ? await startVncBridge(displays, {
@@ -81,7 +91,10 @@ export default async function run(args: ParsedArgs): Promise<number> {
         status: (listener) => statuses.on('status', listener),
       })
     : undefined;
-  if (viewer) process.stderr.write(`live view: ${viewer.url} (display${displays.length > 1 ? 's' : ''} ${displays.map((d) => d.name).join(', ')}, view only)\n`);
+  if (viewer)
+    process.stderr.write(
+      `live view: ${viewer.url} (display${displays.length > 1 ? 's' : ''} ${displays.map((d) => d.name).join(', ')}, view only)\n`,
+    );
   const context: RunContext = {
     root,
     options: displays.length > 0 ? { ...options, workers: displays.length } : options,
@@ -91,7 +104,13 @@ export default async function run(args: ParsedArgs): Promise<number> {
     // The process's own start: node and the CLI's imports are part of what the user waits for.
     startedAt: performance.timeOrigin,
     ownDisplays: displays.length === 0 && (options.workers > 1 || !hasUserDisplay()),
-    ...(displays.length > 0 && { displays: displays.map((d) => ({ name: d.name, ...(d.env.XAUTHORITY !== undefined && { xauthority: d.env.XAUTHORITY }) })) }),
+    ...(displays.length > 0 && {
+      displays: displays.map((d) => ({
+        name: d.name,
+        ...(d.env.XAUTHORITY !== undefined && { xauthority: d.env.XAUTHORITY }),
+        ...(d.env.DBUS_SESSION_BUS_ADDRESS !== undefined && { sessionBus: d.env.DBUS_SESSION_BUS_ADDRESS }),
+      })),
+    }),
     eagerDisplay: true,
     keepOpen,
     verbosity: quiet ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',

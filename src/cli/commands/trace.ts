@@ -7,6 +7,7 @@ import type { ParsedArgs } from '../flags.ts';
 import { InvalidInputError } from '../../errors.ts';
 import { readTrace } from '../../report/trace.ts';
 import { serveTrace } from '../trace-server.ts';
+import { terminalText } from '../../safe-text.ts';
 
 export default async function trace(args: ParsedArgs): Promise<number> {
   const [verb, path] = args.positionals;
@@ -19,7 +20,7 @@ export default async function trace(args: ParsedArgs): Promise<number> {
   const { dir, trace: read } = readTrace(path);
   const server = await serveTrace(dir, read, typeof args.flags.port === 'number' ? args.flags.port : 0);
   process.stdout.write(
-    `trace of ${read.spec} › ${read.goal} (${read.status}): open ${server.url}\n(only this machine can open it; Ctrl-C ends it)\n`,
+    `${terminalText(`trace of ${read.spec} › ${read.goal} (${read.status})`)}: open ${server.url}\n(only this machine can open it; Ctrl-C ends it)\n`,
   );
   await new Promise<void>((resolve) => {
     const end = (): void => resolve();

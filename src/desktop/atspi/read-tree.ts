@@ -14,7 +14,17 @@
  */
 import type { Region } from '../../domain.ts';
 import { BusCallError, type BusLink } from './dbus.ts';
-import { hasState, LABELLED_ROLES, RELATION_LABELLED_BY, retraceRole, ROLE_APPLICATION, STATE, TEXT_ROLES, toolkitRoleName, VALUE_ROLES } from './roles.ts';
+import {
+  hasState,
+  LABELLED_ROLES,
+  RELATION_LABELLED_BY,
+  retraceRole,
+  ROLE_APPLICATION,
+  STATE,
+  TEXT_ROLES,
+  toolkitRoleName,
+  VALUE_ROLES,
+} from './roles.ts';
 
 /** An element as the bus gives it, before retrace names and places it. */
 export interface RawElement {
@@ -56,6 +66,30 @@ export const splitRef = (ref: string): ObjectRef => {
   return [ref.slice(0, slash), ref.slice(slash)];
 };
 
+/**
+ * Most elements read from one app. Far above any real window (a dialog has dozens, a big form a
+ * few thousand); past it a read would take seconds and hundreds of MB, and a partial tree would
+ * answer "no such element" for one it never reached.
+ */
+export const MAX_ELEMENTS = 20_000;
+
+/**
+ * Why an app's tree could not be read whole: it did not answer, or it is bigger than retrace
+ * reads. Its message is the one the user sees, in place of "no element named …".
+ */
+export class TreeReadError extends Error {}
+
+const tooBig = (count: number, where: string): TreeReadError =>
+  new TreeReadError(
+    `the app's tree had more than ${MAX_ELEMENTS.toLocaleString('en-US')} elements (${count.toLocaleString('en-US')} ${where}); read stopped there`,
+  );
+
+/** A call the app left unanswered (frozen, stopped, or busy past the bus's patience) ends the read saying so. */
+const unanswered = (error: unknown): TreeReadError | undefined =>
+  error instanceof BusCallError && error.errorName === 'retrace.Timeout'
+    ? new TreeReadError(`the app did not answer the accessibility bus (${error.message}): is it frozen or busy?`)
+    : undefined;
+
 const NOWHERE: Region = { x: 0, y: 0, width: 0, height: 0 };
 const toBox = (extents: unknown): Region => {
   const [x, y, width, height] = (extents as number[] | undefined) ?? [];
@@ -68,6 +102,30 @@ const maybe = <T>(work: Promise<T>): Promise<T | undefined> => work.catch(() => 
 const notImplemented = (error: unknown): boolean =>
   error instanceof BusCallError && /UnknownMethod|UnknownObject|UnknownInterface|NotSupported/.test(error.errorName);
 
+/**
+ * GTK 4 before 4.10 sets SHOWING on its windows only: below them, VISIBLE is what a hidden
+ * widget lacks (and a hidden subtree is left out of its parent's children). For such an app
+ * VISIBLE counts as SHOWING, or nothing below its window would be read. One property call,
+ * asked beside the cache.
+ */
+export const showingFromVisible = async (link: BusLink, bus: string): Promise<boolean> => {
+  const version = await maybe(link.property(bus, ROOT_PATH, 'org.a11y.atspi.Application', 'Version'));
+  const toolkit = await maybe(link.property(bus, ROOT_PATH, 'org.a11y.atspi.Application', 'ToolkitName'));
+  return /^gtk$/i.test(String(toolkit)) && /^4\.[0-9]\./.test(String(version));
+};
+
+/** The states as retrace reads them: with SHOWING where `fromVisible` and VISIBLE is set. */
+export const effectiveStates = (states: readonly number[], fromVisible: boolean): readonly number[] =>
+  fromVisible && hasState(states, STATE.visible) && !hasState(states, STATE.showing)
+    ? [(states[0] ?? 0) | (1 << STATE.showing), ...states.slice(1)]
+    : states;
+
+/**
+ * The same GTK 4 versions name a button by its content twice over ("7 7": its label's name and
+ * text); the name is said once.
+ */
+export const onceNamed = (name: string, fromVisible: boolean): string => (fromVisible ? (/^(.+) \1$/s.exec(name)?.[1] ?? name) : name);
+
 /** The app's showing elements, and what only some of them have (by ref). */
 export const readAppTree = async (link: BusLink, bus: string): Promise<{ elements: RawElement[]; extras: Map<string, RawExtras> }> => {
   const rootRef = refOf([bus, ROOT_PATH]);
@@ -75,54 +133,79 @@ export const readAppTree = async (link: BusLink, bus: string): Promise<{ element
   const listed = new Map<string, number>(); // how many children the cache lists per parent
   const counts = new Map<string, number>(); // how many children each element says it has
   let cached: readonly CacheItem[] = [];
+  const lax = showingFromVisible(link, bus);
   try {
     const [items] = await link.call(bus, '/org/a11y/atspi/cache', 'org.a11y.atspi.Cache', 'GetItems');
     // The current format has the index and child count as numbers; an old one lists children.
     cached = ((items as CacheItem[] | undefined) ?? []).filter((item) => typeof item[3] === 'number');
   } catch (error) {
-    if (!notImplemented(error)) throw error;
+    if (!notImplemented(error)) throw unanswered(error) ?? error;
   }
-  for (const [self, , parent, index, childCount, , name, role, description, states] of cached) {
+  if (cached.length > MAX_ELEMENTS) throw tooBig(cached.length, 'in its cache');
+  const fromVisible = await lax;
+  for (const [self, , parent, index, childCount, , name, role, description, rawStates] of cached) {
+    const states = effectiveStates(rawStates, fromVisible);
     const ref = refOf(self);
     const parentRef = refOf(parent);
     listed.set(parentRef, (listed.get(parentRef) ?? 0) + 1);
     counts.set(ref, childCount);
     if (role === ROLE_APPLICATION || !hasState(states, STATE.showing)) continue;
     elements.set(ref, {
-      ref, bus: self[0], path: self[1], parent: parentRef === rootRef ? undefined : parentRef, order: index,
-      role, name, description, states, screenBox: NOWHERE,
+      ref,
+      bus: self[0],
+      path: self[1],
+      parent: parentRef === rootRef ? undefined : parentRef,
+      order: index,
+      role,
+      name: onceNamed(name, fromVisible),
+      description,
+      states,
+      screenBox: NOWHERE,
     });
   }
   // Boxes, what only some elements have, and what the cache left out are independent of each
   // other: asked all at once, the app answers one long stream of calls, not three in turn.
   const fromCache = [...elements.values()];
-  const gaps = fromCache.filter((e) => (counts.get(e.ref) ?? 0) > (listed.get(e.ref) ?? 0)).map((e) => e.ref);
+  // A count of -1 is an element that makes its children on demand (GTK's tree views, their rows
+  // and cells): the cache never lists them.
+  const gaps = fromCache.filter((e) => { const count = counts.get(e.ref) ?? 0; return count < 0 || count > (listed.get(e.ref) ?? 0); }).map((e) => e.ref);
   if ((listed.get(rootRef) ?? 0) === 0) gaps.push(rootRef);
   const [boxes, extras, below] = await Promise.all([
     Promise.all(fromCache.map((e) => maybe(link.call(e.bus, e.path, 'org.a11y.atspi.Component', 'GetExtents', 'u', [SCREEN_COORDS])))),
     readExtras(link, fromCache),
-    Promise.all(gaps.map((gap) => readBelow(link, gap, rootRef))).then(async (found) => {
+    Promise.all(gaps.map((gap) => readBelow(link, gap, rootRef, fromVisible))).then(async (found) => {
       const fresh = found.flat().filter((e) => !elements.has(e.ref));
       return { fresh, extras: await readExtras(link, fresh) };
     }),
   ]);
   fromCache.forEach((e, i) => elements.set(e.ref, { ...e, screenBox: toBox(boxes[i]?.[0]) }));
   for (const e of below.fresh) if (!elements.has(e.ref)) elements.set(e.ref, e);
+  if (elements.size > MAX_ELEMENTS) throw tooBig(elements.size, 'showing');
   for (const [ref, extra] of below.extras) extras.set(ref, extra);
   return { elements: connected([...elements.values()]), extras };
 };
 
 /** The showing elements below `gap`: one Collection query, or a walk where there is none. */
-const readBelow = async (link: BusLink, gap: string, rootRef: string): Promise<RawElement[]> => {
+const readBelow = async (link: BusLink, gap: string, rootRef: string, fromVisible: boolean): Promise<RawElement[]> => {
   const [bus, path] = splitRef(gap);
   let refs: ObjectRef[];
+  // A query for SHOWING finds nothing in an app that does not set it.
+  if (fromVisible) return walk(link, gap, rootRef, fromVisible);
   try {
-    const [found] = await link.call(bus, path, 'org.a11y.atspi.Collection', 'GetMatches', '(aiia{ss}iaiiasib)uib', [SHOWING_RULE, SORT_CANONICAL, 0, true]);
+    const [found] = await link.call(bus, path, 'org.a11y.atspi.Collection', 'GetMatches', '(aiia{ss}iaiiasib)uib', [
+      SHOWING_RULE,
+      SORT_CANONICAL,
+      0,
+      true,
+    ]);
     refs = (found as ObjectRef[] | undefined) ?? [];
   } catch (error) {
+    const silent = unanswered(error);
+    if (silent) throw silent;
     if (!notImplemented(error)) return [];
-    return walk(link, gap, rootRef);
+    return walk(link, gap, rootRef, fromVisible);
   }
+  if (refs.length > MAX_ELEMENTS) throw tooBig(refs.length, 'showing');
   const read = await Promise.all(
     refs.map(async ([b, p], order): Promise<RawElement | undefined> => {
       const [role, props, states, box] = await Promise.all([
@@ -135,9 +218,16 @@ const readBelow = async (link: BusLink, gap: string, rootRef: string): Promise<R
       const all = (props?.[0] ?? {}) as Record<string, { value?: unknown }>;
       const parent = refOf((all.Parent?.value as ObjectRef | undefined) ?? ['', '']);
       return {
-        ref: refOf([b, p]), bus: b, path: p, parent: parent === rootRef ? undefined : parent, order,
-        role: Number(role[0]), name: String(all.Name?.value ?? ''), description: String(all.Description?.value ?? ''),
-        states: (states?.[0] as number[] | undefined) ?? [0, 0], screenBox: toBox(box?.[0]),
+        ref: refOf([b, p]),
+        bus: b,
+        path: p,
+        parent: parent === rootRef ? undefined : parent,
+        order,
+        role: Number(role[0]),
+        name: String(all.Name?.value ?? ''),
+        description: String(all.Description?.value ?? ''),
+        states: (states?.[0] as number[] | undefined) ?? [0, 0],
+        screenBox: toBox(box?.[0]),
       };
     }),
   );
@@ -145,7 +235,7 @@ const readBelow = async (link: BusLink, gap: string, rootRef: string): Promise<R
 };
 
 /** Level by level from `top`, each level's calls sent together; hidden subtrees are not entered. */
-const walk = async (link: BusLink, top: string, rootRef: string): Promise<RawElement[]> => {
+const walk = async (link: BusLink, top: string, rootRef: string, fromVisible: boolean): Promise<RawElement[]> => {
   const result: RawElement[] = [];
   let level: Array<{ ref: ObjectRef; parent: string | undefined; order: number }> = [];
   const childrenOf = async (ref: string): Promise<ObjectRef[]> => {
@@ -165,12 +255,21 @@ const walk = async (link: BusLink, top: string, rootRef: string): Promise<RawEle
           maybe(link.call(b, p, 'org.a11y.atspi.Component', 'GetExtents', 'u', [SCREEN_COORDS])),
           maybe(link.call(b, p, ACCESSIBLE, 'GetChildren')),
         ]).catch(() => []);
-        if (role === undefined || !hasState((states?.[0] as number[] | undefined) ?? [], STATE.showing)) return undefined;
+        const stateSet = effectiveStates((states?.[0] as number[] | undefined) ?? [], fromVisible);
+        if (role === undefined || !hasState(stateSet, STATE.showing)) return undefined;
         const element: RawElement = {
-          ref: refOf([b, p]), bus: b, path: p, parent, order, role: Number(role[0]), name: String(name ?? ''),
-          description: String(description ?? ''), states: states?.[0] as number[], screenBox: toBox(box?.[0]),
+          ref: refOf([b, p]),
+          bus: b,
+          path: p,
+          parent,
+          order,
+          role: Number(role[0]),
+          name: onceNamed(String(name ?? ''), fromVisible),
+          description: String(description ?? ''),
+          states: stateSet,
+          screenBox: toBox(box?.[0]),
         };
-        return { element, children: ((children?.[0] as ObjectRef[] | undefined) ?? []) };
+        return { element, children: (children?.[0] as ObjectRef[] | undefined) ?? [] };
       }),
     );
     level = [];
@@ -179,6 +278,7 @@ const walk = async (link: BusLink, top: string, rootRef: string): Promise<RawEle
       result.push(entry.element);
       entry.children.forEach((ref, order) => level.push({ ref, parent: entry.element.ref, order }));
     }
+    if (result.length + level.length > MAX_ELEMENTS) throw tooBig(result.length + level.length, 'found walking it');
   }
   return result;
 };

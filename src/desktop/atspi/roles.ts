@@ -62,6 +62,14 @@ export const ROLES: Readonly<Record<string, ElementRole>> = {
   'block quote': 'group', 'info bar': 'group', notification: 'group', 'embedded component': 'group',
 };
 
+/**
+ * Every role name a target or expectation may use: retrace's, and the toolkit's own, as at-spi2
+ * spells it ("push button") or as retrace names a role it has no word for ("push-button").
+ */
+export const ROLE_NAMES: ReadonlySet<string> = new Set([
+  ...Object.values(ROLES), 'textarea', ...TOOLKIT_ROLES, ...TOOLKIT_ROLES.map((r) => r.replace(/\s+/g, '-')),
+]);
+
 /** Roles a query for one retrace role also accepts (a GTK switch is a toggle button). */
 export const ALSO_MATCHES: Readonly<Record<string, readonly string[]>> = {
   checkbox: ['toggle button', 'check menu item'],
@@ -81,10 +89,10 @@ export const STATE = {
   selected: 23,
   sensitive: 24,
   showing: 25,
+  visible: 30,
 } as const;
 
-export const hasState = (states: readonly number[], bit: number): boolean =>
-  (((states[bit >> 5] ?? 0) >>> (bit & 31)) & 1) === 1;
+export const hasState = (states: readonly number[], bit: number): boolean => (((states[bit >> 5] ?? 0) >>> (bit & 31)) & 1) === 1;
 
 /** retrace's role: a multi-line text is a text area, a single-line one an entry. */
 export const retraceRole = (toolkitRole: string, states: readonly number[]): string => {
@@ -99,13 +107,20 @@ export const RELATION_LABELLED_BY = 2;
 export const TEXT_ROLES: ReadonlySet<string> = new Set(['text', 'entry', 'password text', 'terminal', 'spin button']);
 
 /** Roles whose value is read (Value interface). */
-export const VALUE_ROLES: ReadonlySet<string> = new Set([
-  'slider', 'spin button', 'progress bar', 'scroll bar', 'level bar', 'dial',
-]);
+export const VALUE_ROLES: ReadonlySet<string> = new Set(['slider', 'spin button', 'progress bar', 'scroll bar', 'level bar', 'dial']);
 
 /** Roles whose label relation is read when they have no name of their own. */
 export const LABELLED_ROLES: ReadonlySet<string> = new Set([
-  'entry', 'textarea', 'spinbutton', 'combobox', 'slider', 'list', 'checkbox', 'radio', 'table', 'tree',
+  'entry',
+  'textarea',
+  'spinbutton',
+  'combobox',
+  'slider',
+  'list',
+  'checkbox',
+  'radio',
+  'table',
+  'tree',
 ]);
 
 /**

@@ -9,7 +9,18 @@ import { appProcesses } from '../process-tree.ts';
 import type { AppSession, Element, ElementQuery, ElementReadOptions, ElementSource, ElementSourceStatus } from '../types.ts';
 import { accessibilityBusAddress } from './a11y-bus.ts';
 import { openBus, openPeer, type BusLink } from './dbus.ts';
-import { readAppTree, readExtras, ROOT_PATH, splitRef, type RawElement, type RawExtras } from './read-tree.ts';
+import {
+  effectiveStates,
+  onceNamed,
+  readAppTree,
+  readExtras,
+  ROOT_PATH,
+  showingFromVisible,
+  splitRef,
+  TreeReadError,
+  type RawElement,
+  type RawExtras,
+} from './read-tree.ts';
 import { hasState, retraceRole, STATE, toolkitRoleName } from './roles.ts';
 
 const REGISTRY = 'org.a11y.atspi.Registry';
@@ -44,6 +55,8 @@ export class AtspiElementSource implements ElementSource {
   private readonly pids = new Map<string, number>();
   /** The bus names the app was last found on. */
   private readonly buses = new WeakMap<AppSession, readonly string[]>();
+  /** Device pixels per toolkit unit of each app, as its last read found (`deviceScale`). */
+  private readonly scales = new WeakMap<AppSession, number>();
   /** Each app's own connection, by its bus name, where it offers one (GTK and Chromium do). */
   private readonly peers = new Map<string, Promise<BusLink | undefined>>();
 
@@ -51,15 +64,25 @@ export class AtspiElementSource implements ElementSource {
 
   async read(app: AppSession, options: ElementReadOptions = {}): Promise<readonly Element[]> {
     const [{ link }, window] = await Promise.all([this.connect(), this.windowOf(app, options)]);
-    const tree = async (bus: string) => readAppTree(through(link, bus, await this.peerOf(link, bus)), bus).catch(() => undefined);
+    // A tree that could not be read whole says why; any other failure (the app left the bus
+    // mid-read) reads as no elements from that connection.
+    const tree = async (bus: string) =>
+      readAppTree(through(link, bus, await this.peerOf(link, bus)), bus).catch((error: unknown) => {
+        if (error instanceof TreeReadError) throw error;
+        return undefined;
+      });
     // The app's buses seldom change: their trees are asked while the registry is, not after it.
     const early = new Map((this.buses.get(app) ?? []).map((bus) => [bus, tree(bus)]));
+    // One the app no longer uses is not awaited: its failure must not go unhandled.
+    for (const read of early.values()) read.catch(() => undefined);
     const buses = await this.appBuses(link, app);
     this.buses.set(app, buses);
     const trees = await Promise.all(buses.map((bus) => early.get(bus) ?? tree(bus)));
     const raws = trees.flatMap((tree) => tree?.elements ?? []);
     const extras = new Map(trees.flatMap((tree) => [...(tree?.extras ?? [])]));
-    return withLayoutLabels(inTreeOrder(raws).map(({ raw, index, depth }) => toElement(raw, extras.get(raw.ref), window, index, depth)));
+    const scale = deviceScale(raws, window);
+    this.scales.set(app, scale);
+    return withLayoutLabels(inTreeOrder(raws).map(({ raw, index, depth }) => toElement(raw, extras.get(raw.ref), window, index, depth, scale)));
   }
 
   async find(app: AppSession, query: ElementQuery, options: ElementReadOptions = {}): Promise<readonly Element[]> {
@@ -71,21 +94,30 @@ export class AtspiElementSource implements ElementSource {
     const [bus, path] = splitRef(element.ref);
     const link = through(busLink, bus, await this.peerOf(busLink, bus));
     const accessible = 'org.a11y.atspi.Accessible';
-    const [name, description, states, box] = await Promise.all([
+    const [name, description, states, box, fromVisible] = await Promise.all([
       link.property(bus, path, accessible, 'Name'),
       link.property(bus, path, accessible, 'Description'),
       link.call(bus, path, accessible, 'GetState'),
       link.call(bus, path, 'org.a11y.atspi.Component', 'GetExtents', 'u', [0]),
+      showingFromVisible(link, bus),
     ]).catch(() => []);
-    const stateSet = (states?.[0] as number[] | undefined) ?? [];
+    const stateSet = effectiveStates((states?.[0] as number[] | undefined) ?? [], fromVisible === true);
     if (name === undefined || !hasState(stateSet, STATE.showing)) return undefined;
     const [x = 0, y = 0, width = 0, height = 0] = (box?.[0] as number[] | undefined) ?? [];
     const raw: RawElement = {
-      ref: element.ref, bus, path, parent: element.parent, order: element.index, role: roleNumber(element),
-      name: String(name), description: String(description ?? ''), states: stateSet, screenBox: { x, y, width, height },
+      ref: element.ref,
+      bus,
+      path,
+      parent: element.parent,
+      order: element.index,
+      role: roleNumber(element),
+      name: onceNamed(String(name), fromVisible === true),
+      description: String(description ?? ''),
+      states: stateSet,
+      screenBox: { x, y, width, height },
     };
     const extras = (await readExtras(link, [raw])).get(raw.ref);
-    const fresh = toElement(raw, extras, window, element.index, element.depth);
+    const fresh = toElement(raw, extras, window, element.index, element.depth, this.scales.get(app) ?? 1);
     // A label found by layout stays what it was: re-deriving it needs the whole tree.
     return fresh.label === undefined && element.label !== undefined ? { ...fresh, label: element.label } : fresh;
   }
@@ -105,7 +137,10 @@ export class AtspiElementSource implements ElementSource {
     this.connection = undefined;
     for (const peer of this.peers.values()) void peer.then((link) => link?.close());
     this.peers.clear();
-    void connection?.then(({ link }) => link.close(), () => undefined);
+    void connection?.then(
+      ({ link }) => link.close(),
+      () => undefined,
+    );
   }
 
   private connect(): Promise<Connection> {
@@ -170,7 +205,14 @@ export class AtspiElementSource implements ElementSource {
     const known = this.pids.get(bus);
     if (known !== undefined) return known;
     try {
-      const [pid] = await link.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'GetConnectionUnixProcessID', 's', [bus]);
+      const [pid] = await link.call(
+        'org.freedesktop.DBus',
+        '/org/freedesktop/DBus',
+        'org.freedesktop.DBus',
+        'GetConnectionUnixProcessID',
+        's',
+        [bus],
+      );
       this.pids.set(bus, Number(pid));
       return Number(pid);
     } catch {
@@ -199,7 +241,23 @@ const inTreeOrder = (raws: readonly RawElement[]): Array<{ raw: RawElement; inde
   return ordered;
 };
 
-const toElement = (raw: RawElement, extras: RawExtras | undefined, window: Region, index: number, depth: number): Element => {
+/**
+ * How many device pixels one unit of the app's boxes is: GTK 3 under GDK_SCALE=2 publishes its
+ * boxes in logical units, half the pixels its window has. Told by a top-level element that is the
+ * window at a whole factor (its origin and size times the factor, to a factor's pixels); 1 when
+ * none is (a toolkit that publishes device pixels, as Qt and Chromium do).
+ */
+export function deviceScale(raws: readonly RawElement[], window: Region): number {
+  for (const { parent, screenBox: box } of raws) {
+    if (parent !== undefined || box.width <= 0 || box.height <= 0) continue;
+    const factor = Math.round(window.width / box.width);
+    const near = (a: number, b: number): boolean => Math.abs(a - b) <= factor;
+    if (factor >= 2 && near(window.width, factor * box.width) && near(window.height, factor * box.height) && near(window.x, factor * box.x) && near(window.y, factor * box.y)) return factor;
+  }
+  return 1;
+}
+
+const toElement = (raw: RawElement, extras: RawExtras | undefined, window: Region, index: number, depth: number, scale: number): Element => {
   const toolkitRole = toolkitRoleName(raw.role);
   const role = retraceRole(toolkitRole, raw.states);
   const state = (bit: number): boolean => hasState(raw.states, bit);
@@ -221,7 +279,7 @@ const toElement = (raw: RawElement, extras: RawExtras | undefined, window: Regio
     },
     ...(extras?.text !== undefined && { text: extras.text }),
     ...(extras?.value !== undefined && { value: extras.value }),
-    box: { ...raw.screenBox, x: raw.screenBox.x - window.x, y: raw.screenBox.y - window.y },
+    box: { x: raw.screenBox.x * scale - window.x, y: raw.screenBox.y * scale - window.y, width: raw.screenBox.width * scale, height: raw.screenBox.height * scale },
     ...(raw.parent !== undefined && { parent: raw.parent }),
     index,
     depth,

@@ -30,6 +30,11 @@ export interface SessionServicesOptions {
   readonly env: Readonly<Record<string, string>>;
   /** Bring up the accessibility bus. */
   readonly accessibility: boolean;
+  /**
+   * Run an XSETTINGS manager. Off on a display retrace does not own: the selection is the
+   * display's, and taking it would change every app of the user's desktop. @default true
+   */
+  readonly settingsManager?: boolean;
   /** How long the services may take to come up. @default 10000 */
   readonly startTimeoutMs?: number;
 }
@@ -42,7 +47,7 @@ const XSETTINGS_SELECTION = '_XSETTINGS_S0';
  * and becomes the session bus. Services the bus activates (the accessibility bus launcher, its
  * bus and registry) stay in the group, so one signal to the group ends them all.
  */
-const SERVICES_SCRIPT = `if command -v xsettingsd >/dev/null 2>&1; then
+const SERVICES_SCRIPT = `if [ "$3" = yes ] && command -v xsettingsd >/dev/null 2>&1; then
   xsettingsd -c "$1" </dev/null >/dev/null 2>&1 &
   echo "xsettingsd $!"
 else
@@ -91,7 +96,8 @@ export const startSessionServices = async (options: SessionServicesOptions): Pro
   const dir = makeRuntimeDir();
   const settingsFile = join(dir, 'xsettingsd.conf');
   writeFileSync(settingsFile, xsettingsConfig(false));
-  const child = spawn('sh', ['-c', SERVICES_SCRIPT, 'retrace-session', settingsFile, join(dir, 'bus')], {
+  const manager = options.settingsManager === false ? 'no' : 'yes';
+  const child = spawn('sh', ['-c', SERVICES_SCRIPT, 'retrace-session', settingsFile, join(dir, 'bus'), manager], {
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       ...options.env,
@@ -168,9 +174,12 @@ export const startSessionServices = async (options: SessionServicesOptions): Pro
       writeFileSync(settingsFile, xsettingsConfig(allowed));
       process.kill(xsettingsd, 'SIGHUP');
       // Apps read the settings when they start: the next launch must see the new ones.
-      await pollUntil(async () => ((await settingsProperty(options.display, options.env))?.equals(before ?? Buffer.alloc(0)) ? undefined : true), {
-        timeoutMs: startTimeoutMs,
-      });
+      await pollUntil(
+        async () => ((await settingsProperty(options.display, options.env))?.equals(before ?? Buffer.alloc(0)) ? undefined : true),
+        {
+          timeoutMs: startTimeoutMs,
+        },
+      );
     },
     stop,
   };

@@ -1,0 +1,110 @@
+/**
+ * Changes nobody recorded, found in the app's elements first: the elements before a replayed
+ * action and after it are compared (element-effects.ts, `elementChanges`) and every change the
+ * path's element effects do not account for is news, named by role and name — "dialog "Error"
+ * appeared", "2 cells "3 × Tea" appeared, recorded 1", "checkbox "Express" changed: checked
+ * false". Pixels then look only where no element accounts for a change (unexpected.ts).
+ *
+ * The focus moving is never news (the pixels tell a focus ring from content the same way), nor
+ * a tooltip: it is the pointer's doing, where it rests.
+ */
+import type { ElementEffect, ElementProperties, Region, UnexpectedChange } from '../domain.ts';
+import type { Element } from '../desktop/types.ts';
+import { secretMasker } from '../spec-file/secrets.ts';
+import { describeElement } from './elements.ts';
+import { checkElementEffect, elementChanges, leafBoxes, type ChangeOptions, type ElementVerdict } from './element-effects.ts';
+
+const key = (e: ElementEffect): string => `${e.change ?? 'changed'}\u0000${e.role}\u0000${e.name}`;
+
+/** What changed on an element besides what was recorded, its focus aside. */
+function extra(now: ElementProperties, recorded: ElementProperties | undefined): Partial<ElementProperties> {
+  const out: Record<string, unknown> = {};
+  for (const [property, value] of Object.entries(now)) {
+    if (property === 'focused' || (recorded !== undefined && property in recorded)) continue;
+    out[property] = value;
+  }
+  return out as Partial<ElementProperties>;
+}
+
+const said = (v: unknown): string => (typeof v === 'string' ? `"${secretMasker.mask(v)}"` : String(v));
+
+/**
+ * The element changes from `before` to `after` that the recorded element effects do not account
+ * for: more elements of a role and name appearing or going than recorded, or properties changing
+ * that were not recorded to.
+ */
+export function elementNews(
+  before: readonly Element[],
+  after: readonly Element[],
+  recorded: readonly ElementEffect[],
+  options: ChangeOptions,
+): UnexpectedChange[] {
+  const expected = new Map<string, ElementEffect[]>();
+  for (const effect of recorded) expected.set(key(effect), [...(expected.get(key(effect)) ?? []), effect]);
+  const seen = new Map<string, ElementEffect[]>();
+  for (const effect of elementChanges(before, after, options)) {
+    if (effect.role === 'tooltip') continue;
+    seen.set(key(effect), [...(seen.get(key(effect)) ?? []), effect]);
+  }
+  const news: UnexpectedChange[] = [];
+  for (const [k, now] of seen) {
+    const was = expected.get(k) ?? [];
+    const first = now[0]!;
+    const what = describeElement(first, secretMasker.mask(first.name));
+    const region = first.box ?? { x: 0, y: 0, width: 0, height: 0 };
+    if (first.change !== undefined) {
+      if (now.length <= was.length) continue;
+      const count = now.length === 1 ? `${what} ${first.change}` : `${now.length} × ${what} ${first.change}`;
+      news.push({ region, text: '', element: was.length === 0 ? count : `${count}, recorded ${was.length}` });
+      continue;
+    }
+    for (const effect of now) {
+      const more = extra(effect.after, was[0]?.after);
+      const entries = Object.entries(more);
+      if (entries.length === 0) continue;
+      news.push({
+        region: effect.box ?? region,
+        text: '',
+        element: `${what} changed: ${entries.map(([p, v]) => `${p} ${said(v)}`).join(', ')}`,
+      });
+    }
+  }
+  return news;
+}
+
+/** Where the news is: an element's box, for the pixels not to tell it again. */
+export const newsRegions = (news: readonly UnexpectedChange[]): Region[] =>
+  news.filter((n) => n.element !== undefined).map((n) => n.region);
+
+/** What the tree says of an action a moment after it was verified. */
+export interface TreeHeld {
+  /** Why one of its element effects no longer holds. */
+  readonly problem?: string;
+  /** What changed in the elements since they were read when it verified. */
+  readonly late: readonly UnexpectedChange[];
+  /** Each effect with the element it holds on now: their pixels are theirs while the effects hold. */
+  readonly found: ElementVerdict['found'];
+  /** Where the elements are now whose pixels are theirs to tell (`leafBoxes`). */
+  readonly told: readonly Region[];
+}
+
+/**
+ * The app's elements a moment after an action verified (`now`), against the read it verified on
+ * (`then`): every element effect must still hold, and anything else that changed since is a late
+ * change nobody recorded ("checkbox "Express" changed: checked false").
+ */
+export function treeHeld(
+  then: readonly Element[],
+  now: readonly Element[],
+  effects: readonly ElementEffect[],
+  options: ChangeOptions,
+): TreeHeld {
+  const checks = effects.map((e) => checkElementEffect(e, now));
+  const problem = checks.find((c) => c.problem !== undefined)?.problem;
+  if (problem !== undefined) return { problem, late: [], found: [], told: [] };
+  return {
+    late: elementNews(then, now, [], options),
+    told: leafBoxes(now),
+    found: effects.map((effect, i) => ({ effect, element: checks[i]?.problem === undefined ? checks[i]?.element : undefined })),
+  };
+}

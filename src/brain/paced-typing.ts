@@ -1,0 +1,103 @@
+/**
+ * Typing into a field at the pace the app takes it. Some apps lose keys that come too soon: a
+ * Swing field takes the keyboard focus a moment after the click that asks for it, and keys that
+ * arrive before go nowhere ("lice" for "Alice"). When the field is an element retrace can read,
+ * the keys wait for its focus, then go one at a time, each waiting (bounded) for the field's text
+ * to grow; a key the field proves missing (its text did not grow within the bound) is sent once
+ * more and counted as a retry. Without elements, or for a secret (typed whole, so the screen can
+ * hide it), the text is typed at once as before. A target that is a label types into the field
+ * it names.
+ */
+import type { Element } from '../desktop/types.ts';
+import type { Point, Region } from '../domain.ts';
+import { InfrastructureError } from '../errors.ts';
+import { accessibleName } from '../desktop/index.ts';
+import { elementAt, snapshot } from './elements.ts';
+import { centre } from './locate.ts';
+import type { Stage } from './stage.ts';
+
+/** How long the field may take to take the focus, and each key to show in its text. */
+export const PACE_LIMITS = Object.freeze({ focusMs: 1_000, keyMs: 500, pollMs: 10, maxPacedChars: 64 });
+
+/** An element whose text the keys change. */
+const isField = (e: Element): boolean => e.states.editable && e.text !== undefined;
+
+/**
+ * The field a label names, as Playwright's `getByLabel().fill()` finds it: a field named by the
+ * label or tied to it (the labelled-by relation, else the layout: `Element.label`), else the
+ * nearest field to its right on its row or below it in its column. Typing into a label types
+ * nowhere, or into whichever field happens to have the focus.
+ */
+export function fieldLabelledBy(elements: readonly Element[], label: Element): Element | undefined {
+  const name = accessibleName(label);
+  if (isField(label) || name === '') return undefined;
+  const fields = elements.filter((e) => e !== label && isField(e) && e.box.width > 0 && e.box.height > 0);
+  const named = fields.find((e) => e.name.trim() === name || e.label?.trim() === name);
+  if (named !== undefined) return named;
+  const l = label.box;
+  const right = (e: Element): boolean => e.box.x >= l.x + l.width / 2 && e.box.y < l.y + l.height && e.box.y + e.box.height > l.y;
+  const below = (e: Element): boolean => e.box.y >= l.y + l.height / 2 && e.box.x < l.x + l.width && e.box.x + e.box.width > l.x;
+  const distance = (e: Element): number => Math.hypot(e.box.x - l.x, e.box.y - l.y);
+  return fields.filter((e) => right(e) || below(e)).sort((a, b) => distance(a) - distance(b))[0];
+}
+
+/** The field read again; undefined when it cannot be read (gone, or the bus failed). */
+const reread = async (stage: Stage, field: Element, window: Region): Promise<Element | undefined> => {
+  try {
+    return await stage.guard(stage.desktop.elements?.refresh(stage.app, field, { window }) ?? Promise.resolve(undefined));
+  } catch (error) {
+    if (error instanceof InfrastructureError || stage.signal.aborted) throw error;
+    return undefined;
+  }
+};
+
+/** Polls `field` until `ready` holds of it, up to `ms`; the last reading (undefined if none). */
+const waitFor = async (
+  stage: Stage,
+  field: Element,
+  window: Region,
+  ms: number,
+  ready: (e: Element) => boolean,
+): Promise<Element | undefined> => {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const now = await reread(stage, field, window);
+    if (now === undefined || ready(now) || Date.now() >= deadline) return now;
+    await stage.wait(PACE_LIMITS.pollMs);
+  }
+};
+
+/**
+ * Clicks the field at `point` (window-relative) and types `text` into it, paced when it can be.
+ * @returns how many keys were sent again.
+ */
+export async function typeInto(stage: Stage, point: Point, window: Region, text: string, secret: boolean): Promise<number> {
+  const read = await snapshot(stage, window);
+  const target = read.ok ? elementAt(read.elements, point) : undefined;
+  const field = target === undefined ? undefined : isField(target) ? target : read.ok ? fieldLabelledBy(read.elements, target) : undefined;
+  const at = field === undefined || field === target ? point : centre(field.box);
+  await stage.guard(stage.input.click({ x: window.x + at.x, y: window.y + at.y }));
+  if (field === undefined) {
+    await stage.guard(stage.input.type(text));
+    return 0;
+  }
+  let now = await waitFor(stage, field, window, PACE_LIMITS.focusMs, (e) => e.states.focused);
+  if (secret || now === undefined || [...text].length > PACE_LIMITS.maxPacedChars) {
+    await stage.guard(stage.input.type(text));
+    return 0;
+  }
+  let resent = 0;
+  for (const key of text) {
+    // Changed, not grown: a key typed over a selection replaces it.
+    const before = now?.text;
+    const grew = (e: Element): boolean => e.text !== before;
+    await stage.guard(stage.input.type(key));
+    now = await waitFor(stage, field, window, PACE_LIMITS.keyMs, grew);
+    if (now !== undefined && !grew(now)) {
+      resent++;
+      await stage.guard(stage.input.type(key));
+      now = await waitFor(stage, field, window, PACE_LIMITS.keyMs, grew);
+    }
+  }
+  return resent;
+}
