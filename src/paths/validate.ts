@@ -10,6 +10,7 @@ import { LineCounter, parseDocument, isNode } from 'yaml';
 import type { Path } from '../domain.ts';
 import { InvalidInputError } from '../errors.ts';
 import { parseKeyCombo } from '../key-combo.ts';
+import { isObject } from '../spec-file/check-value.ts';
 
 /**
  * 2: effects say what they mean (`kind`: feedback, text or look; `role` of a text's colours).
@@ -56,7 +57,6 @@ class PathProblem extends Error {
   }
 }
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
 const show = (where: Where): string => where.reduce<string>((s, k) => (typeof k === 'number' ? `${s}[${k}]` : s ? `${s}.${k}` : k), '');
 

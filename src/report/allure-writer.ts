@@ -13,7 +13,7 @@ import { ReporterRuntime, stringifyEnvInfo, type Writer } from 'allure-js-common
 import type { Category, EnvironmentInfo } from 'allure-js-commons/sdk';
 import { writeFileAtomic } from '../paths/atomic.ts';
 import { RETRACE_CATEGORIES } from './allure-contract.ts';
-import { isObject } from './json-check.ts';
+import { isObject } from '../spec-file/check-value.ts';
 
 export const allureResultsDir = (reportsDir: string): string => join(reportsDir, 'allure-results');
 

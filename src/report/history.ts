@@ -23,18 +23,9 @@ import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FailureCategory, Mode, Status, Verdict } from '../domain.ts';
 import { InfrastructureError, InvalidInputError } from '../errors.ts';
-import {
-  CATEGORIES,
-  MODES,
-  STATUSES,
-  checkBoolean,
-  checkNumber,
-  checkOneOf,
-  checkString,
-  firstProblem,
-  isObject,
-  shown,
-} from './json-check.ts';
+import { CATEGORIES, MODES, STATUSES } from './json-check.ts';
+import { isObject, shown, valueProblem } from '../spec-file/check-value.ts';
+import { bool, num, obj, oneOf, str } from '../spec-file/shape.ts';
 
 export const HISTORY_VERSION = 1;
 
@@ -226,28 +217,38 @@ function parseLine(line: string, file: string, lineNo: number): HistoryRecord {
   return data as HistoryRecord;
 }
 
+const count = num({ minimum: 0 });
+
+/** A HistoryRecord in the shape language (`v` is checked first, with its own message). */
+const RECORD_SHAPE = obj(
+  {
+    v: { doc: 'the format version', shape: num(), required: true },
+    runId: { doc: 'the `retrace run` invocation', shape: str(), required: true },
+    ts: { doc: 'ISO 8601 time the goal run ended', shape: str(), required: true },
+    spec: { doc: 'spec path relative to the project root', shape: str(), required: true },
+    goal: { doc: 'goal id', shape: str(), required: true },
+    status: { doc: 'verdict', shape: oneOf(STATUSES), required: true },
+    mode: { doc: 'how the goal ran', shape: oneOf(MODES), required: true },
+    modelCalls: { doc: 'model requests', shape: count, required: true },
+    durationMs: { doc: 'time taken', shape: count, required: true },
+    retries: { doc: 'attempts before this one', shape: count, required: true },
+    attempt: { doc: 'which attempt, from 1', shape: count },
+    healed: { doc: 'a target found below the recorded rung', shape: bool(), required: true },
+    failedAction: { doc: 'index of the failed action', shape: count },
+    category: { doc: 'failure category', shape: oneOf(CATEGORIES) },
+    reason: { doc: 'short, secret-free reason', shape: str() },
+    specHash: { doc: 'hash of the app and goal the attempt ran against', shape: str() },
+    pathHash: { doc: 'hash of the path file it replayed (null: none)', shape: str() },
+  },
+  { open: true },
+);
+
 /** The first reason `data` is not a HistoryRecord, or undefined. */
 export function recordProblem(data: unknown): string | undefined {
   if (!isObject(data)) return `expected a JSON object, got ${shown(data)}`;
   if (data.v !== HISTORY_VERSION) return `v must be ${HISTORY_VERSION}, got ${shown(data.v)} (written by another retrace version?)`;
-  const problem = firstProblem(
-    checkString(data, 'runId', ''),
-    checkString(data, 'ts', ''),
-    checkString(data, 'spec', ''),
-    checkString(data, 'goal', ''),
-    checkOneOf(data, 'status', STATUSES, ''),
-    checkOneOf(data, 'mode', MODES, ''),
-    checkNumber(data, 'modelCalls', ''),
-    checkNumber(data, 'durationMs', ''),
-    checkNumber(data, 'retries', ''),
-    checkNumber(data, 'attempt', '', true),
-    checkBoolean(data, 'healed', ''),
-    checkNumber(data, 'failedAction', '', true),
-    checkOneOf(data, 'category', CATEGORIES, '', true),
-    checkString(data, 'reason', '', true),
-    checkString(data, 'specHash', '', true),
-    data.pathHash === null ? undefined : checkString(data, 'pathHash', '', true),
-  );
+  // A run without a path file records pathHash null: the shape's string, or nothing, otherwise.
+  const problem = valueProblem(data.pathHash === null ? { ...data, pathHash: undefined } : data, RECORD_SHAPE);
   if (problem !== undefined) return problem;
   if (Number.isNaN(Date.parse(data.ts as string))) return `ts must be an ISO 8601 time, got ${shown(data.ts)}`;
   return undefined;

@@ -7,21 +7,9 @@ import { join } from 'node:path';
 import type { GoalPhases, RunStartup, Status, Verdict } from '../domain.ts';
 import { InvalidInputError } from '../errors.ts';
 import { writeFileAtomic } from '../paths/atomic.ts';
-import {
-  ACTION_KINDS,
-  CATEGORIES,
-  MODES,
-  RESOLVED_BY,
-  STATUSES,
-  STOP_REASONS,
-  checkBoolean,
-  checkNumber,
-  checkOneOf,
-  checkString,
-  firstProblem,
-  isObject,
-  shown,
-} from './json-check.ts';
+import { ACTION_KINDS, CATEGORIES, MODES, RESOLVED_BY, STATUSES, STOP_REASONS } from './json-check.ts';
+import { valueProblem } from '../spec-file/check-value.ts';
+import { bool, list, num, obj, oneOf, str, type Field } from '../spec-file/shape.ts';
 
 export interface SummaryTotals {
   readonly passed: number;
@@ -100,66 +88,57 @@ export function parseSummary(text: string, file: string): Summary {
   return data as Summary;
 }
 
-/** The first reason `data` is not a Summary, as "<json path> must be …", or undefined. */
-export function summaryProblem(data: unknown): string | undefined {
-  if (!isObject(data)) return `expected a JSON object, got ${shown(data)}`;
-  const { totals, goals } = data;
-  if (!isObject(totals)) return `totals must be an object, got ${shown(totals)}`;
-  const totalsProblem = firstProblem(
-    ...(['passed', 'failed', 'broken', 'skipped', 'modelCalls', 'durationMs'] as const).map((key) =>
-      checkNumber(totals, key, 'totals.'),
+const count = num({ minimum: 0 });
+const required = (doc: string, shape: Field['shape']): Field => ({ doc, shape, required: true });
+/** Numbers (ms, counts) under the given keys, each required; other keys allowed. */
+const numbers = (keys: readonly string[]): Field['shape'] => obj(Object.fromEntries(keys.map((key) => [key, required(key, count)])), { open: true });
+
+/** summary.json in the shape language: what CI scripts may rely on (PRODUCT.md). */
+const SUMMARY_SHAPE = obj(
+  {
+    totals: required('goals by verdict, model requests and time', numbers(['passed', 'failed', 'broken', 'skipped', 'modelCalls', 'durationMs'])),
+    startup: { doc: "the run's start-up split", shape: numbers(STARTUP_KEYS) },
+    goals: required(
+      'the verdict of each goal',
+      list(
+        obj(
+          {
+            spec: required('spec path', str()),
+            goal: required('goal id', str()),
+            status: required('verdict', oneOf(STATUSES)),
+            mode: required('how the goal ran', oneOf(MODES)),
+            modelCalls: required('model requests', count),
+            durationMs: required('time taken', count),
+            category: { doc: 'failure category', shape: oneOf(CATEGORIES) },
+            message: { doc: 'why it did not pass', shape: str() },
+            failedAction: { doc: 'index of the failed action', shape: count },
+            stopReason: { doc: 'why learning stopped', shape: oneOf(STOP_REASONS) },
+            phases: { doc: "the goal's time split", shape: numbers(PHASE_KEYS) },
+            actions: required(
+              'what each action did',
+              list(
+                obj(
+                  {
+                    kind: required('action kind', oneOf(ACTION_KINDS)),
+                    ms: required('time taken', count),
+                    settleMs: required('time to settle', count),
+                    verifyMs: required('time to verify', count),
+                    verified: required('its effects verified', bool()),
+                    resolvedBy: required('the rung that found its target', oneOf(RESOLVED_BY)),
+                    description: { doc: 'what it was', shape: str() },
+                  },
+                  { open: true },
+                ),
+              ),
+            ),
+          },
+          { open: true },
+        ),
+      ),
     ),
-  );
-  if (totalsProblem !== undefined) return totalsProblem;
-  const startupProblem = splitProblem(data, 'startup', STARTUP_KEYS, '');
-  if (startupProblem !== undefined) return startupProblem;
-  if (!Array.isArray(goals)) return `goals must be an array, got ${shown(goals)}`;
-  for (const [i, goal] of goals.entries()) {
-    const problem = verdictProblem(goal, `goals[${i}].`);
-    if (problem !== undefined) return problem;
-  }
-  return undefined;
-}
+  },
+  { open: true },
+);
 
-function verdictProblem(goal: unknown, at: string): string | undefined {
-  if (!isObject(goal)) return `${at.slice(0, -1)} must be an object, got ${shown(goal)}`;
-  const problem = firstProblem(
-    checkString(goal, 'spec', at),
-    checkString(goal, 'goal', at),
-    checkOneOf(goal, 'status', STATUSES, at),
-    checkOneOf(goal, 'mode', MODES, at),
-    checkNumber(goal, 'modelCalls', at),
-    checkNumber(goal, 'durationMs', at),
-    checkOneOf(goal, 'category', CATEGORIES, at, true),
-    checkString(goal, 'message', at, true),
-    checkNumber(goal, 'failedAction', at, true),
-    checkOneOf(goal, 'stopReason', STOP_REASONS, at, true),
-  );
-  if (problem !== undefined) return problem;
-  const phasesProblem = splitProblem(goal, 'phases', PHASE_KEYS, at);
-  if (phasesProblem !== undefined) return phasesProblem;
-  if (!Array.isArray(goal.actions)) return `${at}actions must be an array, got ${shown(goal.actions)}`;
-  for (const [j, action] of goal.actions.entries()) {
-    const aAt = `${at}actions[${j}].`;
-    if (!isObject(action)) return `${aAt.slice(0, -1)} must be an object, got ${shown(action)}`;
-    const actionProblem = firstProblem(
-      checkOneOf(action, 'kind', ACTION_KINDS, aAt),
-      checkNumber(action, 'ms', aAt),
-      checkNumber(action, 'settleMs', aAt),
-      checkNumber(action, 'verifyMs', aAt),
-      checkBoolean(action, 'verified', aAt),
-      checkOneOf(action, 'resolvedBy', RESOLVED_BY, aAt),
-      checkString(action, 'description', aAt, true),
-    );
-    if (actionProblem !== undefined) return actionProblem;
-  }
-  return undefined;
-}
-
-/** The problem of an optional time split `obj[key]`: an object of the given numbers (ms), or absent. */
-function splitProblem(obj: Record<string, unknown>, key: string, keys: readonly string[], at: string): string | undefined {
-  const split = obj[key];
-  if (split === undefined) return undefined;
-  if (!isObject(split)) return `${at}${key} must be an object, got ${shown(split)}`;
-  return firstProblem(...keys.map((k) => checkNumber(split, k, `${at}${key}.`)));
-}
+/** The first reason `data` is not a Summary, as "<json path> must be …", or undefined. */
+export const summaryProblem = (data: unknown): string | undefined => valueProblem(data, SUMMARY_SHAPE);

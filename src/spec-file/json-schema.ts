@@ -96,7 +96,7 @@ export function toJsonSchema(root: Shape, meta: SchemaDocument): JsonSchema {
           type: 'object',
           properties: properties(shape.fields),
           ...(required(shape.fields).length && { required: required(shape.fields) }),
-          additionalProperties: false,
+          ...(!shape.open && { additionalProperties: false }),
           ...(shape.anyOf && { anyOf: shape.anyOf.map((k) => ({ required: [k] })) }),
         };
       case 'record':

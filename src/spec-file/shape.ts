@@ -90,6 +90,11 @@ export interface ObjectShape {
    * filled in, so that an absent key lets a lower layer show through in `resolveOptions`.
    */
   readonly partial?: boolean;
+  /**
+   * Keys not listed are allowed: a record retrace wrote and reads back (check-value.ts), which a
+   * newer version may have written with more keys.
+   */
+  readonly open?: boolean;
 }
 
 /** A mapping with free keys and values of one shape, such as `app.env`. */
@@ -225,5 +230,5 @@ export const list = (items: Shape, extra: { minItems?: number; uniqueKey?: strin
 });
 export const obj = (
   fields: Readonly<Record<string, Field>>,
-  extra: { ref?: string; doc?: string; anyOf?: readonly string[]; label?: string; partial?: boolean } = {},
+  extra: { ref?: string; doc?: string; anyOf?: readonly string[]; label?: string; partial?: boolean; open?: boolean } = {},
 ): Shape => ({ type: 'object', fields, ...extra });

@@ -290,7 +290,7 @@ class Walker {
   fields(
     entries: readonly { key: string; keyAt: Position; pair: Pair }[],
     fields: Readonly<Record<string, Field>>,
-    options: { path: string; at: Position; partial: boolean; what: string; skip?: string },
+    options: { path: string; at: Position; partial: boolean; open?: boolean; what: string; skip?: string },
   ): Record<string, unknown> | typeof INVALID {
     const out: Record<string, unknown> = {};
     let ok = true;
@@ -299,6 +299,7 @@ class Walker {
       if (key === options.skip) continue;
       const field = fields[key];
       if (!field) {
+        if (options.open) continue;
         this.unknownKey(keyAt, options.path, key, known, options.what);
         ok = false;
         continue;
@@ -323,7 +324,7 @@ class Walker {
   object(node: YamlNode | null, shape: ObjectShape, path: string, here: Position, at: Position): Out {
     if (!isMap(node)) return this.mustBe(here, path, shape as Shape, node);
     const entries = this.entries(node, path);
-    const out = this.fields(entries, shape.fields, { path, at, partial: shape.partial ?? false, what: '' });
+    const out = this.fields(entries, shape.fields, { path, at, partial: shape.partial ?? false, open: shape.open ?? false, what: '' });
     if (shape.anyOf && !shape.anyOf.some((k) => entries.some((e) => e.key === k))) {
       this.report(here, `${subject(path)} needs ${shape.anyOf.map((k) => `${k}:`).join(' or ')}`);
       return INVALID;

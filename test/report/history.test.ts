@@ -95,7 +95,7 @@ describe('readHistory', () => {
   test('a line of the wrong shape says which field', async () => {
     mkdirSync(join(dir, 'history'));
     writeFileSync(historyFile(dir), `${JSON.stringify(record())}\n${JSON.stringify({ ...record(), status: 'green' })}\n`);
-    await expect(readHistory(dir)).rejects.toThrow(/runs\.jsonl:2: not a history record: status must be one of passed\|failed\|broken\|skipped/);
+    await expect(readHistory(dir)).rejects.toThrow(/runs\.jsonl:2: not a history record: status must be one of passed, failed, broken, skipped, got "green"/);
   });
 
   test('an unterminated last line (a killed writer) is ignored with a warning', async () => {

@@ -88,7 +88,7 @@ describe('mergeReports', () => {
     const error = await mergeReports(out, [a, b]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidInputError);
     expect((error as InvalidInputError).location?.file).toBe(join(b, 'summary.json'));
-    expect((error as Error).message).toContain('goals[0].status must be one of passed|failed|broken|skipped, got "green"');
+    expect((error as Error).message).toContain('goals[0].status must be one of passed, failed, broken, skipped, got "green"');
     expect(existsSync(out)).toBe(false);
   });
 

@@ -33,10 +33,10 @@ test('a bad field is named by its JSON path', async () => {
   const bad = { totals: totalsOf([goal], 1), goals: [{ ...goal, actions: [{ ...goal.actions[0], resolvedBy: 'magic' }] }] };
   writeFileSync(join(dir, 'summary.json'), JSON.stringify(bad));
   await expect(readSummary(dir)).rejects.toThrow(
-    /summary\.json: not a retrace summary: goals\[0\]\.actions\[0\]\.resolvedBy must be one of element\|recorded\|template\|ocr\|model, got "magic"/,
+    /summary\.json: not a retrace summary: goals\[0\]\.actions\[0\]\.resolvedBy must be one of element, recorded, template, ocr, model, got "magic"/,
   );
   writeFileSync(join(dir, 'summary.json'), JSON.stringify({ totals: { passed: 1 }, goals: [] }));
-  await expect(readSummary(dir)).rejects.toThrow(/totals\.failed must be a number >= 0, got nothing/);
+  await expect(readSummary(dir)).rejects.toThrow(/totals\.failed must be a number ≥ 0, got nothing/);
 });
 
 test('the time splits are read back, and a bad one is named by its JSON path', async () => {
@@ -46,9 +46,9 @@ test('the time splits are read back, and a bad one is named by its JSON path', a
   await writeSummary(dir, summary);
   expect(await readSummary(dir)).toEqual(summary);
   writeFileSync(join(dir, 'summary.json'), JSON.stringify({ ...summary, goals: [{ ...goal, phases: { ...phases, holdMs: -1 } }] }));
-  await expect(readSummary(dir)).rejects.toThrow(/goals\[0\]\.phases\.holdMs must be a number >= 0, got -1/);
+  await expect(readSummary(dir)).rejects.toThrow(/goals\[0\]\.phases\.holdMs must be a number ≥ 0, got -1/);
   writeFileSync(join(dir, 'summary.json'), JSON.stringify({ ...summary, startup: { cliMs: 1, engineMs: 2 } }));
-  await expect(readSummary(dir)).rejects.toThrow(/startup\.displayMs must be a number >= 0, got nothing/);
+  await expect(readSummary(dir)).rejects.toThrow(/startup\.displayMs must be a number ≥ 0, got nothing/);
   writeFileSync(join(dir, 'summary.json'), JSON.stringify({ ...summary, goals: [{ ...goal, phases: 12 }] }));
-  await expect(readSummary(dir)).rejects.toThrow(/goals\[0\]\.phases must be an object, got 12/);
+  await expect(readSummary(dir)).rejects.toThrow(/goals\[0\]\.phases must be a mapping, got 12/);
 });
