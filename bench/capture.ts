@@ -87,7 +87,12 @@ async function measure(desktop: Desktop, window: Region): Promise<Measurement[]>
   );
   out.push(
     imagemagick
-      ? figure({ group: GROUP, ...ROWS.imagemagick, samples: samples[next++]!, note: 'JPEG to stdout, not decoded: a lower bound of a usable frame' })
+      ? figure({
+          group: GROUP,
+          ...ROWS.imagemagick,
+          samples: samples[next++]!,
+          note: 'JPEG to stdout, not decoded: a lower bound of a usable frame',
+        })
       : notMeasured(GROUP, ROWS.imagemagick, 'ImageMagick `import` is not on the PATH'),
   );
   return out;

@@ -21,8 +21,16 @@ const clicks = (keys: readonly string[]): string => keys.map((k) => `click butto
 const KEYS = ['1', '2', '*', '7', '=', 'C', '9', '+'];
 const APPS = {
   galculator: { file: 'specs/galculator.yaml', app: 'launch: galculator\n  window: galculator', goal: clicks(KEYS) },
-  'fixture calculator': { file: 'specs/calculator.yaml', app: 'launch: ${env.FIXTURES}/open calculator\n  window: Retrace Calculator', goal: clicks(KEYS) },
-  'fixture counter': { file: 'specs/counter.yaml', app: 'launch: ${env.FIXTURES}/open counter\n  window: Retrace Counter', goal: clicks(['Add', 'Add', 'Add', 'Reset', 'Add', 'Add', 'Reset', 'Add']) },
+  'fixture calculator': {
+    file: 'specs/calculator.yaml',
+    app: 'launch: ${env.FIXTURES}/open calculator\n  window: Retrace Calculator',
+    goal: clicks(KEYS),
+  },
+  'fixture counter': {
+    file: 'specs/counter.yaml',
+    app: 'launch: ${env.FIXTURES}/open counter\n  window: Retrace Counter',
+    goal: clicks(['Add', 'Add', 'Add', 'Reset', 'Add', 'Add', 'Reset', 'Add']),
+  },
 } as const;
 type App = keyof typeof APPS;
 type Mode = 'pixels' | 'element';
@@ -33,12 +41,22 @@ const MODES: Record<Mode, { accessibility: 'on' | 'off'; rung: string; label: st
 
 const PHASES = ['waitMs', 'resolveMs', 'actMs', 'settleMs', 'verifyMs'] as const;
 
-const row = (app: App, mode: Mode): Row => ({ name: `${app}: ms per replayed click, ${MODES[mode].label}`, unit: 'ms', target: CLICK_TARGET });
+const row = (app: App, mode: Mode): Row => ({
+  name: `${app}: ms per replayed click, ${MODES[mode].label}`,
+  unit: 'ms',
+  target: CLICK_TARGET,
+});
 export const ROWS: Row[] = (Object.keys(APPS) as App[]).flatMap((app) => [row(app, 'pixels'), row(app, 'element')]);
 
 /** The medians of the split, as the note of a row: "wait 0 · resolve 3 · act 9 · settle 31 · verify 2". */
 export function phaseSplit(actions: readonly ActionReport[]): string {
-  return PHASES.map((p) => `${p.replace(/Ms$/, '')} ${quantile(actions.map((a) => a[p]), 0.5).toFixed(0)}`).join(' · ');
+  return PHASES.map(
+    (p) =>
+      `${p.replace(/Ms$/, '')} ${quantile(
+        actions.map((a) => a[p]),
+        0.5,
+      ).toFixed(0)}`,
+  ).join(' · ');
 }
 
 async function replay(project: Project, mode: Mode): Promise<readonly Verdict[]> {
@@ -47,17 +65,22 @@ async function replay(project: Project, mode: Mode): Promise<readonly Verdict[]>
   const goals = project.summary().goals;
   const failed = goals.filter((g) => g.status !== 'passed');
   if (result.code !== 0 || failed.length > 0 || goals.length !== Object.keys(APPS).length) {
-    throw new Error(`replay with the bus ${accessibility}: exit ${result.code}, ${failed.map((g) => `${g.spec}: ${g.message}`).join('; ') || result.stderr.slice(-300)}`);
+    throw new Error(
+      `replay with the bus ${accessibility}: exit ${result.code}, ${failed.map((g) => `${g.spec}: ${g.message}`).join('; ') || result.stderr.slice(-300)}`,
+    );
   }
   const actions = goals.flatMap((g) => g.actions);
-  progress(`replay, bus ${accessibility}: ${actions.length} clicks, ${actions.filter((a) => a.resolvedBy !== rung).length} not by the ${rung} rung`);
+  progress(
+    `replay, bus ${accessibility}: ${actions.length} clicks, ${actions.filter((a) => a.resolvedBy !== rung).length} not by the ${rung} rung`,
+  );
   return goals;
 }
 
 export function benchClicks(): Promise<Measurement[]> {
   return guarded(GROUP, ROWS, async () => {
     const project = new Project();
-    for (const { file, app, goal } of Object.values(APPS)) project.write(file, `name: Clicks\napp:\n  ${app}\ngoals:\n  - id: clicks\n    goal: ${goal}\n`);
+    for (const { file, app, goal } of Object.values(APPS))
+      project.write(file, `name: Clicks\napp:\n  ${app}\ngoals:\n  - id: clicks\n    goal: ${goal}\n`);
     const learned = await project.cli(['run'], {}, RUN_TIMEOUT_MS);
     if (learned.code !== 0) throw new Error(`learning exited ${learned.code}: ${learned.stderr.slice(-300)}`);
     const runs: Record<Mode, Verdict[]> = { pixels: [], element: [] };
@@ -69,7 +92,14 @@ export function benchClicks(): Promise<Measurement[]> {
       for (const mode of Object.keys(MODES) as Mode[]) {
         const actions = runs[mode].filter((g) => g.spec === file).flatMap((g) => g.actions);
         const byRung = actions.filter((a) => a.resolvedBy === MODES[mode].rung).length;
-        out.push(figure({ group: GROUP, ...row(app, mode), samples: actions.map((a) => a.ms), note: `${phaseSplit(actions)}; ${byRung} of ${actions.length} by the ${MODES[mode].rung} rung` }));
+        out.push(
+          figure({
+            group: GROUP,
+            ...row(app, mode),
+            samples: actions.map((a) => a.ms),
+            note: `${phaseSplit(actions)}; ${byRung} of ${actions.length} by the ${MODES[mode].rung} rung`,
+          }),
+        );
       }
     }
     return out;

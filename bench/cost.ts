@@ -83,7 +83,12 @@ async function runSession(desktop: Desktop, calc: OpenApp, session: Session): Pr
     for (let step = 0; step < 30; step++) {
       const elements = session.elements ? offerElements(await desktop.elements?.read(calc.app, { window: calc.window }), calc.window) : [];
       listed = Math.max(listed, elements.length);
-      const decision = await planner.next({ frame: await session.shoot(), step, ...(previous ? { previous } : {}), ...(elements.length > 0 && { elements }) });
+      const decision = await planner.next({
+        frame: await session.shoot(),
+        step,
+        ...(previous ? { previous } : {}),
+        ...(elements.length > 0 && { elements }),
+      });
       if (decision.kind === 'done') {
         if (decision.reason !== 'goal_achieved') throw new Error(`the planner stopped: ${decision.reason} ${decision.message ?? ''}`);
         break;
@@ -145,7 +150,8 @@ async function measure(desktop: Desktop, calc: OpenApp): Promise<Measurement[]> 
   if (desktop.elements === undefined) throw new Error('the benchmark display has no accessibility bus: no element list to measure');
   const d = await runSession(desktop, calc, { ...window, elements: true });
   if (d.listed === 0) throw new Error('the calculator published no elements');
-  const perRequest = (r: SessionResult) => `${r.requests} requests, ${Math.round(r.tokens / r.actions)} tokens (input + output) per learned action`;
+  const perRequest = (r: SessionResult) =>
+    `${r.requests} requests, ${Math.round(r.tokens / r.actions)} tokens (input + output) per learned action`;
   // The API bills an image by its pixels (about w × h / 750 tokens).
   const tokens = (w: number, h: number) => Math.ceil((w * h) / 750);
   return [

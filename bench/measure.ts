@@ -90,11 +90,7 @@ export async function timed<T>(work: () => T | Promise<T>): Promise<{ ms: number
  * Times each of several alternatives `n` times, interleaved (A B C A B C …) so machine noise
  * falls on all of them alike; `warmup` untimed rounds first.
  */
-export async function interleaved(
-  alternatives: readonly (() => unknown)[],
-  n: number,
-  warmup = 2,
-): Promise<number[][]> {
+export async function interleaved(alternatives: readonly (() => unknown)[], n: number, warmup = 2): Promise<number[][]> {
   const samples = alternatives.map(() => [] as number[]);
   for (let round = 0; round < warmup + n; round++) {
     for (const [i, work] of alternatives.entries()) {
@@ -109,10 +105,13 @@ function judge(figure: number | undefined, target: Target | undefined): Verdict 
   if (figure === undefined || Number.isNaN(figure)) return 'not measured';
   if (!target) return 'info';
   const ok =
-    target.op === '<=' ? figure <= target.value
-    : target.op === '>=' ? figure >= target.value
-    : target.op === '>' ? figure > target.value
-    : figure === target.value;
+    target.op === '<='
+      ? figure <= target.value
+      : target.op === '>='
+        ? figure >= target.value
+        : target.op === '>'
+          ? figure > target.value
+          : figure === target.value;
   return ok ? 'ok' : 'MISS';
 }
 

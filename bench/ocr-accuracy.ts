@@ -51,15 +51,36 @@ export function benchOcrAccuracy(): Promise<Measurement[]> {
       }
       const all = [...byApp.values()].flatMap((a) => a.scores);
       out.push(
-        figure({ group: GROUP, ...ROWS.accuracy, value: pct(all), note: `${words(all)} words in ${crops.length} crops of ${byApp.size} apps` }),
+        figure({
+          group: GROUP,
+          ...ROWS.accuracy,
+          value: pct(all),
+          note: `${words(all)} words in ${crops.length} crops of ${byApp.size} apps`,
+        }),
       );
       for (const [app, { scores }] of byApp) {
-        out.push(figure({ group: GROUP, name: `word accuracy, ${app} (${words(scores)} words)`, unit: '%', value: pct(scores), note: misreads(scores) }));
+        out.push(
+          figure({
+            group: GROUP,
+            name: `word accuracy, ${app} (${words(scores)} words)`,
+            unit: '%',
+            value: pct(scores),
+            note: misreads(scores),
+          }),
+        );
       }
-      out.push(figure({ group: GROUP, ...ROWS.region, samples: regionMs, note: `${crops.length} crops × ${ROUNDS}, 14×388 to 640×420 px` }));
+      out.push(
+        figure({ group: GROUP, ...ROWS.region, samples: regionMs, note: `${crops.length} crops × ${ROUNDS}, 14×388 to 640×420 px` }),
+      );
       for (const [app, { scores, readTextMs }] of byApp) {
         out.push(
-          figure({ group: GROUP, name: `readText per crop, ${app}`, unit: 'ms', samples: readTextMs, note: `${scores.length} crop(s) × ${ROUNDS}, label reads included, no cache` }),
+          figure({
+            group: GROUP,
+            name: `readText per crop, ${app}`,
+            unit: 'ms',
+            samples: readTextMs,
+            note: `${scores.length} crop(s) × ${ROUNDS}, label reads included, no cache`,
+          }),
         );
       }
     } finally {

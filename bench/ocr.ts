@@ -42,7 +42,13 @@ export function benchOcr(display: Promise<Desktop>): Promise<Measurement[]> {
       const page = await reader.read(window);
       const hits = await findText(reader, window, 'Save', { cache: null });
       const samples = await interleaved(
-        [() => reader.read(line), () => reader.read(region), () => reader.read(window), () => reader.read(screen), () => findText(reader, window, 'Save', { cache: null })],
+        [
+          () => reader.read(line),
+          () => reader.read(region),
+          () => reader.read(window),
+          () => reader.read(screen),
+          () => findText(reader, window, 'Save', { cache: null }),
+        ],
         N,
         1,
       );
@@ -50,7 +56,14 @@ export function benchOcr(display: Promise<Desktop>): Promise<Measurement[]> {
       out.push(figure({ group: GROUP, ...ROWS.region, samples: samples[1]!, note: `read ${oneLine(read.text)}` }));
       out.push(figure({ group: GROUP, ...ROWS.window, samples: samples[2]!, note: `${page.lines.length} lines read` }));
       out.push(figure({ group: GROUP, ...ROWS.screen, samples: samples[3]!, note: 'the notes window on an empty screen' }));
-      out.push(figure({ group: GROUP, ...ROWS.find, samples: samples[4]!, note: hits.length ? `found (score ${hits[0]!.score.toFixed(2)})` : 'NOT found' }));
+      out.push(
+        figure({
+          group: GROUP,
+          ...ROWS.find,
+          samples: samples[4]!,
+          note: hits.length ? `found (score ${hits[0]!.score.toFixed(2)})` : 'NOT found',
+        }),
+      );
     } finally {
       await reader.close();
       await notes.app.close();

@@ -76,7 +76,8 @@ async function main(): Promise<void> {
   const picks = (w: string, name: string): boolean =>
     GROUPS.some(([n]) => n.toLowerCase().startsWith(`${w}:`)) ? name.toLowerCase().startsWith(`${w}:`) : name.toLowerCase().includes(w);
   const groups = words.length === 0 ? GROUPS : GROUPS.filter(([name]) => words.some((w) => picks(w, name)));
-  if (groups.length === 0) throw new Error(`no benchmark group is named like ${words.join(', ')}: ${GROUPS.map(([name]) => name).join('; ')}`);
+  if (groups.length === 0)
+    throw new Error(`no benchmark group is named like ${words.join(', ')}: ${GROUPS.map(([name]) => name).join('; ')}`);
   const results: Measurement[] = [];
   for (const [name, run] of groups) {
     const t = performance.now();

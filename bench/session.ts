@@ -60,7 +60,11 @@ async function timeReads(desktop: Desktop, elements: ElementSource, app: (typeof
  * Clicks galculator's "7" and "8" in turn, CLICKS times, as a replay does (the pointer moves to
  * each button: hover, press, release); returns, per click, the time until the window is stable.
  */
-async function settlePerClick(desktop: Desktop, elements: ElementSource, animations: 'off' | 'allow'): Promise<{ settle: number[]; refresh: number[] }> {
+async function settlePerClick(
+  desktop: Desktop,
+  elements: ElementSource,
+  animations: 'off' | 'allow',
+): Promise<{ settle: number[]; refresh: number[] }> {
   const app = await desktop.launch({ launch: 'galculator', window: 'galculator', size: [400, 360], animations });
   try {
     const window = (await app.window()).region;
@@ -77,7 +81,10 @@ async function settlePerClick(desktop: Desktop, elements: ElementSource, animati
     const refresh: number[] = [];
     for (let i = 0; i < CLICKS; i++) {
       const target = buttons[i % 2] as Element;
-      const at = { x: window.x + target.box.x + Math.floor(target.box.width / 2), y: window.y + target.box.y + Math.floor(target.box.height / 2) };
+      const at = {
+        x: window.x + target.box.x + Math.floor(target.box.width / 2),
+        y: window.y + target.box.y + Math.floor(target.box.height / 2),
+      };
       const before = (await waitForStable(grab, { quietMs: 300 })).frame;
       const start = performance.now();
       await desktop.input.click(at);
@@ -104,7 +111,14 @@ export async function benchSession(desktopPromise: Promise<Desktop>): Promise<Me
     const allow = await settlePerClick(desktop, elements, 'allow');
     results.push(figure({ group: GROUP, ...REFRESH, samples: off.refresh, note: 'states, name, text, box: no tree read' }));
     results.push(figure({ group: GROUP, ...SETTLE.off, samples: off.settle, note: `${off.settle.length} of ${CLICKS} clicks settled` }));
-    results.push(figure({ group: GROUP, ...SETTLE.allow, samples: allow.settle, note: `${allow.settle.length} of ${CLICKS} clicks settled; GTK's button animation` }));
+    results.push(
+      figure({
+        group: GROUP,
+        ...SETTLE.allow,
+        samples: allow.settle,
+        note: `${allow.settle.length} of ${CLICKS} clicks settled; GTK's button animation`,
+      }),
+    );
     return results;
   });
 }

@@ -82,7 +82,10 @@ async function measureDelay(desktop: Desktop, d: number): Promise<Measurement[]>
         group: GROUP,
         ...rows.seed,
         value: fixed,
-        note: fixed < 0 ? `returns ${-fixed} ms before the app is done: a wrong verdict, not a fast one` : 'reference: 700 ms per action, whatever the app',
+        note:
+          fixed < 0
+            ? `returns ${-fixed} ms before the app is done: a wrong verdict, not a fast one`
+            : 'reference: 700 ms per action, whatever the app',
       }),
     ];
   } finally {

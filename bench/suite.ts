@@ -69,7 +69,8 @@ async function cli(project: Project, label: string, args: string[]): Promise<Run
   }
   const passed = goals.filter((g) => g.status === 'passed').length;
   progress(`${label}: exit ${result.code}, ${passed}/${goals.length} passed, ${(ms / 1000).toFixed(1)} s`);
-  if (result.code !== 0 && goals.length === 0) throw new Error(`retrace ${args.join(' ')} exited ${result.code}: ${result.stderr.slice(-400)}`);
+  if (result.code !== 0 && goals.length === 0)
+    throw new Error(`retrace ${args.join(' ')} exited ${result.code}: ${result.stderr.slice(-400)}`);
   return { ms, code: result.code, goals, modelCalls };
 }
 
@@ -90,7 +91,11 @@ export function benchSuite(): Promise<Measurement[]> {
       for (let round = 1; round <= ROUNDS; round++) {
         learns.push(await cli(project, `round ${round}: learn`, ['--learn', 'force', '--update-baselines', 'missing', '--paths', 'paths']));
         for (const w of WORKERS) {
-          replays.get(w)!.push(await cli(project, `round ${round}: replay, ${w} worker(s)`, ['--learn', 'off', '--workers', String(w), '--paths', 'paths']));
+          replays
+            .get(w)!
+            .push(
+              await cli(project, `round ${round}: replay, ${w} worker(s)`, ['--learn', 'off', '--workers', String(w), '--paths', 'paths']),
+            );
         }
       }
     } finally {
@@ -105,7 +110,11 @@ export function benchSuite(): Promise<Measurement[]> {
     const learnMedian = quantile(seconds(learns), 0.5);
     const replayMedian = quantile(seconds(one), 0.5);
     // The goals' own time, without starting vitest and the workers.
-    const goalSeconds = (runs: readonly Run[]) => quantile(runs.map((r) => r.goals.reduce((n, g) => n + g.durationMs, 0) / 1000), 0.5);
+    const goalSeconds = (runs: readonly Run[]) =>
+      quantile(
+        runs.map((r) => r.goals.reduce((n, g) => n + g.durationMs, 0) / 1000),
+        0.5,
+      );
     const [learnGoals, replayGoals] = [goalSeconds(learns), goalSeconds(one)];
 
     const out: Measurement[] = [
@@ -126,8 +135,18 @@ export function benchSuite(): Promise<Measurement[]> {
         value: allReplays.reduce((n, r) => n + r.modelCalls, 0),
         note: `${allReplays.length} replay runs, ${acted.length} actions`,
       }),
-      figure({ group: LEARN, ...LEARN_ROWS.verifyMs, samples: acted.map((a) => a.verifyMs), note: 'checkEffect only; capture is part of settling' }),
-      figure({ group: LEARN, ...LEARN_ROWS.settleMs, samples: acted.map((a) => a.settleMs), note: 'until the last change was seen after the action' }),
+      figure({
+        group: LEARN,
+        ...LEARN_ROWS.verifyMs,
+        samples: acted.map((a) => a.verifyMs),
+        note: 'checkEffect only; capture is part of settling',
+      }),
+      figure({
+        group: LEARN,
+        ...LEARN_ROWS.settleMs,
+        samples: acted.map((a) => a.settleMs),
+        note: 'until the last change was seen after the action',
+      }),
       figure({ group: LEARN, ...LEARN_ROWS.actionMs, samples: acted.map((a) => a.ms), note: 'settle + resolve + act + settle + verify' }),
     ];
     const throughput = (runs: readonly Run[]) => runs.map((r) => r.goals.length / (r.ms / 60_000));

@@ -27,10 +27,7 @@ const VERDICT: Record<Measurement['verdict'], string> = {
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function renderTable(results: readonly Measurement[]): string {
-  const lines = [
-    '| group | measurement | median | p10 – p90 | n | target | verdict | note |',
-    '|---|---|--:|--:|--:|---|---|---|',
-  ];
+  const lines = ['| group | measurement | median | p10 – p90 | n | target | verdict | note |', '|---|---|--:|--:|--:|---|---|---|'];
   let group = '';
   for (const m of results) {
     const figure = m.stats?.median ?? m.value;

@@ -31,10 +31,11 @@ interface VerdictsFile {
   readonly overHaltRate?: number;
 }
 
-const toolkitRows = (app: string) => ({
-  silent: { ...ROWS.silent, name: `${toolkitOf(app)}: ${ROWS.silent.name}` },
-  overHalt: { ...ROWS.overHalt, name: `${toolkitOf(app)}: ${ROWS.overHalt.name}` },
-}) satisfies Record<string, Row>;
+const toolkitRows = (app: string) =>
+  ({
+    silent: { ...ROWS.silent, name: `${toolkitOf(app)}: ${ROWS.silent.name}` },
+    overHalt: { ...ROWS.overHalt, name: `${toolkitOf(app)}: ${ROWS.overHalt.name}` },
+  }) satisfies Record<string, Row>;
 
 export const TOOLKIT_ROWS: Row[] = TOOLKIT_APPS.flatMap((app) => Object.values(toolkitRows(app)));
 
@@ -61,7 +62,12 @@ function benchToolkits(): Promise<Measurement[]> {
       const t = v.toolkits?.[app];
       if (!t) return Object.values(rows).map((row) => notMeasured(TOOLKIT_GROUP, row, `not in ${source}`));
       return [
-        figure({ group: TOOLKIT_GROUP, ...rows.silent, value: t.silentIncorrectSuccess, note: `of ${t.regressions} regression runs; ${source}` }),
+        figure({
+          group: TOOLKIT_GROUP,
+          ...rows.silent,
+          value: t.silentIncorrectSuccess,
+          note: `of ${t.regressions} regression runs; ${source}`,
+        }),
         figure({ group: TOOLKIT_GROUP, ...rows.overHalt, value: t.overHalt, note: `of ${t.benign} benign runs` }),
       ];
     });
@@ -81,7 +87,12 @@ function benchPages(): Promise<Measurement[]> {
     const v = JSON.parse(readFileSync(FILE, 'utf8')) as VerdictsFile;
     const source = `reports/verdicts.json of ${writtenAt(FILE)}, ${v.corpus ?? '?'} corpus (${v.variants ?? '?'} variants)`;
     return [
-      figure({ group: GROUP, ...ROWS.silent, value: v.silentIncorrectSuccess, note: `of ${v.regressions ?? '?'} regression runs; ${source}` }),
+      figure({
+        group: GROUP,
+        ...ROWS.silent,
+        value: v.silentIncorrectSuccess,
+        note: `of ${v.regressions ?? '?'} regression runs; ${source}`,
+      }),
       figure({
         group: GROUP,
         ...ROWS.overHalt,

@@ -18,7 +18,10 @@ import { figure, guarded, timed, TARGETS, type Measurement, type Row } from './m
 
 const GROUP = 'Verification';
 const N = 20;
-const SIZES = [[360, 480], [1280, 800]] as const;
+const SIZES = [
+  [360, 480],
+  [1280, 800],
+] as const;
 
 const rowsFor = ([w, h]: readonly [number, number]): { total: Row; verify: Row } => ({
   total: { name: `capture + verification per action (key "7", window ${w}×${h})`, unit: 'ms', target: TARGETS.captureVerifyMs },
@@ -31,7 +34,8 @@ export function benchVerify(display: Promise<Desktop>): Promise<Measurement[]> {
   return guarded(GROUP, ROWS, async () => {
     const desktop = await display;
     const out: Measurement[] = [];
-    for (const size of SIZES) out.push(...(await withFixture(desktop, 'calculator', (calc) => measure(desktop, calc, rowsFor(size)), { size })));
+    for (const size of SIZES)
+      out.push(...(await withFixture(desktop, 'calculator', (calc) => measure(desktop, calc, rowsFor(size)), { size })));
     return out;
   });
 }
@@ -64,9 +68,7 @@ async function measure(desktop: Desktop, calc: OpenApp, rows: ReturnType<typeof 
     const before = await press('Escape', last);
     last = await press('7', before);
     const capture = await timed(() => calc.grab());
-    const verify = await timed(() =>
-      effects.map((effect, k) => checkEffect(effect, images[k], before, capture.result, { x: 0, y: 0 })),
-    );
+    const verify = await timed(() => effects.map((effect, k) => checkEffect(effect, images[k], before, capture.result, { x: 0, y: 0 })));
     if (!verify.result.every((c) => c.verified)) failures++;
     totals.push(capture.ms + verify.ms);
     checks.push(verify.ms);

@@ -24,9 +24,7 @@ export interface SourceLocation {
 }
 
 export const formatLocation = (loc: SourceLocation): string =>
-  loc.line === undefined
-    ? loc.file
-    : `${loc.file}:${loc.line}${loc.column === undefined ? '' : `:${loc.column}`}`;
+  loc.line === undefined ? loc.file : `${loc.file}:${loc.line}${loc.column === undefined ? '' : `:${loc.column}`}`;
 
 export class InvalidInputError extends RetraceError {
   readonly code = 'INVALID_INPUT';

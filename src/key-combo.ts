@@ -17,10 +17,31 @@ export type Modifier = 'ctrl' | 'alt' | 'shift' | 'super';
 
 /** Keys with a name of their own, named as in the W3C `KeyboardEvent.key` values. */
 export type NamedKey =
-  | 'Enter' | 'Tab' | 'Escape' | 'Space' | 'Backspace' | 'Delete' | 'Insert' | 'Home' | 'End'
-  | 'PageUp' | 'PageDown' | 'ArrowUp' | 'ArrowDown' | 'ArrowLeft' | 'ArrowRight'
-  | 'ContextMenu' | 'PrintScreen' | 'Pause' | 'CapsLock' | 'NumLock' | 'ScrollLock'
-  | 'Control' | 'Alt' | 'Shift' | 'Super';
+  | 'Enter'
+  | 'Tab'
+  | 'Escape'
+  | 'Space'
+  | 'Backspace'
+  | 'Delete'
+  | 'Insert'
+  | 'Home'
+  | 'End'
+  | 'PageUp'
+  | 'PageDown'
+  | 'ArrowUp'
+  | 'ArrowDown'
+  | 'ArrowLeft'
+  | 'ArrowRight'
+  | 'ContextMenu'
+  | 'PrintScreen'
+  | 'Pause'
+  | 'CapsLock'
+  | 'NumLock'
+  | 'ScrollLock'
+  | 'Control'
+  | 'Alt'
+  | 'Shift'
+  | 'Super';
 
 export type Key =
   | { readonly kind: 'named'; readonly name: NamedKey }

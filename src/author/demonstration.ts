@@ -77,7 +77,8 @@ export function foldDemonstration<Note>(events: readonly NotedEvent<Note>[]): De
         }
         const char = event.char ?? '';
         const extend = previous?.kind === 'key' && types(previous) && last?.action.kind === 'type';
-        if (extend && last.action.kind === 'type') steps[steps.length - 1] = { ...last, action: { kind: 'type', text: last.action.text + char } };
+        if (extend && last.action.kind === 'type')
+          steps[steps.length - 1] = { ...last, action: { kind: 'type', text: last.action.text + char } };
         else push({ kind: 'type', text: char }, event);
         break;
       }

@@ -97,7 +97,10 @@ export function inspectPage(inspection: Inspection, png: Uint8Array): string {
     ...elements.map((e) => `<div class="box element" style="${boxStyle(e.box)}" title="${escapeHtml(`${e.role} ${e.name}`)}"></div>`),
   ].join('\n');
   const wordRows = words
-    .map((w) => `<tr><td>${escapeHtml(w.text)}</td><td>[${w.box.x}, ${w.box.y}, ${w.box.width}, ${w.box.height}]</td><td>${w.confidence}</td></tr>`)
+    .map(
+      (w) =>
+        `<tr><td>${escapeHtml(w.text)}</td><td>[${w.box.x}, ${w.box.y}, ${w.box.width}, ${w.box.height}]</td><td>${w.confidence}</td></tr>`,
+    )
     .join('');
   const elementsNote = inspection.elementsSource === null ? ' (no accessibility source on this desktop)' : '';
   return `<!doctype html>

@@ -101,7 +101,8 @@ export class ScreenWatch {
     const frame = await this.stage.guard(this.stage.desktop.capture.grab(window));
     const seen = performance.now();
     const last = this.latest;
-    if (last !== undefined && last.window.x === window.x && last.window.y === window.y && sameContent(last.frame, frame, this.dynamic)) return;
+    if (last !== undefined && last.window.x === window.x && last.window.y === window.y && sameContent(last.frame, frame, this.dynamic))
+      return;
     this.recent.push({ frame, window, since: at, seen });
     while (this.recent.length > 1 && this.recent[1]!.seen < seen - HISTORY_MS) this.recent.shift();
   }

@@ -106,7 +106,11 @@ function insertBeforeExpect(source: string, item: YAMLMap, actions: readonly Act
   }
   const block = new Document({ steps: null });
   block.set('steps', stepsNode(block, actions));
-  const lines = block.toString().trimEnd().split('\n').map((line) => indent + line);
+  const lines = block
+    .toString()
+    .trimEnd()
+    .split('\n')
+    .map((line) => indent + line);
   return `${source.slice(0, lineStart)}${lines.join('\n')}\n${source.slice(lineStart)}`;
 }
 

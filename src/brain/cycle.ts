@@ -184,10 +184,19 @@ export class ActionCycle {
       return { report: report({ verified: false, resolvedBy: 'recorded', retries: 0 }), changed: false, healed: false, failure };
     }
     // An app that ends under the action never settles again: its end is what the action did.
-    const after = refused ?? await unlessEnded(this.stage, settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic, quietMs: CYCLE_LIMITS.recordQuietMs }, {
-      changeFrom: before.frame,
-      reactMs: CYCLE_LIMITS.learnReactMs,
-    }));
+    const after =
+      refused ??
+      (await unlessEnded(
+        this.stage,
+        settle(
+          this.stage,
+          { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic, quietMs: CYCLE_LIMITS.recordQuietMs },
+          {
+            changeFrom: before.frame,
+            reactMs: CYCLE_LIMITS.learnReactMs,
+          },
+        ),
+      ));
     const secret = action.kind === 'type' && containsSecret(action.text);
     const settled = hasEnded(after) || secret || !elementsBefore ? after : await this.awaitTyped(action, after, dynamic);
     lap('settleMs');
@@ -202,7 +211,10 @@ export class ActionCycle {
     lap('verifyMs');
     if (!secret) this.options.onEvidence?.(step.index, before.frame, settled.frame);
     return {
-      report: { ...report({ verified: true, resolvedBy: 'recorded', retries: 0 }), ...(observed.elements?.length && { elements: observed.elements.map(describeElementEffect) }) },
+      report: {
+        ...report({ verified: true, resolvedBy: 'recorded', retries: 0 }),
+        ...(observed.elements?.length && { elements: observed.elements.map(describeElementEffect) }),
+      },
       observed,
       changed: observed.effects.length > 0,
       healed: false,
@@ -223,7 +235,9 @@ export class ActionCycle {
       const elements = await readElements(this.stage, after.window);
       if (elements === undefined) return after;
       if (elements.some((e) => (e.text ?? '').includes(typed))) {
-        return waited ? settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic, quietMs: CYCLE_LIMITS.recordQuietMs }) : after;
+        return waited
+          ? settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: dynamic, quietMs: CYCLE_LIMITS.recordQuietMs })
+          : after;
       }
       if (Date.now() >= deadline) return after;
       await this.stage.wait(TYPED_POLL_MS);
@@ -355,7 +369,11 @@ export class ActionCycle {
         ...(focusOnly?.length ? { focusOnly } : {}),
       }),
     );
-    const elements = recorded ? recorded.elements : elementsBefore && elementsAfter ? elementChanges(elementsBefore, elementsAfter, { dynamic, secret, ...(element && { target: element }) }) : undefined;
+    const elements = recorded
+      ? recorded.elements
+      : elementsBefore && elementsAfter
+        ? elementChanges(elementsBefore, elementsAfter, { dynamic, secret, ...(element && { target: element }) })
+        : undefined;
     // Where the app's elements tell what changed, they decide; the pixels there are evidence.
     const effects = elementsBefore && elementsAfter && !secret ? asElementEvidence(pixels, elements ?? [], elementsAfter, element) : pixels;
     return {

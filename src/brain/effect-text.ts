@@ -28,7 +28,8 @@ export function sameWord(recorded: string, read: string): boolean {
   // Any time is a time, as long as it has as many parts (hours and minutes, or seconds too).
   if (TIME.test(recorded) && TIME.test(read)) return recorded.split(':').length === read.split(':').length;
   if (DATE.test(recorded) && DATE.test(read)) return true;
-  if (NUMBER.test(recorded) && NUMBER.test(read)) return numberIn(recorded) === numberIn(read) && recorded.endsWith('%') === read.endsWith('%');
+  if (NUMBER.test(recorded) && NUMBER.test(read))
+    return numberIn(recorded) === numberIn(read) && recorded.endsWith('%') === read.endsWith('%');
   return false;
 }
 
@@ -40,7 +41,8 @@ export function sameText(recorded: string, read: string): boolean {
 }
 
 /** Two word boxes on one row: overlapping by half the height of the smaller. */
-const sameRow = (a: Region, b: Region): boolean => Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) >= 0.5 * Math.min(a.height, b.height);
+const sameRow = (a: Region, b: Region): boolean =>
+  Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) >= 0.5 * Math.min(a.height, b.height);
 
 /** Words in reading order: rows (words overlapping by half their height) top to bottom, each left to right. */
 export function readingOrder(words: readonly TextBox[]): TextBox[] {
@@ -93,7 +95,10 @@ export function findSaid(recorded: string, words: readonly TextBox[]): Region | 
  * (the action changed something: what was there before is not its effect).
  */
 export function findLines(recorded: string, words: readonly TextBox[], changed: (box: Region) => boolean): Region[] | undefined {
-  const lines = recorded.split('\n').map(wordsOf).filter((l) => l.length > 0);
+  const lines = recorded
+    .split('\n')
+    .map(wordsOf)
+    .filter((l) => l.length > 0);
   if (lines.length < 2) return undefined;
   const read = wordList(words);
   const used = new Set<number>();

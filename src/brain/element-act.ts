@@ -102,11 +102,15 @@ const isInside = (element: Element, ancestor: Element, byRef: ReadonlyMap<string
 };
 
 /** An option on screen: a closed combo box's hidden options (Qt publishes them over the fields below) are not clicked. */
-const isOption = (e: Element, byRef: ReadonlyMap<string, Element>): boolean => !CONTAINERS.has(e.role) && !LISTS.has(e.role) && onScreen(e, byRef);
+const isOption = (e: Element, byRef: ReadonlyMap<string, Element>): boolean =>
+  !CONTAINERS.has(e.role) && !LISTS.has(e.role) && onScreen(e, byRef);
 
 function optionsOf(elements: readonly Element[], list: Element): string[] {
   const byRef = indexByRef(elements);
-  return elements.filter((e) => isOption(e, byRef) && isInside(e, list, byRef)).map(accessibleName).filter((n) => n !== '');
+  return elements
+    .filter((e) => isOption(e, byRef) && isInside(e, list, byRef))
+    .map(accessibleName)
+    .filter((n) => n !== '');
 }
 
 function optionIn(elements: readonly Element[], list: Element, option: string): Element | undefined {
@@ -117,5 +121,7 @@ function optionIn(elements: readonly Element[], list: Element, option: string): 
 /** An option of a popup the toolkit keeps apart from its combo box: an item or menu item by that name. */
 function optionAnywhere(elements: readonly Element[], list: Element, option: string): Element | undefined {
   const byRef = indexByRef(elements);
-  return elements.find((e) => e.ref !== list.ref && ['item', 'menuitem', 'cell'].includes(e.role) && accessibleName(e) === option.trim() && onScreen(e, byRef));
+  return elements.find(
+    (e) => e.ref !== list.ref && ['item', 'menuitem', 'cell'].includes(e.role) && accessibleName(e) === option.trim() && onScreen(e, byRef),
+  );
 }

@@ -62,10 +62,14 @@ interface Pair {
 function pairElements(before: readonly Element[], after: readonly Element[]): { pairs: Pair[]; appeared: Element[]; left: Element[] } {
   const place = (elements: readonly Element[]): Map<string, { element: Element; path: ElementStep[] }> => {
     const byRef = indexByRef(elements);
-    return new Map(elements.filter((e) => (!CONTAINERS.has(e.role) || e.role === 'dialog') && onScreen(e, byRef)).map((e) => {
-      const path = pathOf(e, byRef);
-      return [pathKey(path), { element: e, path }];
-    }));
+    return new Map(
+      elements
+        .filter((e) => (!CONTAINERS.has(e.role) || e.role === 'dialog') && onScreen(e, byRef))
+        .map((e) => {
+          const path = pathOf(e, byRef);
+          return [pathKey(path), { element: e, path }];
+        }),
+    );
   };
   const was = place(before);
   const is = place(after);
@@ -90,7 +94,8 @@ const differences = (then: Element, now: Element): Property[] => {
 const MAX_APPEARED = 60;
 
 /** An element worth recording as appeared or gone: a dialog, or any other non-container that shows a name or text. */
-const tellsWhat = (e: Element): boolean => e.role === 'dialog' || (!CONTAINERS.has(e.role) && (accessibleName(e) !== '' || (e.text ?? '') !== ''));
+const tellsWhat = (e: Element): boolean =>
+  e.role === 'dialog' || (!CONTAINERS.has(e.role) && (accessibleName(e) !== '' || (e.text ?? '') !== ''));
 
 /** What an element that appeared shows: its name, text, value and the states a person reads (not its focus). */
 function shows(e: Element, secret: boolean): ElementProperties {
@@ -133,7 +138,14 @@ export function elementChanges(before: readonly Element[], after: readonly Eleme
       .map((element) => ({ element, path: pathOf(element, byRef) }));
   };
   for (const { element, path } of told(appeared, after)) {
-    effects.push({ role: element.role, name: accessibleName(element), path, after: shows(element, options.secret), change: 'appeared', box: element.box });
+    effects.push({
+      role: element.role,
+      name: accessibleName(element),
+      path,
+      after: shows(element, options.secret),
+      change: 'appeared',
+      box: element.box,
+    });
   }
   for (const { element, path } of told(left, before)) {
     effects.push({ role: element.role, name: accessibleName(element), path, after: {}, change: 'gone', box: element.box });
@@ -199,7 +211,9 @@ export function checkElementEffect(effect: ElementEffect, elements: readonly Ele
   if (effect.change === 'gone') {
     const byRef = indexByRef(elements);
     const key = pathKey(effect.path);
-    const still = matchElements(elements, { role: effect.role }).find((e) => accessibleName(e) === effect.name && onScreen(e, byRef) && pathKey(pathOf(e, byRef)) === key);
+    const still = matchElements(elements, { role: effect.role }).find(
+      (e) => accessibleName(e) === effect.name && onScreen(e, byRef) && pathKey(pathOf(e, byRef)) === key,
+    );
     return still === undefined ? {} : { problem: `the ${what} is still there; it went when the path was recorded` };
   }
   const element = lookup(effect, elements);
@@ -221,7 +235,13 @@ export function checkElementEffect(effect: ElementEffect, elements: readonly Ele
  * the element each one holds on.
  * `first`, when given, is a read already under way of the window as it is now: the first look.
  */
-export async function verifyElementEffects(stage: Stage, effects: readonly ElementEffect[], window: Region, patienceMs: number, first?: Promise<Snapshot>): Promise<ElementVerdict> {
+export async function verifyElementEffects(
+  stage: Stage,
+  effects: readonly ElementEffect[],
+  window: Region,
+  patienceMs: number,
+  first?: Promise<Snapshot>,
+): Promise<ElementVerdict> {
   const deadline = Date.now() + patienceMs;
   for (let earlier = first; ; earlier = undefined) {
     const read = await (earlier ?? snapshot(stage, window));
@@ -235,7 +255,8 @@ export async function verifyElementEffects(stage: Stage, effects: readonly Eleme
   }
 }
 
-const heldOn = (check: ElementCheck | undefined): Element | undefined => (check !== undefined && check.problem === undefined ? check.element : undefined);
+const heldOn = (check: ElementCheck | undefined): Element | undefined =>
+  check !== undefined && check.problem === undefined ? check.element : undefined;
 
 /** The element effects of a replayed action, checked: why one never held, the last read, and where each one that held is now. */
 export interface ElementVerdict {
@@ -250,7 +271,10 @@ const holding = <E extends { readonly box?: Region }>(region: Region, effects: r
   effects.find((e) => e.box !== undefined && containsRegion(inflateRegion(e.box, 2 * EFFECT_THRESHOLDS.padding), region));
 
 const containsRegion = (outer: Region, inner: Region): boolean =>
-  inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+  inner.x >= outer.x &&
+  inner.y >= outer.y &&
+  inner.x + inner.width <= outer.x + outer.width &&
+  inner.y + inner.height <= outer.y + outer.height;
 
 /** Roles whose look, when pressed, is only their feedback. */
 const PRESSED: ReadonlySet<string> = new Set(['button', 'link', 'menuitem', 'tab']);
@@ -283,7 +307,12 @@ export function leafBoxes(elements: readonly Element[]): Region[] {
  * what the tree does not tell (`DRAWN`), stay as they are.
  * @param shown the app's elements after the action.
  */
-export function asElementEvidence(effects: readonly Effect[], changes: readonly ElementEffect[], shown: readonly Element[], target?: ElementAnchor): Effect[] {
+export function asElementEvidence(
+  effects: readonly Effect[],
+  changes: readonly ElementEffect[],
+  shown: readonly Element[],
+  target?: ElementAnchor,
+): Effect[] {
   const targetKey = target && pathKey(target.path);
   const untouched = target !== undefined && PRESSED.has(target.role) && !changes.some((e) => pathKey(e.path) === targetKey);
   const leaves = leafBoxes(shown).map((box) => ({ box }));
@@ -318,7 +347,9 @@ const sameShareOf = (region: Region, from: Region, to: Region): Region => {
  * undefined.
  */
 export function elementColours(effects: readonly Effect[], found: ElementVerdict['found'], after: Frame): string | undefined {
-  const placed = found.flatMap(({ effect, element }) => (element === undefined || effect.box === undefined ? [] : [{ box: effect.box, effect, element }]));
+  const placed = found.flatMap(({ effect, element }) =>
+    element === undefined || effect.box === undefined ? [] : [{ box: effect.box, effect, element }],
+  );
   for (const effect of effects) {
     if (effect.kind !== 'element' || !effect.text) continue;
     const on = holding(effect.region, placed);
@@ -327,7 +358,8 @@ export function elementColours(effects: readonly Effect[], found: ElementVerdict
     if (region.width < 2 || region.height < 2) continue;
     const now = colourRole(crop(after, region));
     const was = effect.role ?? 'plain';
-    if (now !== was) return `the ${describeElement(on.effect, accessibleName(on.element))} shows "${secretMasker.mask(effect.text)}" restyled from ${was} to ${now}`;
+    if (now !== was)
+      return `the ${describeElement(on.effect, accessibleName(on.element))} shows "${secretMasker.mask(effect.text)}" restyled from ${was} to ${now}`;
   }
   return undefined;
 }

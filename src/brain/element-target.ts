@@ -66,11 +66,20 @@ export async function locateElement(
 
 /** "no button named "Apply": the app's buttons are "OK", "Cancel"". */
 function notAmong(elements: readonly Element[], target: ElementTarget): string {
-  const names = [...new Set(matchElements(elements, { role: target.role }).map(accessibleName).filter((n) => n !== ''))];
+  const names = [
+    ...new Set(
+      matchElements(elements, { role: target.role })
+        .map(accessibleName)
+        .filter((n) => n !== ''),
+    ),
+  ];
   const what = target.name === undefined ? `no ${target.role}` : `no ${target.role} named "${target.name}"`;
   const nth = target.nth === undefined ? '' : ` (#${target.nth} of its matches)`;
   if (names.length === 0) return `${what}${nth} among the ${elements.length} elements the app publishes; it has no ${target.role} at all`;
-  const shown = names.slice(0, LISTED).map((n) => `"${n}"`).join(', ');
+  const shown = names
+    .slice(0, LISTED)
+    .map((n) => `"${n}"`)
+    .join(', ');
   return `${what}${nth} on screen; the app's ${target.role} elements are named ${shown}${names.length > LISTED ? ', …' : ''}`;
 }
 
@@ -119,7 +128,8 @@ export async function findByElement(input: LadderInput): Promise<Finding | undef
   if (!visible(picked)) return { score: 0, runnerUp: 0, ...(byTarget && { confine: nowhere }) };
   const same = recorded !== undefined && anchor !== undefined && picked.role === recorded.role && accessibleName(picked) === recorded.name;
   const point = same ? samePlaceIn(picked.box, recorded.box, anchor.point) : centre(picked.box);
-  if (byTarget) return { point, box: picked.box, score: coveredAt(picked, point, read.elements, byRef) ? 0 : 1, runnerUp: 0, confine: picked.box };
+  if (byTarget)
+    return { point, box: picked.box, score: coveredAt(picked, point, read.elements, byRef) ? 0 : 1, runnerUp: 0, confine: picked.box };
   return { point, box: picked.box, score: pixelsAgree(shot.frame, anchorImage, anchor?.box, recorded?.box, picked.box), runnerUp: 0 };
 }
 
@@ -131,13 +141,22 @@ export async function findByElement(input: LadderInput): Promise<Finding | undef
  */
 export function coveredAt(element: Element, point: Point, elements: readonly Element[], byRef: ReadonlyMap<string, Element>): boolean {
   const ancestors = new Set<string>();
-  for (let up = element.parent === undefined ? undefined : byRef.get(element.parent); up !== undefined; up = up.parent === undefined ? undefined : byRef.get(up.parent)) ancestors.add(up.ref);
+  for (
+    let up = element.parent === undefined ? undefined : byRef.get(element.parent);
+    up !== undefined;
+    up = up.parent === undefined ? undefined : byRef.get(up.parent)
+  )
+    ancestors.add(up.ref);
   const position = elements.indexOf(element);
   return elements.some((e, i) => {
     if (i <= position || ancestors.has(e.ref) || e.role === 'tooltip' || !(e.depth === 0 || e.role === 'dialog')) return false;
     if (!containsPoint(e.box, point) || !onScreen(e, byRef)) return false;
     // What lies in the element itself (its own popup) does not cover it.
-    for (let up = e.parent === undefined ? undefined : byRef.get(e.parent); up !== undefined; up = up.parent === undefined ? undefined : byRef.get(up.parent)) {
+    for (
+      let up = e.parent === undefined ? undefined : byRef.get(e.parent);
+      up !== undefined;
+      up = up.parent === undefined ? undefined : byRef.get(up.parent)
+    ) {
       if (up.ref === element.ref) return false;
     }
     return true;
@@ -148,7 +167,13 @@ export function coveredAt(element: Element, point: Point, elements: readonly Ele
  * How well the recorded anchor image matches where the element is now (moved with it): a dialog
  * over the element, or another control drawn there, scores low. 1 when nothing was recorded.
  */
-function pixelsAgree(frame: Frame, image: Frame | undefined, anchorBox: Region | undefined, recorded: Region | undefined, now: Region): number {
+function pixelsAgree(
+  frame: Frame,
+  image: Frame | undefined,
+  anchorBox: Region | undefined,
+  recorded: Region | undefined,
+  now: Region,
+): number {
   if (image === undefined || anchorBox === undefined || recorded === undefined) return 1;
   return matchAt(frame, image, { x: anchorBox.x + now.x - recorded.x, y: anchorBox.y + now.y - recorded.y });
 }

@@ -14,9 +14,7 @@ import { secretMasker, type SecretMasker } from '../spec-file/secrets.ts';
 import { InfrastructureError } from '../errors.ts';
 
 /** The app's elements at one moment, or why there are none to ask. */
-export type Snapshot =
-  | { readonly ok: true; readonly elements: readonly Element[] }
-  | { readonly ok: false; readonly why: string };
+export type Snapshot = { readonly ok: true; readonly elements: readonly Element[] } | { readonly ok: false; readonly why: string };
 
 export const NO_BUS =
   'the display has no accessibility bus (RETRACE_ACCESSIBILITY=off, or a display without one), so no element can be found by its role';
@@ -66,7 +64,10 @@ export function maskElement(element: Element, masker: SecretMasker = secretMaske
  * A template resolved as the elements it is compared with are: its secrets masked, so
  * `name: "\${secret.X}"` finds the element whose name holds the secret.
  */
-export const resolveMasked = (resolveText: (template: string) => string) => (template: string): string => secretMasker.mask(resolveText(template));
+export const resolveMasked =
+  (resolveText: (template: string) => string) =>
+  (template: string): string =>
+    secretMasker.mask(resolveText(template));
 
 /** A name written `/…/flags` is a regular expression; any other matches exactly. */
 export const namePattern = (name: string): string | RegExp => {
@@ -83,12 +84,39 @@ export const targetQuery = (target: ElementTarget, resolveText: (template: strin
 
 /** Roles a person acts on; the element under a point is the deepest of these. */
 const ACTIONABLE: ReadonlySet<string> = new Set([
-  'button', 'checkbox', 'radio', 'entry', 'textarea', 'spinbutton', 'combobox', 'link', 'menuitem', 'menu',
-  'tab', 'item', 'cell', 'slider', 'list', 'table', 'tree', 'terminal', 'scrollbar',
+  'button',
+  'checkbox',
+  'radio',
+  'entry',
+  'textarea',
+  'spinbutton',
+  'combobox',
+  'link',
+  'menuitem',
+  'menu',
+  'tab',
+  'item',
+  'cell',
+  'slider',
+  'list',
+  'table',
+  'tree',
+  'terminal',
+  'scrollbar',
 ]);
 
 /** Roles that only hold others: their changes (focus passing through) say nothing about an action. */
-export const CONTAINERS: ReadonlySet<string> = new Set(['window', 'dialog', 'group', 'document', 'menubar', 'toolbar', 'tablist', 'statusbar', 'separator']);
+export const CONTAINERS: ReadonlySet<string> = new Set([
+  'window',
+  'dialog',
+  'group',
+  'document',
+  'menubar',
+  'toolbar',
+  'tablist',
+  'statusbar',
+  'separator',
+]);
 
 /**
  * Whether an element is on screen where it says: showing, with an area, and its centre inside
@@ -100,7 +128,11 @@ export function onScreen(element: Element, byRef: ReadonlyMap<string, Element>):
   const { box } = element;
   if (!element.states.showing || box.width <= 0 || box.height <= 0) return false;
   const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-  for (let up = element.parent === undefined ? undefined : byRef.get(element.parent); up !== undefined; up = up.parent === undefined ? undefined : byRef.get(up.parent)) {
+  for (
+    let up = element.parent === undefined ? undefined : byRef.get(element.parent);
+    up !== undefined;
+    up = up.parent === undefined ? undefined : byRef.get(up.parent)
+  ) {
     if (clips(up) && !containsPoint(up.box, centre)) return false;
   }
   return true;
@@ -119,7 +151,10 @@ export function elementAt(elements: readonly Element[], point: Point): Element |
   const under = elements.filter((e) => containsPoint(e.box, point) && onScreen(e, byRef));
   const deepest = (list: readonly Element[]): Element | undefined =>
     list.reduce<Element | undefined>((best, e) => (best === undefined || e.depth >= best.depth ? e : best), undefined);
-  return deepest(under.filter((e) => ACTIONABLE.has(e.role))) ?? deepest(under.filter((e) => !CONTAINERS.has(e.role) && accessibleName(e) !== ''));
+  return (
+    deepest(under.filter((e) => ACTIONABLE.has(e.role))) ??
+    deepest(under.filter((e) => !CONTAINERS.has(e.role) && accessibleName(e) !== ''))
+  );
 }
 
 /** Most elements offered to a planner: a bound on the prompt, far above a dialog's dozen. */
@@ -175,7 +210,12 @@ export function pathSimilarity(a: readonly ElementStep[], b: readonly ElementSte
 }
 
 /** Of several candidates, the one whose place is most like `path`, then nearest to `box`. */
-export function closestTo(candidates: readonly Element[], path: readonly ElementStep[], box: Region | undefined, byRef: ReadonlyMap<string, Element>): Element | undefined {
+export function closestTo(
+  candidates: readonly Element[],
+  path: readonly ElementStep[],
+  box: Region | undefined,
+  byRef: ReadonlyMap<string, Element>,
+): Element | undefined {
   let best: { element: Element; similarity: number; distance: number } | undefined;
   for (const element of candidates) {
     const similarity = pathSimilarity(pathOf(element, byRef), path);

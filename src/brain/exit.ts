@@ -25,7 +25,10 @@ export interface Ended {
 /** The fault of an exit nothing accounts for: the goal is broken, with the app's last words. */
 export function appExitedError(exit: AppExit): InfrastructureError {
   const tail = exit.stderrTail.trim();
-  return new InfrastructureError('APP_EXITED', `The application ${describeExit(exit)} during the goal.${tail ? `\nLast lines of its stderr:\n${tail}` : ''}`);
+  return new InfrastructureError(
+    'APP_EXITED',
+    `The application ${describeExit(exit)} during the goal.${tail ? `\nLast lines of its stderr:\n${tail}` : ''}`,
+  );
 }
 
 /**
@@ -68,15 +71,34 @@ export async function awaitExit(stage: Stage, ms: number): Promise<AppExit | und
 const ENDED_STATE = 'exited';
 
 /** An action during which the app ended, as a path keeps it: its window gone, one `exit` effect. */
-export function endedAction(action: Action, before: Settled, dynamic: readonly Region[], exit: ExitStatus, settleMs: number, anchor?: RecordedAction['anchor']): RecordedAction {
+export function endedAction(
+  action: Action,
+  before: Settled,
+  dynamic: readonly Region[],
+  exit: ExitStatus,
+  settleMs: number,
+  anchor?: RecordedAction['anchor'],
+): RecordedAction {
   const window: Region = { x: 0, y: 0, width: before.frame.width, height: before.frame.height };
-  const recorded = { action, ...(anchor ? { anchor } : {}), before: fingerprint(before.frame, dynamic), after: ENDED_STATE, effects: [], dynamic, settleMs: Math.round(settleMs) };
+  const recorded = {
+    action,
+    ...(anchor ? { anchor } : {}),
+    before: fingerprint(before.frame, dynamic),
+    after: ENDED_STATE,
+    effects: [],
+    dynamic,
+    settleMs: Math.round(settleMs),
+  };
   return withExit(recorded, exit, window);
 }
 
 /** An action with the app's end added to its effects; `window` is the whole window, window-relative. */
 export function withExit(recorded: RecordedAction, exit: ExitStatus, window: Region): RecordedAction {
-  return { ...recorded, after: ENDED_STATE, effects: [...recorded.effects, { region: window, kind: 'exit', exit: { code: exit.code, signal: exit.signal } }] };
+  return {
+    ...recorded,
+    after: ENDED_STATE,
+    effects: [...recorded.effects, { region: window, kind: 'exit', exit: { code: exit.code, signal: exit.signal } }],
+  };
 }
 
 /** Whether an exit is the one expected: a code, or `any` code (a kill by a signal is a crash). */
@@ -87,6 +109,7 @@ export const exitMatches = (expected: number | 'any', exit: ExitStatus): boolean
 export function exitMiss(recorded: Effect, exit: ExitStatus | undefined, waitedMs: number): string | undefined {
   const was = recorded.exit ? `it ${describeExit(recorded.exit)}` : 'it ended';
   if (exit === undefined) return `the application was to end (recorded: ${was}), but it still runs ${waitedMs} ms later`;
-  if (recorded.exit && (exit.code !== recorded.exit.code || exit.signal !== recorded.exit.signal)) return `the application ${describeExit(exit)} (recorded: ${was})`;
+  if (recorded.exit && (exit.code !== recorded.exit.code || exit.signal !== recorded.exit.signal))
+    return `the application ${describeExit(exit)} (recorded: ${was})`;
   return undefined;
 }

@@ -125,7 +125,12 @@ export interface Judged {
  * Runs the goal's `expect:` list on its final screen, once quiet for as long as the app took to
  * react while `actions` were learned; `before` are the expectations that held before it began.
  */
-export async function checkGoal(input: GoalRunInput, stage: Stage, actions: readonly RecordedAction[], before: HeldBefore): Promise<Judged> {
+export async function checkGoal(
+  input: GoalRunInput,
+  stage: Stage,
+  actions: readonly RecordedAction[],
+  before: HeldBefore,
+): Promise<Judged> {
   input.hooks?.phase?.('checking');
   const last = actions.at(-1);
   const judge = async (): Promise<AssertionResult[]> => {
@@ -147,9 +152,14 @@ export async function checkGoal(input: GoalRunInput, stage: Stage, actions: read
       });
   const failed = expectationMismatch(assertions);
   if (failed) return { assertions, mismatch: failed, warnings: [] };
-  const changed: Region[] = [...actions].reverse().find((a) => a.effects.length > 0)?.effects.map((e) => e.region) ?? [];
+  const changed: Region[] =
+    [...actions]
+      .reverse()
+      .find((a) => a.effects.length > 0)
+      ?.effects.map((e) => e.region) ?? [];
   const warnings = provedNothing(input.goal.expect, assertions, await before(), changed);
-  if (warnings.length > 0 && input.options.strict) return { assertions, mismatch: { category: 'expectation-failed', message: `${warnings.join('\n')} (--strict)` }, warnings: [] };
+  if (warnings.length > 0 && input.options.strict)
+    return { assertions, mismatch: { category: 'expectation-failed', message: `${warnings.join('\n')} (--strict)` }, warnings: [] };
   return { assertions, warnings };
 }
 

@@ -115,7 +115,13 @@ export async function resolveTarget(input: LadderInput, rungs: readonly RungSpec
     confine ??= finding.confine;
     // A role target's element, as the tree has it now, is where any rung must find it.
     const ok = accepted(rung, finding) && finding.point !== undefined && (confine === undefined || containsPoint(confine, finding.point));
-    tried.push({ rung: rung.name, score: finding.score, runnerUp: finding.runnerUp, ...(finding.box ? { box: finding.box } : {}), accepted: ok });
+    tried.push({
+      rung: rung.name,
+      score: finding.score,
+      runnerUp: finding.runnerUp,
+      ...(finding.box ? { box: finding.box } : {}),
+      accepted: ok,
+    });
     if (ok && finding.point) {
       const { anchor } = input;
       // The recorded rung's point is where the anchor was: it has not moved.

@@ -96,12 +96,19 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
     .map((box) => ({ box, area: clampRegion(inflateRegion(box, EFFECT_PADDING), after.width, after.height) }))
     .filter(({ area }) => area.width > 0 && area.height > 0);
   const changes: Array<{ readonly changed: Region; readonly on?: Region }> = [
-    ...changedRegions(before, after, { ignore: [...input.dynamic, ...rings.map((r) => r.area)], minPixels: MIN_EFFECT_PIXELS }).map((changed) => ({ changed })),
-    ...rings.flatMap(({ box, area }, i) => changedIn(before, after, area, [...input.dynamic, ...rings.slice(0, i).map((r) => r.area)]).map((changed) => ({ changed, on: box }))),
+    ...changedRegions(before, after, { ignore: [...input.dynamic, ...rings.map((r) => r.area)], minPixels: MIN_EFFECT_PIXELS }).map(
+      (changed) => ({ changed }),
+    ),
+    ...rings.flatMap(({ box, area }, i) =>
+      changedIn(before, after, area, [...input.dynamic, ...rings.slice(0, i).map((r) => r.area)]).map((changed) => ({ changed, on: box })),
+    ),
   ].sort((a, b) => a.changed.y - b.changed.y || a.changed.x - b.changed.x);
   // A caret is in either blink phase on any frame: its appearing is no effect to verify. Nor is
   // more of what changes on its own (a longer headline than any seen rotating).
-  const own = continuingChanging(changes.map((c) => c.changed), input.dynamic);
+  const own = continuingChanging(
+    changes.map((c) => c.changed),
+    input.dynamic,
+  );
   const effects: Effect[] = [];
   for (const { changed, on } of changes.filter((c) => !isCaretLike(c.changed) && !own.includes(c.changed))) {
     const region = clampRegion(inflateRegion(changed, EFFECT_PADDING), after.width, after.height);
@@ -112,7 +119,9 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
     const text = await readRegion(reader, after, region);
     const said = await readRegion(reader, before, region);
     const image = store(sink, crop(after, region));
-    const own = (on !== undefined && isFocusRing(before, after, region, on)) || (input.target !== undefined && isFeedback(before, after, region, input.target));
+    const own =
+      (on !== undefined && isFocusRing(before, after, region, on)) ||
+      (input.target !== undefined && isFeedback(before, after, region, input.target));
     const kind: EffectKind = own && sameText(said, text) ? 'feedback' : sameText(said, text) ? 'look' : 'text';
     const role = kind === 'text' && text ? colourRole(crop(after, region)) : 'plain';
     effects.push({ region, kind, image, ...(text ? { text } : {}), ...(role !== 'plain' ? { role } : {}) });
@@ -124,7 +133,10 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
 function changedIn(before: Frame, after: Frame, area: Region, ignore: readonly Region[]): Region[] {
   const inArea = ignore.map((r) => offsetRegion(r, -area.x, -area.y));
   return changedRegions(crop(before, area), crop(after, area), { ignore: inArea, minPixels: MIN_EFFECT_PIXELS }).map((c) => ({
-    x: c.x + area.x, y: c.y + area.y, width: c.width, height: c.height,
+    x: c.x + area.x,
+    y: c.y + area.y,
+    width: c.width,
+    height: c.height,
   }));
 }
 
@@ -229,7 +241,15 @@ export interface ActionObserveInput {
 export async function observeAction(input: ActionObserveInput): Promise<RecordedAction> {
   const { action, before, after, point, dynamic, secret } = input;
   const anchor = point ? makeAnchor(before, point, secret ? undefined : input.text, input.assets) : undefined;
-  const effects = await makeEffects({ before, after, dynamic, secret, sink: input.assets, reader: input.reader, ...(anchor ? { target: anchor.box } : {}) });
+  const effects = await makeEffects({
+    before,
+    after,
+    dynamic,
+    secret,
+    sink: input.assets,
+    reader: input.reader,
+    ...(anchor ? { target: anchor.box } : {}),
+  });
   return {
     action,
     ...(anchor ? { anchor } : {}),

@@ -19,7 +19,15 @@
  * No wait longer than the work: the wait after an action ends once its recorded effects show and
  * the window is quiet a moment (vision/settle.ts, `ready`), not after a whole quiet window.
  */
-import { exitOf, type ActionReport, type DrawReport, type ElementEffect, type Frame, type Region, type UnexpectedChange } from '../domain.ts';
+import {
+  exitOf,
+  type ActionReport,
+  type DrawReport,
+  type ElementEffect,
+  type Frame,
+  type Region,
+  type UnexpectedChange,
+} from '../domain.ts';
 import { framesEqual } from '../vision/changes.ts';
 import { crop, clampRegion, inflateRegion, offsetRegion, regionArea, regionsIntersect } from '../vision/frame.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
@@ -27,7 +35,15 @@ import { settle, type Settled } from './settle.ts';
 import { CONTAINERS, snapshot, type Snapshot } from './elements.ts';
 import { describeAction, describeElementEffect } from '../spec-file/describe.ts';
 import { verifyEffects, kindOf, matches, presentAsRecorded, type EffectCheck } from './verify.ts';
-import { elementColours, focusMoves, leafBoxes, sameBox, verifyElementEffects, type ElementVerdict, type FocusMoves } from './element-effects.ts';
+import {
+  elementColours,
+  focusMoves,
+  leafBoxes,
+  sameBox,
+  verifyElementEffects,
+  type ElementVerdict,
+  type FocusMoves,
+} from './element-effects.ts';
 import { elementNews, newsRegions, treeHeld, type TreeHeld } from './element-news.ts';
 import { describeChanges, describeUnexpected, isFocusFeedback, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { continuingChanging } from './observe.ts';
@@ -115,7 +131,10 @@ export class ReplayStep {
         phases[phase] += now - mark;
         mark = now;
       };
-      const settled = attempt === 0 && this.pending ? this.pending : await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() });
+      const settled =
+        attempt === 0 && this.pending
+          ? this.pending
+          : await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() });
       this.forget();
       const first = attempt === 0 ? await this.awaitBeforeLine(step, settled, ignore) : settled;
       lap('waitMs');
@@ -134,8 +153,17 @@ export class ReplayStep {
       const acted = Date.now();
       lap('actMs');
       if (typeof refused === 'string') {
-        const failure: ActionFailure = { category: 'target-not-found', message: `action ${index + 1} (${describeAction(action)}): ${refused}`, index };
-        return { report: report({ verified: false, resolvedBy: resolved.resolvedBy, retries: attempt }), changed: false, healed: false, failure };
+        const failure: ActionFailure = {
+          category: 'target-not-found',
+          message: `action ${index + 1} (${describeAction(action)}): ${refused}`,
+          index,
+        };
+        return {
+          report: report({ verified: false, resolvedBy: resolved.resolvedBy, retries: attempt }),
+          changed: false,
+          healed: false,
+          failure,
+        };
       }
       if (ends) {
         const exit = refused?.ended ?? (await awaitExit(this.stage, this.options.actionTimeoutMs));
@@ -143,14 +171,27 @@ export class ReplayStep {
         const made = report({ verified: true, resolvedBy: resolved.resolvedBy, retries: attempt });
         const miss = exitMiss(ends, exit, this.options.actionTimeoutMs);
         if (miss === undefined) return { report: made, observed: recorded, changed: true, healed: false };
-        const failure: ActionFailure = { category: 'effect-not-verified', message: `action ${index + 1} (${describeAction(action)}): its effect did not verify — ${miss}`, index };
+        const failure: ActionFailure = {
+          category: 'effect-not-verified',
+          message: `action ${index + 1} (${describeAction(action)}): its effect did not verify — ${miss}`,
+          index,
+        };
         return { report: { ...made, verified: false }, changed: exit !== undefined, healed: false, failure };
       }
       let verifying = 0;
       const [target] = targetBoxes(step, resolved);
       const verify = async (shot: Settled): Promise<EffectCheck[]> => {
         const start = performance.now();
-        const input = { reader: this.stage.reader, recorded, image: step.image, before: before.frame, after: shot.frame, offset: resolved.offset, ignore: ignore(), ...(target && { target }) };
+        const input = {
+          reader: this.stage.reader,
+          recorded,
+          image: step.image,
+          before: before.frame,
+          after: shot.frame,
+          offset: resolved.offset,
+          ignore: ignore(),
+          ...(target && { target }),
+        };
         const checks = await this.stage.guard(verifyEffects(input));
         verifying += performance.now() - start;
         return checks;
@@ -168,10 +209,22 @@ export class ReplayStep {
         const read = snapshot(this.stage, before.window);
         const started = { frame, read, done: false };
         // An early read that is not used fails with nobody waiting.
-        read.then(() => (started.done = true), () => (started.done = true));
+        read.then(
+          () => (started.done = true),
+          () => (started.done = true),
+        );
         early = started;
       };
-      const awaited = await this.awaitEffects(step, before, resolved, acted, verify, () => [...ignore(), ...feedbackPlaces(step, resolved)], ignore, readEarly);
+      const awaited = await this.awaitEffects(
+        step,
+        before,
+        resolved,
+        acted,
+        verify,
+        () => [...ignore(), ...feedbackPlaces(step, resolved)],
+        ignore,
+        readEarly,
+      );
       const { checks } = awaited;
       let after = awaited.after;
       // Waiting for the reaction is settling; looking at the effects is verifying.
@@ -180,17 +233,24 @@ export class ReplayStep {
       phases.verifyMs += verifying;
       const failed = checks.find((c) => !c.verified);
       // What the action changed in the app's elements must hold too, exactly.
-      const current = early && sameBox(before.window, after.window) && framesEqual(early.frame, after.frame, ignore()) ? early.read : undefined;
+      const current =
+        early && sameBox(before.window, after.window) && framesEqual(early.frame, after.frame, ignore()) ? early.read : undefined;
       // Element effects are waited for as pixel ones are: while nothing but the target's own
       // feedback changed, for the rest of the action's time limit (an app still working on it).
       const untouched = framesEqual(before.frame, after.frame, [...ignore(), ...feedbackPlaces(step, resolved)]);
-      const patienceMs = untouched ? Math.max(0, acted + this.options.actionTimeoutMs - Date.now()) : Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor);
-      const elementCheck = failed || !recorded.elements?.length ? undefined : await verifyElementEffects(this.stage, recorded.elements, after.window, patienceMs, current);
+      const patienceMs = untouched
+        ? Math.max(0, acted + this.options.actionTimeoutMs - Date.now())
+        : Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor);
+      const elementCheck =
+        failed || !recorded.elements?.length
+          ? undefined
+          : await verifyElementEffects(this.stage, recorded.elements, after.window, patienceMs, current);
       // Effects the tree showed only after the window looked settled: the window is looked at again.
       if (elementCheck && elementCheck.problem === undefined && current === undefined && untouched) {
         after = await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() });
       }
-      const elementMiss = elementCheck?.problem ?? (elementCheck ? elementColours(recorded.effects, elementCheck.found, after.frame) : undefined);
+      const elementMiss =
+        elementCheck?.problem ?? (elementCheck ? elementColours(recorded.effects, elementCheck.found, after.frame) : undefined);
       const changed = !framesEqual(before.frame, after.frame, ignore());
       if ((failed || elementMiss) && !changed && attempt < CYCLE_LIMITS.maxRetries) continue;
       // The window before and after is evidence for a failed action as much as for a passed one.
@@ -209,28 +269,56 @@ export class ReplayStep {
       }
       if (elementMiss) return fail('effect-not-verified', `${description}: its effect did not verify — ${elementMiss}`);
       if (attempt > 0 && this.options.strict) {
-        return fail('effect-not-verified', `${description}: its effect appeared only when it was done again (${attempt} ${attempt === 1 ? 'retry' : 'retries'}): the app ignored it the first time (--strict)`, true);
+        return fail(
+          'effect-not-verified',
+          `${description}: its effect appeared only when it was done again (${attempt} ${attempt === 1 ? 'retry' : 'retries'}): the app ignored it the first time (--strict)`,
+          true,
+        );
       }
       // The app's elements after the action (read once): what changed in them unrecorded is told
       // by role and name; the pixels then look only where no element tells it.
       const elementsAfter = elementCheck?.read ?? (before.elements?.ok ? await snapshot(this.stage, after.window) : undefined);
-      const news = step.treeRecorded && before.elements?.ok && elementsAfter?.ok
-        ? await this.settledNews(elementNews(before.elements.elements, elementsAfter.elements, recorded.elements ?? [], { dynamic: ignore(), secret, ...(recorded.anchor?.element && { target: recorded.anchor.element }) }), after)
-        : [];
+      const news =
+        step.treeRecorded && before.elements?.ok && elementsAfter?.ok
+          ? await this.settledNews(
+              elementNews(before.elements.elements, elementsAfter.elements, recorded.elements ?? [], {
+                dynamic: ignore(),
+                secret,
+                ...(recorded.anchor?.element && { target: recorded.anchor.element }),
+              }),
+              after,
+            )
+          : [];
       // Where an element is, the tree told what changed: the pixels look only where none is.
       const told = step.treeRecorded && elementsAfter?.ok ? leafBoxes(elementsAfter.elements) : [];
-      const accounted = [...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]), ...targetBoxes(step, resolved), ...elementBoxes(elementCheck?.found ?? [], after.frame), ...newsRegions(news), ...told];
+      const accounted = [
+        ...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]),
+        ...targetBoxes(step, resolved),
+        ...elementBoxes(elementCheck?.found ?? [], after.frame),
+        ...newsRegions(news),
+        ...told,
+      ];
       const moves = (): Promise<FocusMoves | undefined> => this.focusMoves(before, elementsAfter, after.window);
       const unexpected = [...news, ...(await this.unexpected(index, before.frame, after, accounted, ignore(), secret, moves))];
       lap('verifyMs');
       if (unexpected.length > 0 && this.options.unexpectedChanges !== 'warn') {
-        return { ...fail('unexpected-change', `${description}: it also changed what its path did not record: ${describeUnexpected(unexpected)}`, true), report: { ...report({ verified: true, resolvedBy: resolved.resolvedBy, retries: attempt }), unexpected } };
+        return {
+          ...fail(
+            'unexpected-change',
+            `${description}: it also changed what its path did not record: ${describeUnexpected(unexpected)}`,
+            true,
+          ),
+          report: { ...report({ verified: true, resolvedBy: resolved.resolvedBy, retries: attempt }), unexpected },
+        };
       }
       // The element rung finding its element where it was recorded is a clean replay, not a heal.
-      const inPlace = resolved.resolvedBy === 'recorded' || (resolved.resolvedBy === 'element' && resolved.offset.x === 0 && resolved.offset.y === 0);
+      const inPlace =
+        resolved.resolvedBy === 'recorded' || (resolved.resolvedBy === 'element' && resolved.offset.x === 0 && resolved.offset.y === 0);
       const healed = !inPlace || checks.some((c) => c.moved);
       // An action that replayed exactly keeps its recorded evidence (and images) in a proposal.
-      const observed = healed ? await this.cycle.observe(action, before, after, resolved, recorded.dynamic, secret, step.assets, recorded) : recorded;
+      const observed = healed
+        ? await this.cycle.observe(action, before, after, resolved, recorded.dynamic, secret, step.assets, recorded)
+        : recorded;
       lap('verifyMs');
       const done = {
         ...report({ verified: true, resolvedBy: resolved.resolvedBy, retries: attempt }),
@@ -246,7 +334,10 @@ export class ReplayStep {
         window: after.window,
         ...(elementsAfter && { elements: elementsAfter }),
         ...(step.treeRecorded && elementsAfter?.ok && { elementEffects: recorded.elements ?? [] }),
-        effects: [...checks.filter((c) => c.verified && !c.skipped).map((c) => c.region), ...elementBoxes(elementCheck?.found ?? [], after.frame)],
+        effects: [
+          ...checks.filter((c) => c.verified && !c.skipped).map((c) => c.region),
+          ...elementBoxes(elementCheck?.found ?? [], after.frame),
+        ],
         dynamic: recorded.dynamic,
         secret,
         ...(after.drawing && { drawing: after.drawing }),
@@ -269,7 +360,11 @@ export class ReplayStep {
     const giveUp = Date.now() + this.options.actionTimeoutMs;
     let now = first;
     while (!matches(now.frame, line.region, image).ok && Date.now() < giveUp) {
-      now = await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() }, { changeFrom: now.frame, reactMs: giveUp - Date.now() });
+      now = await settle(
+        this.stage,
+        { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() },
+        { changeFrom: now.frame, reactMs: giveUp - Date.now() },
+      );
     }
     return now;
   }
@@ -290,17 +385,26 @@ export class ReplayStep {
    * but the model rung — up to the action's time limit; the model, when allowed, is asked once at
    * the end. A target that never shows is not found.
    */
-  private async awaitTarget(step: ReplayStepInput, first: Settled, ignore: () => Region[]): Promise<{ before: Settled; resolved: Resolved | Unresolved }> {
+  private async awaitTarget(
+    step: ReplayStepInput,
+    first: Settled,
+    ignore: () => Region[],
+  ): Promise<{ before: Settled; resolved: Resolved | Unresolved }> {
     const giveUp = Date.now() + this.options.actionTimeoutMs;
     // An action on an app that publishes its elements has them read before it (the element rung
     // reads them anyway): what changed in them tells the focus moving from news.
     const { recorded } = step;
     const published = recorded.anchor?.element !== undefined || (recorded.elements?.length ?? 0) > 0;
-    const withElements = async (shot: Settled): Promise<Settled> => (published && !shot.elements ? { ...shot, elements: await snapshot(this.stage, shot.window) } : shot);
+    const withElements = async (shot: Settled): Promise<Settled> =>
+      published && !shot.elements ? { ...shot, elements: await snapshot(this.stage, shot.window) } : shot;
     let before = await withElements(first);
     let resolved = await this.cycle.ladder(step, before, false);
     while ('failure' in resolved && Date.now() < giveUp) {
-      const later = await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() }, { changeFrom: before.frame, reactMs: giveUp - Date.now() });
+      const later = await settle(
+        this.stage,
+        { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() },
+        { changeFrom: before.frame, reactMs: giveUp - Date.now() },
+      );
       if (framesEqual(later.frame, before.frame, ignore())) continue;
       before = await withElements(later);
       resolved = await this.cycle.ladder(step, before, false);
@@ -404,12 +508,19 @@ export class ReplayStep {
     const pixels = unexplainedChanges(previous.after, now.frame, [], ignore);
     // The tree first: the effects must still hold in it, and what else changed in it is late news.
     // At the end of the path it is read whatever the pixels say: the goal ends on a checked tree.
-    const tree = previous.elementEffects && previous.elements?.ok && (final || pixels.length > 0) ? await this.treeHeld(previous, now, ignore) : undefined;
+    const tree =
+      previous.elementEffects && previous.elements?.ok && (final || pixels.length > 0)
+        ? await this.treeHeld(previous, now, ignore)
+        : undefined;
     if (tree?.problem !== undefined) {
       return {
         index: previous.index,
         report: { ...previous.report, verified: false },
-        failure: { category: 'effect-not-verified', message: `${previous.description}: its effect did not hold — ${tree.problem}, a moment after it was verified`, index: previous.index },
+        failure: {
+          category: 'effect-not-verified',
+          message: `${previous.description}: its effect did not hold — ${tree.problem}, a moment after it was verified`,
+          index: previous.index,
+        },
       };
     }
     const onTree = [...elementBoxes(tree?.found ?? [], now.frame), ...newsRegions(tree?.late ?? []), ...(tree?.told ?? [])];
@@ -439,14 +550,21 @@ export class ReplayStep {
         },
       };
     }
-    const late = [...(tree ? await this.settledNews(tree.late, now) : []), ...(changes.length > 0 ? await this.unexpected(previous.index, previous.after, now, onTree, ignore, previous.secret) : [])];
+    const late = [
+      ...(tree ? await this.settledNews(tree.late, now) : []),
+      ...(changes.length > 0 ? await this.unexpected(previous.index, previous.after, now, onTree, ignore, previous.secret) : []),
+    ];
     if (late.length === 0) return undefined;
     const report = { ...previous.report, unexpected: [...(previous.report.unexpected ?? []), ...late] };
     if (this.options.unexpectedChanges === 'warn') return { index: previous.index, report };
     return {
       index: previous.index,
       report,
-      failure: { category: 'unexpected-change', message: `${previous.description}: it also changed, a moment later, what its path did not record: ${describeUnexpected(late)}`, index: previous.index },
+      failure: {
+        category: 'unexpected-change',
+        message: `${previous.description}: it also changed, a moment later, what its path did not record: ${describeUnexpected(late)}`,
+        index: previous.index,
+      },
     };
   }
 
@@ -457,7 +575,12 @@ export class ReplayStep {
    */
   private async settledNews(news: readonly UnexpectedChange[], after: Settled): Promise<UnexpectedChange[]> {
     if (news.length === 0) return [];
-    const watched = await watchCandidates(this.stage, after.window, after.frame, news.map((n) => n.region));
+    const watched = await watchCandidates(
+      this.stage,
+      after.window,
+      after.frame,
+      news.map((n) => n.region),
+    );
     this.seen.push(...watched.dynamic);
     return news.filter((n) => !watched.dynamic.includes(n.region));
   }
@@ -481,7 +604,13 @@ export class ReplayStep {
    */
   private async sinceVerified(previous: Previous, ignore: readonly Region[]): Promise<Settled> {
     if (previous.effects.length > 0) {
-      const unchanged = (frame: Frame): Settled => ({ frame, window: previous.window, settleMs: 0, stable: true, ...(previous.elements && { elements: previous.elements }) });
+      const unchanged = (frame: Frame): Settled => ({
+        frame,
+        window: previous.window,
+        settleMs: 0,
+        stable: true,
+        ...(previous.elements && { elements: previous.elements }),
+      });
       // Told that nothing was drawn there since, the window shows that frame still.
       if (previous.drawing && !(await previous.drawing.drawn(performance.now()))) return unchanged(previous.after);
       const frame = await this.stage.grabber(previous.window)();
@@ -528,7 +657,10 @@ export function healReason(resolved: Pick<Resolved, 'resolvedBy' | 'offset'>, ch
     .map((c) => {
       const said = c.effect.text && !secret ? ` "${c.effect.text}"` : '';
       const { region: was } = c.effect;
-      const where = c.region.x === was.x && c.region.y === was.y ? 'at its place, repainted' : `found at ${c.region.x}, ${c.region.y} (recorded at ${was.x}, ${was.y})`;
+      const where =
+        c.region.x === was.x && c.region.y === was.y
+          ? 'at its place, repainted'
+          : `found at ${c.region.x}, ${c.region.y} (recorded at ${was.x}, ${was.y})`;
       return `${kindOf(c.effect)}${said} ${where}`;
     });
   return [...target, ...effects].join('; ');
@@ -546,7 +678,14 @@ function feedbackPlaces(step: ReplayStepInput, resolved: Resolved): Region[] {
  * effect. Not a container's whole box (a dialog's, a list's): what else shows in it is news.
  */
 function elementBoxes(found: ElementVerdict['found'], frame: Frame): Region[] {
-  return found.flatMap(({ element }) => (element === undefined || CONTAINERS.has(element.role) || HOLDERS.has(element.role) || regionArea(element.box) > 0.5 * frame.width * frame.height ? [] : [element.box]));
+  return found.flatMap(({ element }) =>
+    element === undefined ||
+    CONTAINERS.has(element.role) ||
+    HOLDERS.has(element.role) ||
+    regionArea(element.box) > 0.5 * frame.width * frame.height
+      ? []
+      : [element.box],
+  );
 }
 
 /** Roles that hold rows or items: each row is an element of its own. */
@@ -575,7 +714,8 @@ function effectProblem(check: EffectCheck, step: ReplayStepInput, before: Frame,
 
 function notVerified(description: string, check: EffectCheck, changed: boolean, attempt: number): string {
   const { x, y, width, height } = check.effect.region;
-  if (!changed) return `${description}: its effect did not verify — the screen did not change at all${attempt > 0 ? ', also when it was done again' : ''}`;
+  if (!changed)
+    return `${description}: its effect did not verify — the screen did not change at all${attempt > 0 ? ', also when it was done again' : ''}`;
   return (
     `${description}: its effect did not verify — the region [${x}, ${y}, ${width}, ${height}] ` +
     (check.detail ?? `does not show what was recorded (${check.diffPixels} pixels differ)`)

@@ -58,7 +58,14 @@ export async function replay(input: ReplayInput): Promise<Replay> {
     input.onAction?.(index, path.actions.length, describeAction(recorded.action));
     const late = await held(false);
     if (late) return { reports, healed, observed, failure: late };
-    const outcome = await input.cycle.run({ kind: 'replay', recorded, index, image, assets: observed.assets, treeRecorded: path.version >= TREE_RECORDED });
+    const outcome = await input.cycle.run({
+      kind: 'replay',
+      recorded,
+      index,
+      image,
+      assets: observed.assets,
+      treeRecorded: path.version >= TREE_RECORDED,
+    });
     reports.push(outcome.report);
     if (outcome.failure || !outcome.observed) {
       return { reports, healed, observed, ...(outcome.failure ? { failure: outcome.failure } : {}) };

@@ -174,7 +174,10 @@ function parseClause(tokens: readonly Token[]): Action {
       if (word() !== 'in') throw new GrammarError('select needs the list it picks in, as in select "Paris" in list "City"');
       at++;
       const list = target('select … in', 'select "Paris" in combobox "City"');
-      if (!('role' in list)) throw new GrammarError(`select needs the role of the list, as in select "${option}" in list "${'text' in list ? list.text : ''}" (or combobox, table, tree)`);
+      if (!('role' in list))
+        throw new GrammarError(
+          `select needs the role of the list, as in select "${option}" in list "${'text' in list ? list.text : ''}" (or combobox, table, tree)`,
+        );
       end(`select "${option}" in ${shown(list)}`);
       return { kind: 'select', option, target: list };
     }
@@ -230,17 +233,22 @@ function parseClause(tokens: readonly Token[]): Action {
         return { kind: 'wait-for', text: awaited };
       }
       // "wait 200 ms", "wait 200ms", "wait 2 s": at most a number and a unit.
-      const joined = tokens.length - at > 2 ? '' : tokens
-        .slice(at)
-        .map((t) => (t.kind === 'word' ? t.text.toLowerCase() : '\u0000'))
-        .join('');
+      const joined =
+        tokens.length - at > 2
+          ? ''
+          : tokens
+              .slice(at)
+              .map((t) => (t.kind === 'word' ? t.text.toLowerCase() : '\u0000'))
+              .join('');
       const m = /^(\d+)(ms|s)$/.exec(joined);
       if (!m) throw new GrammarError('wait needs for "T" or a duration, as in wait for "Saved" or wait 200 ms');
       return { kind: 'wait', ms: Number(m[1]) * (m[2] === 's' ? 1000 : 1) };
     }
     default: {
       const hint = keyword === 'double' || keyword === 'right' ? ` (write ${keyword}-click)` : '';
-      throw new GrammarError(`unknown action "${tokens[0]?.kind === 'word' ? tokens[0].text : keyword}"${hint}; expected one of: ${ACTIONS.join(', ')}`);
+      throw new GrammarError(
+        `unknown action "${tokens[0]?.kind === 'word' ? tokens[0].text : keyword}"${hint}; expected one of: ${ACTIONS.join(', ')}`,
+      );
     }
   }
 }

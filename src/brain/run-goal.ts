@@ -29,10 +29,22 @@ export async function runGoal(input: GoalRunInput): Promise<GoalOutcome> {
       const message = existing
         ? `the path of "${goal.id}" is stale (its ${what} changed) and learning is off (--learn off)`
         : `"${goal.id}" has no recorded path and learning is off (--learn off)`;
-      return { mode: goal.steps ? 'scripted' : 'replayed', actions: [], assertions: [], modelCalls: 0, mismatch: { category: 'no-path', message } };
+      return {
+        mode: goal.steps ? 'scripted' : 'replayed',
+        actions: [],
+        assertions: [],
+        modelCalls: 0,
+        mismatch: { category: 'no-path', message },
+      };
     }
     if (!goal.goal && !goal.steps) {
-      return { mode: 'replayed', actions: [], assertions: [], modelCalls: 0, mismatch: { category: 'no-path', message: noPathToLearn(input.spec.id, goal.id, stale) } };
+      return {
+        mode: 'replayed',
+        actions: [],
+        assertions: [],
+        modelCalls: 0,
+        mismatch: { category: 'no-path', message: noPathToLearn(input.spec.id, goal.id, stale) },
+      };
     }
     if (stale) input.hooks?.warn?.(`the ${what} of "${goal.id}" changed: learning it again`);
     const stage = await input.stage(false);

@@ -24,7 +24,19 @@ import type { Element } from '../desktop/types.ts';
 import type { TextReader } from '../vision/types.ts';
 import type { SecretMasker } from '../spec-file/secrets.ts';
 import { changedRegions } from '../vision/changes.ts';
-import { boundingRegion, clampRegion, containsPoint, crop, inflateRegion, isEmptyRegion, maskRegions, offsetRegion, regionArea, regionCenter, regionsIntersect } from '../vision/frame.ts';
+import {
+  boundingRegion,
+  clampRegion,
+  containsPoint,
+  crop,
+  inflateRegion,
+  isEmptyRegion,
+  maskRegions,
+  offsetRegion,
+  regionArea,
+  regionCenter,
+  regionsIntersect,
+} from '../vision/frame.ts';
 import { CONTAINERS } from './elements.ts';
 import type { Rgba } from '../vision/types.ts';
 
@@ -90,9 +102,7 @@ export class SecretScreen {
     await this.readWords(raw, previous);
     const found = [...this.landed, ...this.words];
     await this.findElements(found, raw, window);
-    const hidden = found
-      .map((r) => clampRegion(this.paintOf(r), raw))
-      .filter((r) => !isEmptyRegion(r));
+    const hidden = found.map((r) => clampRegion(this.paintOf(r), raw)).filter((r) => !isEmptyRegion(r));
     return hidden.length === 0 ? raw : maskRegions(raw, hidden, PAINT);
   }
 
@@ -100,7 +110,10 @@ export class SecretScreen {
   private paintOf(region: Region): Region {
     const centre = regionCenter(region);
     const around = this.boxes.filter((b) => containsPoint(b, centre));
-    const box = around.reduce<Region | undefined>((best, b) => (best === undefined || regionArea(b) < regionArea(best) ? b : best), undefined);
+    const box = around.reduce<Region | undefined>(
+      (best, b) => (best === undefined || regionArea(b) < regionArea(best) ? b : best),
+      undefined,
+    );
     return box === undefined ? region : inflateRegion(box, MARGIN_PX);
   }
 
@@ -117,12 +130,18 @@ export class SecretScreen {
       // A bus that does not answer leaves the regions painted as found: hidden all the same.
       elements = [];
     }
-    const candidates = elements.filter((e) => !CONTAINERS.has(e.role) && !isEmptyRegion(e.box) && regionArea(e.box) <= MAX_ELEMENT_SHARE * raw.width * raw.height);
+    const candidates = elements.filter(
+      (e) => !CONTAINERS.has(e.role) && !isEmptyRegion(e.box) && regionArea(e.box) <= MAX_ELEMENT_SHARE * raw.width * raw.height,
+    );
     for (const region of fresh) {
       const centre = regionCenter(region);
       const deepest = candidates
         .filter((e) => containsPoint(e.box, centre))
-        .reduce<Element | undefined>((best, e) => (best === undefined || e.depth > best.depth || (e.depth === best.depth && regionArea(e.box) < regionArea(best.box)) ? e : best), undefined);
+        .reduce<Element | undefined>(
+          (best, e) =>
+            best === undefined || e.depth > best.depth || (e.depth === best.depth && regionArea(e.box) < regionArea(best.box)) ? e : best,
+          undefined,
+        );
       if (deepest) this.boxes.push(deepest.box);
       else this.bare.push(region);
     }
@@ -131,7 +150,10 @@ export class SecretScreen {
   /** Re-reads the parts of `raw` that changed since the last read, keeping the secret's words. */
   private async readWords(raw: Frame, previous: Frame | undefined): Promise<void> {
     const base = this.lastRead !== undefined && sameSize(this.lastRead, raw) ? this.lastRead : previous;
-    const changed = base !== undefined && sameSize(base, raw) ? boundingRegion(changedRegions(base, raw)) : { x: 0, y: 0, width: raw.width, height: raw.height };
+    const changed =
+      base !== undefined && sameSize(base, raw)
+        ? boundingRegion(changedRegions(base, raw))
+        : { x: 0, y: 0, width: raw.width, height: raw.height };
     this.lastRead = raw;
     if (!changed) return;
     const area = clampRegion(inflateRegion(changed, READ_CONTEXT_PX), raw);

@@ -45,5 +45,12 @@ export async function settle(
     ...(options.onState ? { onState: options.onState } : {}),
     ...(expect ? { expectChangeFrom: expect.changeFrom, reactMs: expect.reactMs } : {}),
   });
-  return { frame: result.frame, window, settleMs: result.settleMs, stable: result.stable, changing: result.changing, ...(drawing && { drawing }) };
+  return {
+    frame: result.frame,
+    window,
+    settleMs: result.settleMs,
+    stable: result.stable,
+    changing: result.changing,
+    ...(drawing && { drawing }),
+  };
 }

@@ -87,5 +87,9 @@ export async function describeChanges(stage: Stage, after: Frame, regions: reado
 /** One line for a message: what changed in the app's elements, else where, and what it says. */
 export const describeUnexpected = (changes: readonly UnexpectedChange[]): string =>
   changes
-    .map((c) => c.element ?? `[${c.region.x}, ${c.region.y}, ${c.region.width}, ${c.region.height}]${c.text ? ` "${c.text.replace(/\s*\n\s*/g, ' / ')}"` : ' (no text)'}`)
+    .map(
+      (c) =>
+        c.element ??
+        `[${c.region.x}, ${c.region.y}, ${c.region.width}, ${c.region.height}]${c.text ? ` "${c.text.replace(/\s*\n\s*/g, ' / ')}"` : ' (no text)'}`,
+    )
     .join(', ');

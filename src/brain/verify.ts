@@ -14,7 +14,16 @@
  * Only the recorded pixels at the recorded place are a clean pass; anything else heals the path.
  */
 import { onScreen, type Effect, type EffectKind, type Frame, type Point, type RecordedAction, type Region } from '../domain.ts';
-import { containsPoint, crop, clampRegion, inflateRegion, offsetRegion, regionCenter, regionsIntersect, unionRegions } from '../vision/frame.ts';
+import {
+  containsPoint,
+  crop,
+  clampRegion,
+  inflateRegion,
+  offsetRegion,
+  regionCenter,
+  regionsIntersect,
+  unionRegions,
+} from '../vision/frame.ts';
 import { readAll } from '../vision/ocr/find-text.ts';
 import type { TextBox, TextReader } from '../vision/types.ts';
 import { compareFrames } from '../vision/compare.ts';
@@ -114,7 +123,11 @@ export function withSurroundings(checks: EffectCheck[], { changed, words }: Pick
  * the target): the sign that the action's reaction is complete, so waiting for it ends. Undefined
  * when pixels alone cannot tell (no effect decides, or one has no image: a secret action).
  */
-export function presentAsRecorded(recorded: RecordedAction, image: (name: string) => Frame, offset: Point): ((frame: Frame) => boolean) | undefined {
+export function presentAsRecorded(
+  recorded: RecordedAction,
+  image: (name: string) => Frame,
+  offset: Point,
+): ((frame: Frame) => boolean) | undefined {
   // An element's pixels decide nothing, but showing as recorded they still say the reaction is drawn.
   const decisive = onScreen(recorded.effects).filter((e) => kindOf(e) !== 'feedback');
   if (decisive.length === 0 || decisive.some((e) => e.image === undefined)) return undefined;
@@ -162,13 +175,22 @@ export function matches(after: Frame, region: Region, expected: Frame): { ok: bo
  *   changed" can be checked.
  * @param allowed where the image found elsewhere may be (not on the target: `elsewhere`).
  */
-export function checkEffect(effect: Effect, image: Frame | undefined, before: Frame, after: Frame, offset: Point, allowed: (r: Region) => boolean = () => true): EffectCheck {
+export function checkEffect(
+  effect: Effect,
+  image: Frame | undefined,
+  before: Frame,
+  after: Frame,
+  offset: Point,
+  allowed: (r: Region) => boolean = () => true,
+): EffectCheck {
   const places = placesOf(effect, offset);
   // The target's own look, and a change the app's elements account for (their effects decide), are evidence.
-  if (kindOf(effect) === 'feedback' || kindOf(effect) === 'element') return { effect, verified: true, skipped: true, moved: false, region: places[places.length - 1]!, diffPixels: 0 };
+  if (kindOf(effect) === 'feedback' || kindOf(effect) === 'element')
+    return { effect, verified: true, skipped: true, moved: false, region: places[places.length - 1]!, diffPixels: 0 };
   if (!image) {
     for (const [i, region] of places.entries()) {
-      if (changedAt(before, after, region)) return { effect, verified: true, moved: i > 0, region: clampRegion(region, after.width, after.height), diffPixels: 0 };
+      if (changedAt(before, after, region))
+        return { effect, verified: true, moved: i > 0, region: clampRegion(region, after.width, after.height), diffPixels: 0 };
     }
     return { effect, verified: false, moved: false, region: effect.region, diffPixels: 0, detail: 'the region did not change' };
   }
@@ -201,7 +223,8 @@ export function checkEffect(effect: Effect, image: Frame | undefined, before: Fr
     const region = { ...effect.region, x: found.point.x, y: found.point.y };
     // What already looked like this before the action (the first of a row of equal items) is
     // not its effect: only a place the action changed counts.
-    if (allowed(region) && changedAt(before, after, region) && matches(after, region, image).ok) return { effect, verified: true, moved: true, region, diffPixels: 0 };
+    if (allowed(region) && changedAt(before, after, region) && matches(after, region, image).ok)
+      return { effect, verified: true, moved: true, region, diffPixels: 0 };
   }
   return failed;
 }
@@ -258,7 +281,10 @@ async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck
     if (restyled === undefined) return { effect, verified: true, moved: true, region, diffPixels: 0 };
     return { ...failed, region, detail: `"${oneLine(recorded)}" restyled from ${role} to ${restyled}` };
   }
-  return { ...failed, detail: read === undefined ? `"${oneLine(recorded)}" is not shown` : `reads "${oneLine(read)}", recorded "${oneLine(recorded)}"` };
+  return {
+    ...failed,
+    detail: read === undefined ? `"${oneLine(recorded)}" is not shown` : `reads "${oneLine(read)}", recorded "${oneLine(recorded)}"`,
+  };
 }
 
 /**
@@ -276,7 +302,9 @@ async function checkLookText(input: VerifyInput, effect: Effect, image: Frame, f
     const now = await readAll(reader, withoutCaretsIn(after, [region]), { region });
     if (!sameText(effect.text ?? '', now.text)) continue;
     recorded ??= (await readAll(reader, withoutCarets(image))).words.map((w) => w.box);
-    const text = [...recorded, ...now.words.map((w) => offsetRegion(w.box, -region.x, -region.y))].map((b) => inflateRegion(b, EFFECT_THRESHOLDS.padding));
+    const text = [...recorded, ...now.words.map((w) => offsetRegion(w.box, -region.x, -region.y))].map((b) =>
+      inflateRegion(b, EFFECT_THRESHOLDS.padding),
+    );
     const shown = crop(after, region);
     if (
       structureSimilarity(image, shown, text) >= structureMin &&
@@ -296,7 +324,11 @@ function flatColour(frame: Frame): readonly [number, number, number] | undefined
   const d = frame.data;
   const [r, g, b] = [d[0] ?? 0, d[1] ?? 0, d[2] ?? 0];
   for (let i = 4; i < d.length; i += 4) {
-    if (Math.abs((d[i] ?? 0) - r) > channelTolerance || Math.abs((d[i + 1] ?? 0) - g) > channelTolerance || Math.abs((d[i + 2] ?? 0) - b) > channelTolerance) {
+    if (
+      Math.abs((d[i] ?? 0) - r) > channelTolerance ||
+      Math.abs((d[i + 1] ?? 0) - g) > channelTolerance ||
+      Math.abs((d[i + 2] ?? 0) - b) > channelTolerance
+    ) {
       return undefined;
     }
   }

@@ -35,23 +35,64 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     summary: 'learn or replay the goals of specs, verify them and report',
     args: '[files or folders…] (default: specs/)',
     flags: {
-      learn: { type: 'string', choices: ['auto', 'off', 'force'], description: 'learn goals without a (fresh) path; off fails them; force relearns all', defaultText: 'auto' },
-      planner: { type: 'string', choices: ['auto', 'claude', 'rules'], description: 'who learns: Claude (needs ANTHROPIC_API_KEY) or the offline rules planner', defaultText: 'auto' },
-      relearn: { type: 'boolean', description: 'learn a goal again when its replay fails for good; the goal still fails, the new path is proposed (retrace paths accept)' },
+      learn: {
+        type: 'string',
+        choices: ['auto', 'off', 'force'],
+        description: 'learn goals without a (fresh) path; off fails them; force relearns all',
+        defaultText: 'auto',
+      },
+      planner: {
+        type: 'string',
+        choices: ['auto', 'claude', 'rules'],
+        description: 'who learns: Claude (needs ANTHROPIC_API_KEY) or the offline rules planner',
+        defaultText: 'auto',
+      },
+      relearn: {
+        type: 'boolean',
+        description:
+          'learn a goal again when its replay fails for good; the goal still fails, the new path is proposed (retrace paths accept)',
+      },
       'heal-with-model': { type: 'boolean', description: 'let replay ask the model to find a lost target' },
       strict: { type: 'boolean', description: 'a replayed action that had to be done again (the app ignored it once) fails the goal' },
-      'unexpected-changes': { type: 'string', choices: ['fail', 'warn'], description: 'what a change no recorded effect accounts for does to the goal', defaultText: 'fail' },
-      trace: { type: 'string', choices: ['off', 'on', 'retain-on-failure'], description: 'keep each goal\'s trace under <reports>/traces/ (open it with retrace trace show)', defaultText: 'retain-on-failure' },
-      'update-baselines': { type: 'string', choices: ['missing', 'changed', 'all', 'none'], description: 'which screenshot baselines may be written', defaultText: 'missing; none when CI=true' },
+      'unexpected-changes': {
+        type: 'string',
+        choices: ['fail', 'warn'],
+        description: 'what a change no recorded effect accounts for does to the goal',
+        defaultText: 'fail',
+      },
+      trace: {
+        type: 'string',
+        choices: ['off', 'on', 'retain-on-failure'],
+        description: "keep each goal's trace under <reports>/traces/ (open it with retrace trace show)",
+        defaultText: 'retain-on-failure',
+      },
+      'update-baselines': {
+        type: 'string',
+        choices: ['missing', 'changed', 'all', 'none'],
+        description: 'which screenshot baselines may be written',
+        defaultText: 'missing; none when CI=true',
+      },
       goal: { type: 'list', description: 'run only this goal id (repeatable)' },
       bail: { type: 'boolean', description: 'stop at the first failure' },
       workers: { type: 'number', description: 'parallel workers, each on its own virtual display', defaultText: '1' },
       shard: { type: 'string', description: 'run shard i of n (split by spec file), e.g. 1/3' },
-      model: { type: 'string', description: 'Claude model for learning and healing (also RETRACE_MODEL)', defaultText: 'claude-sonnet-5-5' },
-      retry: { type: 'number', description: 'retry a failed goal up to N times (a goal that passes on retry is flagged flaky)', defaultText: '0' },
+      model: {
+        type: 'string',
+        description: 'Claude model for learning and healing (also RETRACE_MODEL)',
+        defaultText: 'claude-sonnet-5-5',
+      },
+      retry: {
+        type: 'number',
+        description: 'retry a failed goal up to N times (a goal that passes on retry is flagged flaky)',
+        defaultText: '0',
+      },
       junit: { type: 'string', description: 'also write a JUnit XML report to this file (for CI systems that read it)' },
       'keep-open': { type: 'boolean', description: 'leave the app and its display running after a failed goal' },
-      live: { type: 'boolean', description: 'watch the run in a browser: every worker\'s display, with its goal and action in progress, on one view-only page on a local port (address printed)' },
+      live: {
+        type: 'boolean',
+        description:
+          "watch the run in a browser: every worker's display, with its goal and action in progress, on one view-only page on a local port (address printed)",
+      },
       quiet: { type: 'boolean', description: 'print only failures and the result' },
       verbose: { type: 'boolean', description: 'print every step' },
       ...DIRS,
@@ -72,21 +113,31 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     args: '[show|accept|reject <spec>#<goal>]',
     flags: {
       json: { type: 'boolean', description: 'print JSON' },
-      html: { type: 'string', valueOptional: true, description: 'paths show: write the storyboard page to this file', defaultText: '<reports>/storyboards/<spec>/<goal>.html' },
+      html: {
+        type: 'string',
+        valueOptional: true,
+        description: 'paths show: write the storyboard page to this file',
+        defaultText: '<reports>/storyboards/<spec>/<goal>.html',
+      },
       ...DIRS,
     },
   },
   inspect: {
-    summary: 'launch a spec\'s app and write what retrace sees: the window, OCR words, controls (a page with boxes and ready-to-paste targets)',
+    summary:
+      "launch a spec's app and write what retrace sees: the window, OCR words, controls (a page with boxes and ready-to-paste targets)",
     args: '<spec file>',
     flags: {
-      goal: { type: 'string', description: 'replay this goal\'s path first and inspect where it ends' },
-      out: { type: 'string', description: 'directory of window.png, inspect.json and index.html', defaultText: '<reports>/inspect/<spec>/' },
+      goal: { type: 'string', description: "replay this goal's path first and inspect where it ends" },
+      out: {
+        type: 'string',
+        description: 'directory of window.png, inspect.json and index.html',
+        defaultText: '<reports>/inspect/<spec>/',
+      },
       ...DIRS,
     },
   },
   record: {
-    summary: 'record a goal\'s path from a person\'s demonstration; Ctrl-C ends it, then expect: is checked and the path saved',
+    summary: "record a goal's path from a person's demonstration; Ctrl-C ends it, then expect: is checked and the path saved",
     args: '<spec file>',
     flags: {
       goal: { type: 'string', description: 'the goal to record (required)' },
@@ -99,7 +150,8 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     flags: { ...DIRS },
   },
   trace: {
-    summary: 'open a goal\'s trace (reports/traces/<spec>/<goal>/) in a local page: each action\'s window before and after, rungs, effects, expectations; Ctrl-C ends it',
+    summary:
+      "open a goal's trace (reports/traces/<spec>/<goal>/) in a local page: each action's window before and after, rungs, effects, expectations; Ctrl-C ends it",
     args: 'show <trace folder or its trace.json>',
     flags: {
       port: { type: 'number', description: 'the local port to serve the page on', defaultText: 'a free one' },

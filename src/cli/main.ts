@@ -46,7 +46,9 @@ function reportError(error: unknown): number {
     process.stderr.write(`retrace: ${terminalText(known.message)}\n`);
     return known.exitCode;
   }
-  process.stderr.write(`retrace: unexpected error (a bug in retrace; please report it):\n${terminalText((error as Error).stack ?? String(error))}\n`);
+  process.stderr.write(
+    `retrace: unexpected error (a bug in retrace; please report it):\n${terminalText((error as Error).stack ?? String(error))}\n`,
+  );
   return 3;
 }
 

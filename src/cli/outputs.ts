@@ -48,7 +48,10 @@ function check(location: OutputLocation): void {
   try {
     rmdirSync(mkdtempSync(join(at, '.retrace-probe-')));
   } catch (error) {
-    throw new InfrastructureError('IO', `cannot write ${what} ${path}: creating a file in ${at} fails: ${ioCause(error) ?? (error as Error).message}`);
+    throw new InfrastructureError(
+      'IO',
+      `cannot write ${what} ${path}: creating a file in ${at} fails: ${ioCause(error) ?? (error as Error).message}`,
+    );
   }
 }
 

@@ -9,13 +9,7 @@
  * packed RGBA in `out` (allocated when null; may be `src` itself when the stride is
  * `width * 4`). Returns `out`.
  */
-export const bgraToRgba = (
-  src: Uint8Array,
-  width: number,
-  height: number,
-  strideBytes: number,
-  out: Uint8Array | null,
-): Uint8Array => {
+export const bgraToRgba = (src: Uint8Array, width: number, height: number, strideBytes: number, out: Uint8Array | null): Uint8Array => {
   const rowBytes = width * 4;
   if (strideBytes < rowBytes || src.length < strideBytes * (height - 1) + rowBytes) {
     throw new RangeError(

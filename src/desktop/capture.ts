@@ -49,7 +49,9 @@ export class XScreenCapture implements ScreenCapture {
   async grab(region?: Region): Promise<Frame> {
     if (region !== undefined) this.checkRegion(region);
     const x = await this.connection();
-    return x === undefined ? this.grabWithNut(region) : this.grabOwn(x, region ?? { x: 0, y: 0, width: this.display.width, height: this.display.height });
+    return x === undefined
+      ? this.grabWithNut(region)
+      : this.grabOwn(x, region ?? { x: 0, y: 0, width: this.display.width, height: this.display.height });
   }
 
   /** The own connection when the display has one fit for grabbing; once it had none, never again. */
@@ -77,17 +79,13 @@ export class XScreenCapture implements ScreenCapture {
     let image: Awaited<ReturnType<typeof screen.grab>>;
     try {
       image =
-        region === undefined
-          ? await screen.grab()
-          : await screen.grabRegion(new Region(region.x, region.y, region.width, region.height));
+        region === undefined ? await screen.grab() : await screen.grabRegion(new Region(region.x, region.y, region.width, region.height));
     } catch (error) {
       // libnut rejects with a bare string; a dead server is the usual reason.
       this.display.assertAlive();
-      throw new InfrastructureError(
-        'DISPLAY_DIED',
-        `Could not capture the screen of X display ${this.display.name}: ${String(error)}`,
-        { cause: error },
-      );
+      throw new InfrastructureError('DISPLAY_DIED', `Could not capture the screen of X display ${this.display.name}: ${String(error)}`, {
+        cause: error,
+      });
     }
     if (image.pixelDensity.scaleX !== 1 || image.pixelDensity.scaleY !== 1) {
       throw new InfrastructureError(

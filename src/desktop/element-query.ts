@@ -12,7 +12,9 @@ const normalise = (text: string): string => text.trim().replace(/\s+/g, ' ');
 export const accessibleName = (element: Element): string => normalise(element.name || element.label || '');
 
 const roleMatches = (element: Element, role: string): boolean =>
-  element.role === role || element.toolkitRole === role || (ALSO_MATCHES[role] ?? []).some((r) => r === element.toolkitRole || r === element.role);
+  element.role === role ||
+  element.toolkitRole === role ||
+  (ALSO_MATCHES[role] ?? []).some((r) => r === element.toolkitRole || r === element.role);
 
 const nameMatches = (element: Element, name: string | RegExp): boolean => {
   const text = accessibleName(element);
@@ -73,7 +75,10 @@ export const withLayoutLabels = (elements: readonly Element[]): Element[] => {
   const labels = elements.filter((e) => e.role === 'label' && e.name.trim() !== '' && visible(e.box));
   return elements.map((e) => {
     if (e.name !== '' || e.label !== undefined || !FIELD_ROLES.has(e.role)) return e;
-    const found = labelBeside(e, labels.filter((l) => windowOf.get(l.ref) === windowOf.get(e.ref)));
+    const found = labelBeside(
+      e,
+      labels.filter((l) => windowOf.get(l.ref) === windowOf.get(e.ref)),
+    );
     return found === undefined ? e : { ...e, label: normalise(found.name) };
   });
 };

@@ -24,11 +24,7 @@ export interface ToolOptions {
  * what a non-zero exit means (xdotool exits 1 for "no window found", which is not a fault).
  * Rejects only when the tool is not installed (MISSING_TOOL).
  */
-export const runTool = (
-  command: string,
-  args: readonly string[],
-  options: ToolOptions,
-): Promise<ToolResult> =>
+export const runTool = (command: string, args: readonly string[], options: ToolOptions): Promise<ToolResult> =>
   new Promise((resolve, reject) => {
     execFile(
       command,

@@ -35,23 +35,101 @@ export interface InputListener {
 
 /** Scan code → [unshifted, shifted] character on a US layout. */
 const PRINTABLE: Readonly<Record<number, readonly [string, string]>> = {
-  2: ['1', '!'], 3: ['2', '@'], 4: ['3', '#'], 5: ['4', '$'], 6: ['5', '%'], 7: ['6', '^'], 8: ['7', '&'],
-  9: ['8', '*'], 10: ['9', '('], 11: ['0', ')'], 12: ['-', '_'], 13: ['=', '+'],
-  16: ['q', 'Q'], 17: ['w', 'W'], 18: ['e', 'E'], 19: ['r', 'R'], 20: ['t', 'T'], 21: ['y', 'Y'], 22: ['u', 'U'],
-  23: ['i', 'I'], 24: ['o', 'O'], 25: ['p', 'P'], 26: ['[', '{'], 27: [']', '}'],
-  30: ['a', 'A'], 31: ['s', 'S'], 32: ['d', 'D'], 33: ['f', 'F'], 34: ['g', 'G'], 35: ['h', 'H'], 36: ['j', 'J'],
-  37: ['k', 'K'], 38: ['l', 'L'], 39: [';', ':'], 40: ["'", '"'], 41: ['`', '~'], 43: ['\\', '|'],
-  44: ['z', 'Z'], 45: ['x', 'X'], 46: ['c', 'C'], 47: ['v', 'V'], 48: ['b', 'B'], 49: ['n', 'N'], 50: ['m', 'M'],
-  51: [',', '<'], 52: ['.', '>'], 53: ['/', '?'], 57: [' ', ' '],
-  55: ['*', '*'], 71: ['7', '7'], 72: ['8', '8'], 73: ['9', '9'], 74: ['-', '-'], 75: ['4', '4'], 76: ['5', '5'],
-  77: ['6', '6'], 78: ['+', '+'], 79: ['1', '1'], 80: ['2', '2'], 81: ['3', '3'], 82: ['0', '0'], 83: ['.', '.'], 3637: ['/', '/'],
+  2: ['1', '!'],
+  3: ['2', '@'],
+  4: ['3', '#'],
+  5: ['4', '$'],
+  6: ['5', '%'],
+  7: ['6', '^'],
+  8: ['7', '&'],
+  9: ['8', '*'],
+  10: ['9', '('],
+  11: ['0', ')'],
+  12: ['-', '_'],
+  13: ['=', '+'],
+  16: ['q', 'Q'],
+  17: ['w', 'W'],
+  18: ['e', 'E'],
+  19: ['r', 'R'],
+  20: ['t', 'T'],
+  21: ['y', 'Y'],
+  22: ['u', 'U'],
+  23: ['i', 'I'],
+  24: ['o', 'O'],
+  25: ['p', 'P'],
+  26: ['[', '{'],
+  27: [']', '}'],
+  30: ['a', 'A'],
+  31: ['s', 'S'],
+  32: ['d', 'D'],
+  33: ['f', 'F'],
+  34: ['g', 'G'],
+  35: ['h', 'H'],
+  36: ['j', 'J'],
+  37: ['k', 'K'],
+  38: ['l', 'L'],
+  39: [';', ':'],
+  40: ["'", '"'],
+  41: ['`', '~'],
+  43: ['\\', '|'],
+  44: ['z', 'Z'],
+  45: ['x', 'X'],
+  46: ['c', 'C'],
+  47: ['v', 'V'],
+  48: ['b', 'B'],
+  49: ['n', 'N'],
+  50: ['m', 'M'],
+  51: [',', '<'],
+  52: ['.', '>'],
+  53: ['/', '?'],
+  57: [' ', ' '],
+  55: ['*', '*'],
+  71: ['7', '7'],
+  72: ['8', '8'],
+  73: ['9', '9'],
+  74: ['-', '-'],
+  75: ['4', '4'],
+  76: ['5', '5'],
+  77: ['6', '6'],
+  78: ['+', '+'],
+  79: ['1', '1'],
+  80: ['2', '2'],
+  81: ['3', '3'],
+  82: ['0', '0'],
+  83: ['.', '.'],
+  3637: ['/', '/'],
 };
 
 const NAMED: Readonly<Record<number, string>> = {
-  1: 'Escape', 14: 'Backspace', 15: 'Tab', 28: 'Enter', 3612: 'Enter', 58: 'CapsLock',
-  3657: 'PageUp', 3665: 'PageDown', 3663: 'End', 3655: 'Home', 3666: 'Insert', 3667: 'Delete',
-  57419: 'ArrowLeft', 57416: 'ArrowUp', 57421: 'ArrowRight', 57424: 'ArrowDown', 3639: 'PrintScreen',
-  59: 'F1', 60: 'F2', 61: 'F3', 62: 'F4', 63: 'F5', 64: 'F6', 65: 'F7', 66: 'F8', 67: 'F9', 68: 'F10', 87: 'F11', 88: 'F12',
+  1: 'Escape',
+  14: 'Backspace',
+  15: 'Tab',
+  28: 'Enter',
+  3612: 'Enter',
+  58: 'CapsLock',
+  3657: 'PageUp',
+  3665: 'PageDown',
+  3663: 'End',
+  3655: 'Home',
+  3666: 'Insert',
+  3667: 'Delete',
+  57419: 'ArrowLeft',
+  57416: 'ArrowUp',
+  57421: 'ArrowRight',
+  57424: 'ArrowDown',
+  3639: 'PrintScreen',
+  59: 'F1',
+  60: 'F2',
+  61: 'F3',
+  62: 'F4',
+  63: 'F5',
+  64: 'F6',
+  65: 'F7',
+  66: 'F8',
+  67: 'F9',
+  68: 'F10',
+  87: 'F11',
+  88: 'F12',
 };
 
 /** Modifier keys: they change the keys pressed with them, and are no action on their own. */
@@ -105,7 +183,11 @@ const MAX_LAG_MS = 10_000;
  * X server stamps each event with CLOCK_MONOTONIC in ms (wrapping at 2^32), the clock that
  * `performance.now()` counts on too.
  */
-export function happenedAt(serverTime: number, now = performance.now(), monotonicMs = Number(process.hrtime.bigint() / 1_000_000n)): number {
+export function happenedAt(
+  serverTime: number,
+  now = performance.now(),
+  monotonicMs = Number(process.hrtime.bigint() / 1_000_000n),
+): number {
   const lag = ((((monotonicMs - serverTime) % 2 ** 32) + 2 ** 32 + 2 ** 31) % 2 ** 32) - 2 ** 31;
   return lag > MAX_LAG_MS || lag < -MAX_LAG_MS ? now : now - Math.max(0, lag);
 }
@@ -120,7 +202,9 @@ export async function listenInput(display: Display, onEvent: (event: InputEvent)
   try {
     ({ uIOhook: hook } = await import('uiohook-napi'));
   } catch (error) {
-    throw new InfrastructureError('MISSING_TOOL', `cannot load the input listener (uiohook-napi): ${(error as Error).message}`, { cause: error });
+    throw new InfrastructureError('MISSING_TOOL', `cannot load the input listener (uiohook-napi): ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   const point = (e: HookEvent): Point => ({ x: e.x ?? 0, y: e.y ?? 0 });
   hook.on('mousedown', (e) => {
@@ -143,7 +227,11 @@ export async function listenInput(display: Display, onEvent: (event: InputEvent)
   try {
     hook.start();
   } catch (error) {
-    throw new InfrastructureError('MISSING_TOOL', `cannot listen to the input of display ${display.name} (the X server needs the RECORD extension): ${(error as Error).message}`, { cause: error });
+    throw new InfrastructureError(
+      'MISSING_TOOL',
+      `cannot listen to the input of display ${display.name} (the X server needs the RECORD extension): ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   return {
     stop: () => {

@@ -233,18 +233,13 @@ export class XInputDriver implements InputDriver {
       await action();
     } catch (error) {
       this.display.assertAlive();
-      throw new InfrastructureError(
-        'DISPLAY_DIED',
-        `Mouse input on X display ${this.display.name} failed: ${String(error)}`,
-        { cause: error },
-      );
+      throw new InfrastructureError('DISPLAY_DIED', `Mouse input on X display ${this.display.name} failed: ${String(error)}`, {
+        cause: error,
+      });
     }
   }
 
-  private async xdotool(
-    args: readonly string[],
-    options: { timeoutMs?: number } = {},
-  ): Promise<{ stderr: string }> {
+  private async xdotool(args: readonly string[], options: { timeoutMs?: number } = {}): Promise<{ stderr: string }> {
     this.display.assertAlive();
     const result = await runTool('xdotool', args, {
       env: { ...process.env, ...this.display.env },

@@ -1,11 +1,7 @@
 /** The last lines a process wrote to a stream: enough for an error message, bounded in memory. */
 import type { Readable } from 'node:stream';
 
-export const lineTail = (
-  stream: Readable | null,
-  maxLines = 20,
-  maxChars = 4_000,
-): (() => string) => {
+export const lineTail = (stream: Readable | null, maxLines = 20, maxChars = 4_000): (() => string) => {
   let text = '';
   stream?.setEncoding('utf8');
   stream?.on('data', (chunk: string) => {

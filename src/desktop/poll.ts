@@ -15,17 +15,13 @@ export interface PollOptions {
   readonly signal?: AbortSignal;
 }
 
-export const delay = (ms: number): Promise<void> =>
-  new Promise((resolve) => setTimeout(resolve, ms));
+export const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Calls `probe` until it returns a value other than undefined, and returns that value;
  * returns undefined on timeout. Errors thrown by `probe` propagate at once.
  */
-export const pollUntil = async <T>(
-  probe: () => Promise<T | undefined> | T | undefined,
-  options: PollOptions,
-): Promise<T | undefined> => {
+export const pollUntil = async <T>(probe: () => Promise<T | undefined> | T | undefined, options: PollOptions): Promise<T | undefined> => {
   const deadline = Date.now() + options.timeoutMs;
   let interval = options.intervalMs ?? 5;
   const maxInterval = options.maxIntervalMs ?? 100;
@@ -50,7 +46,13 @@ export const settlesWithin = async (promise: Promise<unknown>, ms: number): Prom
     timer = setTimeout(() => resolve(false), ms);
   });
   try {
-    return await Promise.race([promise.then(() => true as const, () => true as const), timedOut]);
+    return await Promise.race([
+      promise.then(
+        () => true as const,
+        () => true as const,
+      ),
+      timedOut,
+    ]);
   } finally {
     clearTimeout(timer);
   }

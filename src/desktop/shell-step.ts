@@ -14,11 +14,7 @@ export interface ShellStepOptions {
 }
 
 /** Runs `sh -c command`; rejects with APP_START naming the step, exit code and stderr tail. */
-export const runShellStep = (
-  step: 'setup' | 'teardown',
-  command: string,
-  options: ShellStepOptions,
-): Promise<void> =>
+export const runShellStep = (step: 'setup' | 'teardown', command: string, options: ShellStepOptions): Promise<void> =>
   new Promise((resolve, reject) => {
     const timeoutMs = options.timeoutMs ?? 300_000;
     const child = spawn('sh', ['-c', command], {
@@ -41,8 +37,7 @@ export const runShellStep = (
       reject(
         new InfrastructureError(
           'APP_START',
-          `The app's ${step} command failed (${detail}): ${command}` +
-            (stderr ? `\nstderr:\n${stderr}` : ''),
+          `The app's ${step} command failed (${detail}): ${command}` + (stderr ? `\nstderr:\n${stderr}` : ''),
           { cause },
         ),
       );

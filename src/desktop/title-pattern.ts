@@ -18,8 +18,7 @@ export const parseTitlePattern = (source: string): TitlePattern => {
   } catch (error) {
     throw new InvalidInputError(
       undefined,
-      `Invalid window title pattern ${source}: ${(error as Error).message}. Write a title ` +
-        `substring, or /regex/flags.`,
+      `Invalid window title pattern ${source}: ${(error as Error).message}. Write a title ` + `substring, or /regex/flags.`,
     );
   }
   return { source, test: (title) => titleMatches(rule, title) };

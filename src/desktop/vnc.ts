@@ -64,7 +64,24 @@ const accepts = (path: string): Promise<true | undefined> =>
  * token, connects to it.
  */
 async function startX11vnc(display: Display, path: string, viewOnly: boolean): Promise<ChildProcess> {
-  const args = ['-display', display.name, '-unixsock', path, '-rfbport', '0', '-rfbportv6', '-1', '-no6', '-shared', '-forever', '-nopw', '-norc', '-noxdamage', '-quiet', ...(viewOnly ? ['-viewonly'] : [])];
+  const args = [
+    '-display',
+    display.name,
+    '-unixsock',
+    path,
+    '-rfbport',
+    '0',
+    '-rfbportv6',
+    '-1',
+    '-no6',
+    '-shared',
+    '-forever',
+    '-nopw',
+    '-norc',
+    '-noxdamage',
+    '-quiet',
+    ...(viewOnly ? ['-viewonly'] : []),
+  ];
   // Detached, like the display: a Ctrl-C meant for retrace must not end the viewer's server.
   const child = spawn('x11vnc', args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...display.env }, detached: true });
   let output = '';
@@ -75,9 +92,15 @@ async function startX11vnc(display: Display, path: string, viewOnly: boolean): P
   child.stderr?.on('data', read);
   const failed = new Promise<Error>((resolve) => {
     child.once('error', (error: NodeJS.ErrnoException) =>
-      resolve(error.code === 'ENOENT' ? new InfrastructureError('MISSING_TOOL', 'x11vnc was not found on PATH. Install it (Debian/Ubuntu: apt-get install x11vnc).') : error),
+      resolve(
+        error.code === 'ENOENT'
+          ? new InfrastructureError('MISSING_TOOL', 'x11vnc was not found on PATH. Install it (Debian/Ubuntu: apt-get install x11vnc).')
+          : error,
+      ),
     );
-    child.once('exit', (code) => resolve(new InfrastructureError('MISSING_TOOL', `x11vnc exited with code ${code}: ${output.trim().slice(-300)}`)));
+    child.once('exit', (code) =>
+      resolve(new InfrastructureError('MISSING_TOOL', `x11vnc exited with code ${code}: ${output.trim().slice(-300)}`)),
+    );
   });
   const stopWaiting = new AbortController();
   const ready = pollUntil(() => accepts(path), { timeoutMs: X11VNC_START_MS, signal: stopWaiting.signal });
@@ -85,7 +108,13 @@ async function startX11vnc(display: Display, path: string, viewOnly: boolean): P
   stopWaiting.abort();
   if (outcome === true) return child;
   child.kill('SIGKILL');
-  throw outcome ?? new InfrastructureError('MISSING_TOOL', `x11vnc did not start on ${display.name} within ${X11VNC_START_MS / 1000} s: ${output.trim().slice(-300)}`);
+  throw (
+    outcome ??
+    new InfrastructureError(
+      'MISSING_TOOL',
+      `x11vnc did not start on ${display.name} within ${X11VNC_START_MS / 1000} s: ${output.trim().slice(-300)}`,
+    )
+  );
 }
 
 /** The noVNC library's folder (its `core/` and `vendor/` are served as they are). */
@@ -103,7 +132,8 @@ const page = (title: string, viewOnly: boolean, status: boolean, screens: number
 <div id="bar">${escapeHtml(title)}</div>
 <div id="main"><div id="screens">${Array.from(
   { length: screens },
-  (_, i) => `<div class="tile"><div class="label">${screens > 1 ? `worker ${i + 1} ` : ''}<span class="state">connecting…</span>${status ? ' <span class="now">waiting for the first goal…</span>' : ''}</div><div class="screen"></div></div>`,
+  (_, i) =>
+    `<div class="tile"><div class="label">${screens > 1 ? `worker ${i + 1} ` : ''}<span class="state">connecting…</span>${status ? ' <span class="now">waiting for the first goal…</span>' : ''}</div><div class="screen"></div></div>`,
 ).join('')}</div>${status ? '<div id="status"><ol id="results"></ol></div>' : ''}</div>
 <script type="module">
 import RFB from './novnc/core/rfb.js';
@@ -117,7 +147,9 @@ tiles.forEach((tile, i) => {
   rfb.addEventListener('connect', () => (state.textContent = ${viewOnly ? "'watching (view only):'" : "'connected: your mouse and keyboard drive the app'"}));
   rfb.addEventListener('disconnect', () => (state.textContent = 'disconnected'));
 });
-${status ? `const now = (screen) => (tiles[(screen ?? 1) - 1] ?? tiles[0]).querySelector('.now');
+${
+  status
+    ? `const now = (screen) => (tiles[(screen ?? 1) - 1] ?? tiles[0]).querySelector('.now');
 const results = document.getElementById('results');
 const events = new EventSource('./events');
 // Each connection starts with everything that stays: a reconnection must not list it twice.
@@ -131,7 +163,9 @@ events.onmessage = (message) => {
   results.append(item);
   if (kind === 'done') now(screen).textContent = '';
 };
-events.onerror = () => tiles.forEach((tile) => (tile.querySelector('.now').textContent = 'the run has ended'));` : ''}
+events.onerror = () => tiles.forEach((tile) => (tile.querySelector('.now').textContent = 'the run has ended'));`
+    : ''
+}
 </script></body></html>`;
 
 /** The status as Server-Sent Events: a page that opens late is sent what stays and what is in progress on each screen. */
@@ -200,7 +234,9 @@ export async function startVncBridge(
     }
     const url = new URL(path, 'http://localhost');
     if (url.pathname === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(options.title, viewOnly, status !== undefined, displays.length));
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(page(options.title, viewOnly, status !== undefined, displays.length));
       return;
     }
     if (url.pathname === '/events' && status) {

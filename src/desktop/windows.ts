@@ -109,7 +109,12 @@ export class XWindowSystem implements WindowSystem {
 
   private async getByProtocol(x: XConnection, id: number): Promise<WindowInfo | undefined> {
     try {
-      const [viewable, region, title, pid] = await Promise.all([x.viewable(id), x.rootArea(id), this.title(x, id), x.property(id, '_NET_WM_PID', 4)]);
+      const [viewable, region, title, pid] = await Promise.all([
+        x.viewable(id),
+        x.rootArea(id),
+        this.title(x, id),
+        x.property(id, '_NET_WM_PID', 4),
+      ]);
       if (!viewable) return undefined;
       // As xdotool's getwindowpid: a window without _NET_WM_PID has no pid.
       return pid.format === 32 && pid.value.length >= 4 ? { id, title, region, pid: pid.value.readUInt32LE(0) } : { id, title, region };
@@ -168,8 +173,7 @@ export class XWindowSystem implements WindowSystem {
       const info = await this.get(id);
       throw new InfrastructureError(
         'WINDOW_TIMEOUT',
-        `Window ${id}${info ? ` "${info.title}"` : ' (gone)'} did not take input focus within ` +
-          `${this.focusTimeoutMs} ms.`,
+        `Window ${id}${info ? ` "${info.title}"` : ' (gone)'} did not take input focus within ` + `${this.focusTimeoutMs} ms.`,
       );
     }
   }
@@ -240,10 +244,7 @@ export class XWindowSystem implements WindowSystem {
     if (result.code === 0) return;
     this.display.assertAlive();
     if ((await this.get(id)) === undefined) {
-      throw new InfrastructureError(
-        'APP_EXITED',
-        `Window ${id} is gone (closed, or its app exited): xdotool ${args[0] ?? ''} failed.`,
-      );
+      throw new InfrastructureError('APP_EXITED', `Window ${id} is gone (closed, or its app exited): xdotool ${args[0] ?? ''} failed.`);
     }
     this.fail(`xdotool ${args.join(' ')}`, result);
   }
@@ -257,8 +258,7 @@ export class XWindowSystem implements WindowSystem {
     this.display.assertAlive();
     throw new InfrastructureError(
       'DISPLAY_DIED',
-      `${what} failed on X display ${this.display.name} (exit ${result.code}): ` +
-        `${result.stderr.trim() || 'no output'}`,
+      `${what} failed on X display ${this.display.name} (exit ${result.code}): ` + `${result.stderr.trim() || 'no output'}`,
     );
   }
 }

@@ -119,7 +119,13 @@ export const charKeysym = (char: string): number => {
 export const comboKeysyms = (combo: KeyCombo): number[] | undefined => {
   const { key } = combo;
   const last =
-    key.kind === 'named' ? KEYSYM_VALUES[NAMED_KEYSYMS[key.name]] : key.kind === 'function' ? F1 + key.number - 1 : key.kind === 'char' ? charKeysym(key.char) : undefined;
+    key.kind === 'named'
+      ? KEYSYM_VALUES[NAMED_KEYSYMS[key.name]]
+      : key.kind === 'function'
+        ? F1 + key.number - 1
+        : key.kind === 'char'
+          ? charKeysym(key.char)
+          : undefined;
   return last === undefined ? undefined : [...combo.modifiers.map((m) => MODIFIER_KEYSYMS[m]), last];
 };
 

@@ -124,8 +124,7 @@ export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
     const detail = stderrTail();
     throw new InfrastructureError(
       'NO_DISPLAY',
-      `Could not start Xvfb (${width}x${height}x${depth}): ${(error as Error).message}` +
-        (detail ? `\nXvfb stderr:\n${detail}` : ''),
+      `Could not start Xvfb (${width}x${height}x${depth}): ${(error as Error).message}` + (detail ? `\nXvfb stderr:\n${detail}` : ''),
       { cause: error },
     );
   }
@@ -155,8 +154,7 @@ export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
       const tail = stderrTail();
       throw new InfrastructureError(
         'DISPLAY_DIED',
-        `The X server ${name} died (Xvfb pid ${xvfb.pid}${exitDetail ? `, ${exitDetail}` : ''}).` +
-          (tail ? `\nXvfb stderr:\n${tail}` : ''),
+        `The X server ${name} died (Xvfb pid ${xvfb.pid}${exitDetail ? `, ${exitDetail}` : ''}).` + (tail ? `\nXvfb stderr:\n${tail}` : ''),
       );
     }
   };
@@ -206,11 +204,7 @@ export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
  * client, so its success proves the server answers. Retried: the display number is announced
  * before every extension is ready on a loaded machine.
  */
-const pinKeyboardLayout = async (
-  name: string,
-  env: Readonly<Record<string, string>>,
-  timeoutMs: number,
-): Promise<void> => {
+const pinKeyboardLayout = async (name: string, env: Readonly<Record<string, string>>, timeoutMs: number): Promise<void> => {
   let last = '';
   const ok = await pollUntil(
     async () => {

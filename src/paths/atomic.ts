@@ -37,8 +37,7 @@ export function makeDirs(dir: string): void {
   }
 }
 
-const tempNameFor = (file: string): string =>
-  join(dirname(file), `.${basename(file)}.${process.pid}.${counter++}.tmp`);
+const tempNameFor = (file: string): string => join(dirname(file), `.${basename(file)}.${process.pid}.${counter++}.tmp`);
 
 function writeAll(fd: number, bytes: Uint8Array): void {
   let offset = 0;

@@ -84,9 +84,7 @@ function inspect(lockFile: string): Seen | undefined {
 
 /** Stale: its owner, on this host, is gone; or it never got an owner and is old enough to know. */
 const isStale = (seen: Seen): boolean =>
-  seen.owner
-    ? seen.owner.host === hostname() && !isAlive(seen.owner.pid)
-    : seen.ageMs > UNREADABLE_STALE_MS;
+  seen.owner ? seen.owner.host === hostname() && !isAlive(seen.owner.pid) : seen.ageMs > UNREADABLE_STALE_MS;
 
 /** Creates `file` with O_EXCL holding `content`; false when it exists. */
 function createExclusive(file: string, content: string): boolean {
@@ -129,11 +127,7 @@ function reap(lockFile: string, seen: Seen): boolean {
 }
 
 /** Runs `fn` holding the lock of `target`. */
-export async function withLock<T>(
-  target: string,
-  fn: () => Promise<T> | T,
-  options: LockOptions = {},
-): Promise<T> {
+export async function withLock<T>(target: string, fn: () => Promise<T> | T, options: LockOptions = {}): Promise<T> {
   const lockFile = `${target}.lock`;
   makeDirs(dirname(lockFile));
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);

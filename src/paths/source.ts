@@ -24,5 +24,4 @@ export function goalSource(goal: GoalSpec): PathSource {
 export const specHashOf = (app: unknown, goal: GoalSpec): string =>
   createHash('sha256').update(canonical({ app, goal })).digest('hex').slice(0, 16);
 
-export const isStale = (recorded: PathSource, current: PathSource): boolean =>
-  recorded.hash !== current.hash;
+export const isStale = (recorded: PathSource, current: PathSource): boolean => recorded.hash !== current.hash;

@@ -19,8 +19,7 @@ import { InvalidInputError } from '../errors.ts';
 /** Images of a path being written, keyed by their asset name. */
 export type AssetMap = ReadonlyMap<string, Uint8Array>;
 
-export const assetName = (png: Uint8Array): string =>
-  `${createHash('sha256').update(png).digest('hex').slice(0, 16)}.png`;
+export const assetName = (png: Uint8Array): string => `${createHash('sha256').update(png).digest('hex').slice(0, 16)}.png`;
 
 /** Stable text: two-space JSON with a trailing newline, keys in the order learning built them. */
 export const serializePath = (path: Path): string => `${JSON.stringify(path, null, 2)}\n`;
@@ -94,7 +93,10 @@ export class PathStore {
   asset(specId: string, goalId: string, name: string): Uint8Array {
     const file = join(this.locate(specId, goalId).assets, name);
     if (!ASSET_NAME.test(name) || !existsSync(file)) {
-      throw new InvalidInputError({ file: this.display(file) }, 'image referenced by the path file is missing (delete the path to learn the goal again)');
+      throw new InvalidInputError(
+        { file: this.display(file) },
+        'image referenced by the path file is missing (delete the path to learn the goal again)',
+      );
     }
     return readFileSync(file);
   }

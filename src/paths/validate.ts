@@ -132,7 +132,8 @@ class Checker {
     this.string(e.name, [...where, 'name']);
     this.elementPath(e.path, [...where, 'path']);
     this.object(e.after, [...where, 'after'], 'the properties it changed');
-    if (e.change !== undefined && !ELEMENT_CHANGES.has(String(e.change))) this.fail([...where, 'change'], `must be one of ${[...ELEMENT_CHANGES].join(', ')}`);
+    if (e.change !== undefined && !ELEMENT_CHANGES.has(String(e.change)))
+      this.fail([...where, 'change'], `must be one of ${[...ELEMENT_CHANGES].join(', ')}`);
     if (e.box !== undefined) this.box(e.box, [...where, 'box']);
   }
 

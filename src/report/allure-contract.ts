@@ -15,8 +15,7 @@ export const GOAL_LABEL = '_retraceGoal';
  * across runs, machines and shards (no test-file path, no parameter values in it), so Allure's
  * history and retries line up per goal.
  */
-export const allureIdOf = (spec: string, goal: string): string =>
-  createHash('md5').update(`${spec}#${goal}`).digest('hex');
+export const allureIdOf = (spec: string, goal: string): string => createHash('md5').update(`${spec}#${goal}`).digest('hex');
 
 /** A failed result's message starts with one of these, e.g. "[target-not-found] …": categories match on it. */
 export const failureMarker = (category: FailureCategory): string => `[${category}]`;

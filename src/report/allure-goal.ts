@@ -103,7 +103,12 @@ const dataUri = (png: Uint8Array): string => `data:image/png;base64,${Buffer.fro
 
 /** Allure's image-diff viewer (both Allure 2 and 3) reads this JSON: data URIs of three PNGs. */
 export function imageDiffJson(name: string, images: ScreenshotDiffImages): string {
-  const body: ImageDiffAttachment = { name, expected: dataUri(images.expected), actual: dataUri(images.actual), diff: dataUri(images.diff) };
+  const body: ImageDiffAttachment = {
+    name,
+    expected: dataUri(images.expected),
+    actual: dataUri(images.actual),
+    diff: dataUri(images.diff),
+  };
   return JSON.stringify(body);
 }
 
@@ -128,7 +133,14 @@ function actionOutcome(verdict: Verdict, action: ActionReport | undefined, index
     return { status: Status.FAILED, details: { message, expected, actual } };
   }
   if (action && !action.verified) {
-    return { status: Status.FAILED, details: { message: `${failureMarker('effect-not-verified')} action ${index + 1}`, expected: 'recorded effect', actual: 'effect not seen' } };
+    return {
+      status: Status.FAILED,
+      details: {
+        message: `${failureMarker('effect-not-verified')} action ${index + 1}`,
+        expected: 'recorded effect',
+        actual: 'effect not seen',
+      },
+    };
   }
   return { status: Status.PASSED };
 }
@@ -140,7 +152,8 @@ function actionOutcome(verdict: Verdict, action: ActionReport | undefined, index
  */
 function actionStepName(action: ActionReport | undefined, evidence: ActionEvidence | undefined, index: number): string {
   const name = action?.description ?? evidence?.description ?? action?.kind ?? `action ${index + 1}`;
-  const moved = action !== undefined && action.resolvedBy !== 'recorded' && (action.resolvedBy !== 'element' || action.healed !== undefined);
+  const moved =
+    action !== undefined && action.resolvedBy !== 'recorded' && (action.resolvedBy !== 'element' || action.healed !== undefined);
   return moved ? `${name} — found by ${action.resolvedBy}` : name;
 }
 
@@ -183,7 +196,12 @@ function parametersOf(input: GoalReportInput): { name: string; value: string; ex
     volatile('mode', input.verdict.mode),
     ...(input.planner ? [volatile('planner', input.model ? `${input.planner} (${input.model})` : input.planner)] : []),
     ...(s && s.recentRuns > 0
-      ? [volatile('path success rate', `${percent(s.recentSuccessRate)} of last ${s.recentRuns} (${percent(s.successRate)} of ${s.passes + s.failures} overall)`)]
+      ? [
+          volatile(
+            'path success rate',
+            `${percent(s.recentSuccessRate)} of last ${s.recentRuns} (${percent(s.successRate)} of ${s.passes + s.failures} overall)`,
+          ),
+        ]
       : []),
     ...(input.retries ? [volatile('retries', String(input.retries))] : []),
   ];
@@ -213,7 +231,12 @@ export function writeGoalResult(resultsDir: string, input: GoalReportInput): voi
   });
 
   const step = (name: string, span: Span, outcome: { status: Status; details?: StatusDetails }, body?: (uuid: string) => void): void => {
-    const uuid = runtime.startStep(test, undefined, { name, start: span.start, status: outcome.status, ...(outcome.details && { statusDetails: outcome.details }) });
+    const uuid = runtime.startStep(test, undefined, {
+      name,
+      start: span.start,
+      status: outcome.status,
+      ...(outcome.details && { statusDetails: outcome.details }),
+    });
     if (uuid === undefined) return;
     body?.(uuid);
     runtime.stopStep(uuid, { stop: span.stop });
@@ -225,7 +248,12 @@ export function writeGoalResult(resultsDir: string, input: GoalReportInput): voi
   // The action that failed before it could report (its target was not found) gets a step too.
   const count = Math.max(verdict.actions.length, verdict.failedAction !== undefined ? verdict.failedAction + 1 : 0);
   const evidence = input.actions ?? new Map<number, ActionEvidence>();
-  const spans = actionSpans(count, verdict.actions.map((a) => a.ms), evidence, goal);
+  const spans = actionSpans(
+    count,
+    verdict.actions.map((a) => a.ms),
+    evidence,
+    goal,
+  );
   for (const [index, span] of spans.entries()) {
     const action = verdict.actions[index];
     const seen = evidence.get(index);
@@ -263,7 +291,11 @@ export function writeGoalResult(resultsDir: string, input: GoalReportInput): voi
   }
 
   const assertions = input.assertions ?? [];
-  const checks = sequentialSpans(assertions.map((a) => a.ms), spans[spans.length - 1]?.stop ?? goal.start, goal);
+  const checks = sequentialSpans(
+    assertions.map((a) => a.ms),
+    spans[spans.length - 1]?.stop ?? goal.start,
+    goal,
+  );
   for (const [i, assertion] of assertions.entries()) {
     const outcome = assertion.passed
       ? { status: Status.PASSED }
@@ -290,8 +322,14 @@ export function writeGoalResult(resultsDir: string, input: GoalReportInput): voi
 
   if (input.trace) {
     const open = `Open this goal's trace page:\n  ${input.trace.command}\n(or ${input.trace.page} from the Allure report's folder)\n`;
-    runtime.writeAttachment(test, undefined, 'trace: how to open it', Buffer.from(open), { contentType: ContentType.TEXT, fileExtension: '.txt' });
-    runtime.writeAttachment(test, undefined, 'trace.json', Buffer.from(input.trace.json), { contentType: ContentType.JSON, fileExtension: '.json' });
+    runtime.writeAttachment(test, undefined, 'trace: how to open it', Buffer.from(open), {
+      contentType: ContentType.TEXT,
+      fileExtension: '.txt',
+    });
+    runtime.writeAttachment(test, undefined, 'trace.json', Buffer.from(input.trace.json), {
+      contentType: ContentType.JSON,
+      fileExtension: '.json',
+    });
   }
 
   // A failure no step shows (the app did not start, the learning loop gave up): one step that

@@ -96,7 +96,10 @@ async function declareDataFirst(index: string): Promise<void> {
   const html = await readFile(index, 'utf8');
   const at = html.indexOf('<script');
   if (at < 0 || !html.includes('allureReportDataReady')) return;
-  await writeFile(index, `${html.slice(0, at)}<script>window.allureReportData = window.allureReportData || {};</script>\n${html.slice(at)}`);
+  await writeFile(
+    index,
+    `${html.slice(0, at)}<script>window.allureReportData = window.allureReportData || {};</script>\n${html.slice(at)}`,
+  );
 }
 
 /** Generates `<reportsDir>/allure-report/` and returns the path of its index.html. */

@@ -42,8 +42,7 @@ export function leftOutText(stats: PathStats): string {
   return [...counts].map(([reason, n]) => `${reason} ${n}×`).join(', ');
 }
 
-const recentText = (s: PathStats): string =>
-  s.recentRuns === 0 ? '–' : `${percent(s.recentSuccessRate)} of ${s.recentRuns}`;
+const recentText = (s: PathStats): string => (s.recentRuns === 0 ? '–' : `${percent(s.recentSuccessRate)} of ${s.recentRuns}`);
 
 // ---- Markdown ---------------------------------------------------------------------------------
 
@@ -102,9 +101,7 @@ small { color: #6b7385; }
 
 function htmlRow(s: PathStats, rank: number): string {
   const last = s.lastFailure;
-  const lastCell = last
-    ? `${escapeHtml(lastFailureText(s))}<br><small>${escapeHtml(last.ts)}</small>`
-    : '';
+  const lastCell = last ? `${escapeHtml(lastFailureText(s))}<br><small>${escapeHtml(last.ts)}</small>` : '';
   const bar = `<span class="bar" style="width:${Math.round(s.flakiness * 60)}px"></span>`;
   return [
     '<tr>',

@@ -66,7 +66,12 @@ export interface HistoryRecord {
 /** The history line of one attempt of a goal: `retries` attempts of it ran before, in this run. */
 export function recordOfVerdict(
   verdict: Verdict,
-  run: { readonly runId: string; readonly retries: number; readonly ts?: Date; readonly basis?: { readonly specHash: string; readonly pathHash: string | null } },
+  run: {
+    readonly runId: string;
+    readonly retries: number;
+    readonly ts?: Date;
+    readonly basis?: { readonly specHash: string; readonly pathHash: string | null };
+  },
 ): HistoryRecord {
   return {
     v: HISTORY_VERSION,
@@ -100,8 +105,7 @@ export const HISTORY_FILE = 'history/runs.jsonl';
 
 export const historyFile = (reportsDir: string): string => join(reportsDir, 'history', 'runs.jsonl');
 
-const truncate = (text: string, max: number): string =>
-  text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+const truncate = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
 /** One record as one line, with its reason cut until the line fits in MAX_LINE_BYTES. */
 export function serializeRecord(record: HistoryRecord): string {
@@ -207,10 +211,7 @@ function parseLine(line: string, file: string, lineNo: number): HistoryRecord {
   try {
     data = JSON.parse(line);
   } catch {
-    throw new InvalidInputError(
-      { file, line: lineNo },
-      `expected one JSON object per line (a history record), got ${shown(line)}`,
-    );
+    throw new InvalidInputError({ file, line: lineNo }, `expected one JSON object per line (a history record), got ${shown(line)}`);
   }
   const problem = recordProblem(data);
   if (problem !== undefined) throw new InvalidInputError({ file, line: lineNo }, `not a history record: ${problem}`);

@@ -22,9 +22,17 @@ export const CATEGORIES = allOf<FailureCategory>()([
   'infrastructure',
 ] as const);
 export const RESOLVED_BY = allOf<ResolvedBy>()(['element', 'recorded', 'template', 'ocr', 'model'] as const);
-export const STOP_REASONS = allOf<StopReason>()([
-  'goal_achieved', 'max_steps', 'budget', 'no_progress', 'error',
-] as const);
+export const STOP_REASONS = allOf<StopReason>()(['goal_achieved', 'max_steps', 'budget', 'no_progress', 'error'] as const);
 export const ACTION_KINDS = allOf<ActionKind>()([
-  'click', 'double-click', 'right-click', 'type', 'key', 'scroll', 'drag', 'wait', 'wait-for', 'check', 'select',
+  'click',
+  'double-click',
+  'right-click',
+  'type',
+  'key',
+  'scroll',
+  'drag',
+  'wait',
+  'wait-for',
+  'check',
+  'select',
 ] as const);

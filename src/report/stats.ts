@@ -189,7 +189,13 @@ function sameBasis(runs: readonly HistoryRecord[]): { withPath: HistoryRecord[];
     }
     const before = withPath[withPath.length - 1];
     const reason =
-      before?.specHash === undefined || r.specHash === undefined ? undefined : before.specHash !== r.specHash ? 'spec edited' : before.pathHash !== r.pathHash ? 'path changed' : undefined;
+      before?.specHash === undefined || r.specHash === undefined
+        ? undefined
+        : before.specHash !== r.specHash
+          ? 'spec edited'
+          : before.pathHash !== r.pathHash
+            ? 'path changed'
+            : undefined;
     if (reason) {
       changes.push({ ts: r.ts, reason });
       since = withPath.length;
@@ -204,7 +210,10 @@ function statsOf(spec: string, goal: string, all: readonly HistoryRecord[], wind
   const { withPath: runs, current, changes } = sameBasis(all);
   const attempts = runs.flatMap(attemptsOf);
   const verdictRuns = attempts.filter((o): o is Outcome => o !== undefined);
-  const recent = current.flatMap(attemptsOf).filter((o): o is Outcome => o !== undefined).slice(-window);
+  const recent = current
+    .flatMap(attemptsOf)
+    .filter((o): o is Outcome => o !== undefined)
+    .slice(-window);
   const count = (list: readonly Outcome[], ...outcomes: Outcome[]): number => list.filter((o) => outcomes.includes(o)).length;
   const passes = count(verdictRuns, 'pass', 'heal');
   let flips = 0;
@@ -213,9 +222,11 @@ function statsOf(spec: string, goal: string, all: readonly HistoryRecord[], wind
   }
   const state = stateOf(recent);
   const cleanRate = recent.length === 0 ? 0 : count(recent, 'pass') / recent.length;
-  const flakiness =
-    state === 'flaky' ? 0.5 * (1 - cleanRate) + 0.5 * (recent.length > 1 ? flips / (recent.length - 1) : 0) : 0;
-  const durations = runs.filter((r) => r.status !== 'skipped').map((r) => r.durationMs).sort((a, b) => a - b);
+  const flakiness = state === 'flaky' ? 0.5 * (1 - cleanRate) + 0.5 * (recent.length > 1 ? flips / (recent.length - 1) : 0) : 0;
+  const durations = runs
+    .filter((r) => r.status !== 'skipped')
+    .map((r) => r.durationMs)
+    .sort((a, b) => a - b);
 
   return {
     key: pathKey(spec, goal),
@@ -283,7 +294,15 @@ const percent = (x: number): string => `${Math.round(x * 100)}%`;
  * The success rate with the runs it is a rate of: passed and failed runs. Broken and skipped
  * runs say nothing about the path, so they are counted beside the rate, never under it.
  */
-export function rateText(r: { passes: number; failures: number; broken: number; runs: number; successRate?: number; recentSuccessRate?: number; flips: number }): string {
+export function rateText(r: {
+  passes: number;
+  failures: number;
+  broken: number;
+  runs: number;
+  successRate?: number;
+  recentSuccessRate?: number;
+  flips: number;
+}): string {
   const verdicts = r.passes + r.failures;
   if (verdicts === 0) return `no verdict yet (${r.runs} run${r.runs === 1 ? '' : 's'}, ${r.broken} broken)`;
   const other = r.runs - verdicts;

@@ -71,12 +71,14 @@ interface Crop {
 }
 
 /** The crops every action of a path leaves behind, in order. */
-const effectsOf = (action: RecordedAction): Crop[] => onScreen(action.effects).map((e) => ({ region: e.region, ...(e.image ? { image: e.image } : {}) }));
+const effectsOf = (action: RecordedAction): Crop[] =>
+  onScreen(action.effects).map((e) => ({ region: e.region, ...(e.image ? { image: e.image } : {}) }));
 
 function panel(source: StoryboardPath, past: readonly Crop[], shown: string[]): string {
   const { width, height } = source.path.window;
   const k = Math.min(1, PANEL_WIDTH / width);
-  const img = (c: Crop, cls: string): string => (c.image ? `<img class="${cls}" src="${dataUri(source.asset(c.image))}" style="${at(c.region)}" alt="">` : '');
+  const img = (c: Crop, cls: string): string =>
+    c.image ? `<img class="${cls}" src="${dataUri(source.asset(c.image))}" style="${at(c.region)}" alt="">` : '';
   return (
     `<div class="panel" style="width:${Math.round(width * k)}px;height:${Math.round(height * k)}px">` +
     `<div class="inner" style="width:${width}px;height:${height}px;transform:scale(${k})">` +
@@ -92,25 +94,37 @@ function actionCells(source: StoryboardPath, index: number, past: readonly Crop[
   const anchor = recorded.anchor;
   const img = (c: Crop): string => (c.image ? `<img src="${dataUri(source.asset(c.image))}" style="${at(c.region)}" alt="">` : '');
   const before = anchor
-    ? [img({ region: anchor.box, image: anchor.image }), `<div class="box target" style="${at(anchor.box)}"></div>`, `<div class="dot" style="left:${anchor.point.x}px;top:${anchor.point.y}px"></div>`]
+    ? [
+        img({ region: anchor.box, image: anchor.image }),
+        `<div class="box target" style="${at(anchor.box)}"></div>`,
+        `<div class="dot" style="left:${anchor.point.x}px;top:${anchor.point.y}px"></div>`,
+      ]
     : [];
-  const after = effectsOf(recorded).map((c) => `${img(c)}<div class="box effect${c.image ? '' : ' secret'}" style="${at(c.region)}"></div>`);
+  const after = effectsOf(recorded).map(
+    (c) => `${img(c)}<div class="box effect${c.image ? '' : ' secret'}" style="${at(c.region)}"></div>`,
+  );
   return { before: `<td>${panel(source, past, before)}</td>`, after: `<td>${panel(source, past, after)}</td>` };
 }
 
 function describe(recorded: RecordedAction | undefined, report: ActionReport | undefined): string {
   if (!recorded) return '<td class="what">—</td>';
   const lines = [`<b>${escapeHtml(describeAction(recorded.action))}</b>`];
-  if (recorded.anchor?.text) lines.push(`on <code>${shown(recorded.anchor.text)}</code> at (${recorded.anchor.point.x}, ${recorded.anchor.point.y})`);
+  if (recorded.anchor?.text)
+    lines.push(`on <code>${shown(recorded.anchor.text)}</code> at (${recorded.anchor.point.x}, ${recorded.anchor.point.y})`);
   const texts = recorded.effects.flatMap((e) => (e.text ? [e.text.replace(/\n/g, ' ⏎ ')] : []));
-  lines.push(`${recorded.effects.length} effect${recorded.effects.length === 1 ? '' : 's'}${texts.length ? `: ${texts.map((t) => `<code>${shown(t)}</code>`).join(', ')}` : ''}`);
+  lines.push(
+    `${recorded.effects.length} effect${recorded.effects.length === 1 ? '' : 's'}${texts.length ? `: ${texts.map((t) => `<code>${shown(t)}</code>`).join(', ')}` : ''}`,
+  );
   const told = (recorded.elements ?? []).map(describeElementEffect);
   if (told.length) lines.push(`in its elements: ${told.map((t) => `<code>${escapeHtml(t)}</code>`).join(', ')}`);
   const ended = exitOf(recorded)?.exit;
   if (ended) lines.push(`the application ${escapeHtml(describeExit(ended))}`);
   lines.push(`settled in ${recorded.settleMs} ms when recorded`);
   if (recorded.secret) lines.push('typed a secret: no images kept');
-  if (report) lines.push(`last run: ${report.verified ? 'verified' : '<b>not verified</b>'}, resolved by <b>${report.resolvedBy}</b>, ${report.ms} ms (wait ${report.waitMs}, resolve ${report.resolveMs}, act ${report.actMs}, settle ${report.settleMs}, verify ${report.verifyMs})${report.retries ? `, ${report.retries} retries` : ''}`);
+  if (report)
+    lines.push(
+      `last run: ${report.verified ? 'verified' : '<b>not verified</b>'}, resolved by <b>${report.resolvedBy}</b>, ${report.ms} ms (wait ${report.waitMs}, resolve ${report.resolveMs}, act ${report.actMs}, settle ${report.settleMs}, verify ${report.verifyMs})${report.retries ? `, ${report.retries} retries` : ''}`,
+    );
   return `<td class="what">${lines.join('<br>')}</td>`;
 }
 
@@ -125,7 +139,9 @@ export function storyboardPage(input: StoryboardInput): string {
   ];
   // A preview that opens at full size (CSS :target, no script): one copy of each image.
   const zoom = (png: Uint8Array | undefined, id: string): string =>
-    png ? `<td><a class="zoom" id="${id}" href="#${id}"><span class="close">full size — the browser's Back returns</span><img src="${dataUri(png)}" alt=""></a></td>` : '<td></td>';
+    png
+      ? `<td><a class="zoom" id="${id}" href="#${id}"><span class="close">full size — the browser's Back returns</span><img src="${dataUri(png)}" alt=""></a></td>`
+      : '<td></td>';
   const pastOriginal: Crop[] = [];
   const pastProposal: Crop[] = [];
   const rows: string[] = [];
@@ -176,6 +192,9 @@ export function writeStoryboard(
   if (!path) return false;
   const proposal = store.readProposal(specId, goalId);
   const asset = (name: string): Uint8Array => store.asset(specId, goalId, name);
-  writeFileAtomic(file, storyboardPage({ original: { path, asset }, ...(proposal ? { proposal: { path: proposal, asset } } : {}), ...extra }));
+  writeFileAtomic(
+    file,
+    storyboardPage({ original: { path, asset }, ...(proposal ? { proposal: { path: proposal, asset } } : {}), ...extra }),
+  );
   return true;
 }

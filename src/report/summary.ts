@@ -29,7 +29,15 @@ export interface Summary {
 }
 
 /** The keys of the time splits, in the order they happen (the compiler holds them to the types). */
-const PHASE_KEYS = ['startMs', 'launchMs', 'readyMs', 'actionsMs', 'holdMs', 'checkMs', 'reportMs'] as const satisfies readonly (keyof GoalPhases)[];
+const PHASE_KEYS = [
+  'startMs',
+  'launchMs',
+  'readyMs',
+  'actionsMs',
+  'holdMs',
+  'checkMs',
+  'reportMs',
+] as const satisfies readonly (keyof GoalPhases)[];
 const STARTUP_KEYS = ['cliMs', 'engineMs', 'displayMs'] as const satisfies readonly (keyof RunStartup)[];
 
 export const SUMMARY_FILE = 'summary.json';
@@ -91,12 +99,16 @@ export function parseSummary(text: string, file: string): Summary {
 const count = num({ minimum: 0 });
 const required = (doc: string, shape: Field['shape']): Field => ({ doc, shape, required: true });
 /** Numbers (ms, counts) under the given keys, each required; other keys allowed. */
-const numbers = (keys: readonly string[]): Field['shape'] => obj(Object.fromEntries(keys.map((key) => [key, required(key, count)])), { open: true });
+const numbers = (keys: readonly string[]): Field['shape'] =>
+  obj(Object.fromEntries(keys.map((key) => [key, required(key, count)])), { open: true });
 
 /** summary.json in the shape language: what CI scripts may rely on (PRODUCT.md). */
 const SUMMARY_SHAPE = obj(
   {
-    totals: required('goals by verdict, model requests and time', numbers(['passed', 'failed', 'broken', 'skipped', 'modelCalls', 'durationMs'])),
+    totals: required(
+      'goals by verdict, model requests and time',
+      numbers(['passed', 'failed', 'broken', 'skipped', 'modelCalls', 'durationMs']),
+    ),
     startup: { doc: "the run's start-up split", shape: numbers(STARTUP_KEYS) },
     goals: required(
       'the verdict of each goal',

@@ -21,7 +21,12 @@ const REPORT_MARGIN_MS = 2000;
  *   outlast it, so a model that never answers ends the goal with a clear message.
  * @param signal aborts a request in flight when the goal is stopped.
  */
-export function claudeFactories(options: ResolvedOptions, env: NodeJS.ProcessEnv, deadlineAt: number, signal?: AbortSignal): ClaudeFactories {
+export function claudeFactories(
+  options: ResolvedOptions,
+  env: NodeJS.ProcessEnv,
+  deadlineAt: number,
+  signal?: AbortSignal,
+): ClaudeFactories {
   const planners: ClaudePlanner[] = [];
   const calls = (): number => planners.reduce((n, p) => n + p.modelCalls, 0);
   if (!env.ANTHROPIC_API_KEY || options.planner === 'rules') return { calls };
@@ -49,7 +54,10 @@ export function claudeFactories(options: ResolvedOptions, env: NodeJS.ProcessEnv
         calls: () => located,
         // One click asked of the model; its coordinates are the answer, and nothing is performed.
         locate: async (frame, description) => {
-          const planner = plannerFor(`Find the control this action was meant for: ${description}. Click it exactly once, then stop.`, { ...options.bounds, maxModelCalls: 2 });
+          const planner = plannerFor(`Find the control this action was meant for: ${description}. Click it exactly once, then stop.`, {
+            ...options.bounds,
+            maxModelCalls: 2,
+          });
           const decision = await planner.next({ frame, step: 0 });
           located += planner.modelCalls;
           if (decision.kind !== 'act' || decision.action.kind !== 'click' || !isPointTarget(decision.action.target)) return undefined;

@@ -69,7 +69,10 @@ export class LiveConsole {
     this.total = Math.max(this.total, number);
     const text = terminalText(end.text).replace(/, (retry \d+\/\d+)/, (_, retry: string) => `, ${colour(33, retry)}`);
     const more = end.more === undefined ? {} : { more: terminalText(end.more) };
-    return goalLine({ ...end, ...more, text: `${dim(`[${number}/${this.total}]`)} ${text}` }, end.passed ? colour(32, '✓') : colour(31, '✗'));
+    return goalLine(
+      { ...end, ...more, text: `${dim(`[${number}/${this.total}]`)} ${text}` },
+      end.passed ? colour(32, '✓') : colour(31, '✗'),
+    );
   }
 
   private redraw(lasting: readonly string[]): void {

@@ -29,7 +29,10 @@ export async function runEngine(options: EngineOptions): Promise<RunResult> {
   // On a terminal the workers' progress goes through one console; elsewhere they print plain lines
   // (and, for a live view, send them to the console too, which only passes them on).
   const print = context.tty && context.verbosity !== 'quiet';
-  const console = print || options.onProgress ? new ConsoleReporter(() => context, { print, ...(options.onProgress ? { watch: options.onProgress } : {}) }) : undefined;
+  const console =
+    print || options.onProgress
+      ? new ConsoleReporter(() => context, { print, ...(options.onProgress ? { watch: options.onProgress } : {}) })
+      : undefined;
   const workers = context.keepOpen ? 1 : Math.max(1, context.options.workers);
   const vitest = await startVitest(
     'test',
@@ -55,7 +58,14 @@ export async function runEngine(options: EngineOptions): Promise<RunResult> {
       silent: context.verbosity === 'quiet' ? 'passed-only' : false,
     },
     {
-      plugins: [retrace({ context, reporter: false, include: options.files, ...(console ? { consoleSocket: console.socket, consoleEcho: !print } : {}) })],
+      plugins: [
+        retrace({
+          context,
+          reporter: false,
+          include: options.files,
+          ...(console ? { consoleSocket: console.socket, consoleEcho: !print } : {}),
+        }),
+      ],
       logLevel: 'error',
     },
   );

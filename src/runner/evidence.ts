@@ -41,24 +41,52 @@ function render(problem: Problem): Rendered {
   switch (problem.kind) {
     case 'target-not-found':
       return {
-        files: [{ name: 'target not found (blue: where it was recorded, orange: the best candidate)', png: boxed(problem.window, [[problem.recorded, RECORDED_BOX], [problem.candidate, CANDIDATE_BOX]]) }],
+        files: [
+          {
+            name: 'target not found (blue: where it was recorded, orange: the best candidate)',
+            png: boxed(problem.window, [
+              [problem.recorded, RECORDED_BOX],
+              [problem.candidate, CANDIDATE_BOX],
+            ]),
+          },
+        ],
       };
     case 'unexpected-change':
       return {
         files: [
-          { name: 'unexpected change (before)', png: boxed(problem.before, problem.regions.map((r) => [r, PROBLEM_BOX] as const)) },
-          { name: 'unexpected change (after)', png: boxed(problem.after, problem.regions.map((r) => [r, PROBLEM_BOX] as const)) },
+          {
+            name: 'unexpected change (before)',
+            png: boxed(
+              problem.before,
+              problem.regions.map((r) => [r, PROBLEM_BOX] as const),
+            ),
+          },
+          {
+            name: 'unexpected change (after)',
+            png: boxed(
+              problem.after,
+              problem.regions.map((r) => [r, PROBLEM_BOX] as const),
+            ),
+          },
         ],
       };
     case 'effect-not-verified': {
-      const after: Named = { name: 'effect not verified (where it was looked for)', png: boxed(problem.after, [[problem.region, PROBLEM_BOX]]) };
+      const after: Named = {
+        name: 'effect not verified (where it was looked for)',
+        png: boxed(problem.after, [[problem.region, PROBLEM_BOX]]),
+      };
       if (!problem.expected) return { files: [after] };
       const size = diffCanvasSize(problem.expected, problem.actual);
       const diffOut = createFrame(size.width, size.height);
       const result = compareFrames(problem.expected, problem.actual, diffOut, { diffImage: 'always' });
       const images = { expected: encodePng(problem.expected), actual: encodePng(problem.actual), diff: encodePng(result.diff ?? diffOut) };
       return {
-        files: [after, { name: 'effect expected', png: images.expected }, { name: 'effect actual', png: images.actual }, { name: 'effect diff', png: images.diff }],
+        files: [
+          after,
+          { name: 'effect expected', png: images.expected },
+          { name: 'effect actual', png: images.actual },
+          { name: 'effect diff', png: images.diff },
+        ],
         diff: images,
       };
     }

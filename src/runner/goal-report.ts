@@ -39,8 +39,7 @@ export async function pathStatsOf(reportsDir: string, spec: string, goal: string
   return computePathStats(history)[0];
 }
 
-const goalText = (goal: GoalSpec): string =>
-  goal.steps ? goal.steps.map(describeAction).join(', ') : describeForDisplay(goal.goal ?? '');
+const goalText = (goal: GoalSpec): string => (goal.steps ? goal.steps.map(describeAction).join(', ') : describeForDisplay(goal.goal ?? ''));
 
 /** The console line of an attempt: `specs/calc.yaml › add failed, retry 1/3 (replayed, …) — retrying`. */
 export function goalEndOf(verdict: Verdict, retries: number, retry: number): GoalEnd {
@@ -49,7 +48,9 @@ export function goalEndOf(verdict: Verdict, retries: number, retry: number): Goa
   const text =
     `${verdict.spec} › ${verdict.goal} ${verdict.status}${attempt} ` +
     `(${verdict.mode}, ${verdict.actions.length} actions, ${verdict.modelCalls} model calls, ${verdict.durationMs} ms)${retrying}`;
-  const healed = verdict.actions.flatMap((a, i) => (a.healed ? [`  healed action ${i + 1} (${a.description ?? a.kind}): ${a.healed}`] : []));
+  const healed = verdict.actions.flatMap((a, i) =>
+    a.healed ? [`  healed action ${i + 1} (${a.description ?? a.kind}): ${a.healed}`] : [],
+  );
   const failure = verdict.status === 'passed' ? [] : [`  ${(verdict.message ?? '').split('\n').join('\n  ')}`];
   const more = [...healed, ...failure].join('\n') || undefined;
   return { key: `${verdict.spec}#${verdict.goal}`, passed: verdict.status === 'passed', text, ...(more !== undefined && { more }) };
@@ -65,7 +66,13 @@ export async function recordGoalReport(
   verdict: Verdict,
   assertions: readonly AssertionResult[],
   evidence: GoalEvidence,
-  extra: { readonly planner?: string; readonly retries: number; readonly pathStats?: PathStats; readonly storyboard?: string; readonly trace?: string },
+  extra: {
+    readonly planner?: string;
+    readonly retries: number;
+    readonly pathStats?: PathStats;
+    readonly storyboard?: string;
+    readonly trace?: string;
+  },
 ): Promise<void> {
   const stop = Date.now();
   const run = inject('retrace');
@@ -119,7 +126,11 @@ export function goalStoryboard(
   options: { readonly paths: string; readonly reports: string },
   spec: string,
   goal: string,
-  extra: { readonly lastRun: readonly ActionReport[]; readonly lastRunWindows?: ReadonlyMap<number, { readonly before: Uint8Array; readonly after: Uint8Array }>; readonly stats?: PathStats },
+  extra: {
+    readonly lastRun: readonly ActionReport[];
+    readonly lastRunWindows?: ReadonlyMap<number, { readonly before: Uint8Array; readonly after: Uint8Array }>;
+    readonly stats?: PathStats;
+  },
 ): string | undefined {
   const file = storyboardFile(options.reports, spec, goal);
   const written = writeStoryboard(new PathStore(options.paths), spec, goal, file, {

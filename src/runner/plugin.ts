@@ -41,7 +41,11 @@ export interface RetracePluginOptions {
 
 /** vitest's `retry` option: a count, or `{ count }`. */
 const retryCount = (retry: unknown): number =>
-  typeof retry === 'number' ? retry : typeof retry === 'object' && retry !== null && typeof (retry as { count?: unknown }).count === 'number' ? (retry as { count: number }).count : 0;
+  typeof retry === 'number'
+    ? retry
+    : typeof retry === 'object' && retry !== null && typeof (retry as { count?: unknown }).count === 'number'
+      ? (retry as { count: number }).count
+      : 0;
 
 export function retrace(options: RetracePluginOptions = {}): Plugin {
   let context: RunContext | undefined;
@@ -64,7 +68,10 @@ export function retrace(options: RetracePluginOptions = {}): Plugin {
     // After the config (and the command line) chose the reporters: ours joins them.
     async configureVitest({ vitest, project }: { vitest: { config: { reporters: unknown[]; retry?: unknown } }; project: TestProject }) {
       const run = await resolveContext();
-      const console: ConsoleOptions = { retry: retryCount(vitest.config.retry), ...(options.consoleSocket ? { socket: options.consoleSocket, echo: options.consoleEcho ?? false } : {}) };
+      const console: ConsoleOptions = {
+        retry: retryCount(vitest.config.retry),
+        ...(options.consoleSocket ? { socket: options.consoleSocket, echo: options.consoleEcho ?? false } : {}),
+      };
       project.provide('retraceConsole', console);
       if (options.reporter === false || added.has(vitest)) return;
       added.add(vitest);
@@ -73,7 +80,10 @@ export function retrace(options: RetracePluginOptions = {}): Plugin {
     load(id) {
       if (!isSpecFile(id)) return null;
       const file = id.split('?')[0] ?? id;
-      return invalidSpecModule(file, context) ?? `import { defineSpecSuite } from ${JSON.stringify(SUITE_MODULE)};\ndefineSpecSuite(${JSON.stringify(file)});\n`;
+      return (
+        invalidSpecModule(file, context) ??
+        `import { defineSpecSuite } from ${JSON.stringify(SUITE_MODULE)};\ndefineSpecSuite(${JSON.stringify(file)});\n`
+      );
     },
   };
 }

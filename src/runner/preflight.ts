@@ -41,7 +41,12 @@ function missingBaselines(baselinesDir: string, spec: Spec, goal: GoalSpec): Inv
   const present = existsSync(dir) ? readdirSync(dir) : [];
   return goal.expect.flatMap((e) =>
     e.kind === 'screenshot' && !present.some((f) => f.startsWith(`${e.name}-${process.platform}-`))
-      ? [new InvalidInputError({ file: spec.id, line: e.line }, `screenshot "${e.name}" has no baseline in ${relative(process.cwd(), dir) || dir} and --update-baselines none writes none; create it with a run that may (--update-baselines missing)`)]
+      ? [
+          new InvalidInputError(
+            { file: spec.id, line: e.line },
+            `screenshot "${e.name}" has no baseline in ${relative(process.cwd(), dir) || dir} and --update-baselines none writes none; create it with a run that may (--update-baselines missing)`,
+          ),
+        ]
       : [],
   );
 }
@@ -65,7 +70,12 @@ function corruptBaselines(baselinesDir: string, spec: Spec, goal: GoalSpec, chec
       decodePng(readFileSync(file));
       return [];
     } catch (error) {
-      return [new InvalidInputError({ file: shown(file) }, `this baseline is not a readable PNG image (${(error as Error).message}); delete it to take a new one with --update-baselines missing`)];
+      return [
+        new InvalidInputError(
+          { file: shown(file) },
+          `this baseline is not a readable PNG image (${(error as Error).message}); delete it to take a new one with --update-baselines missing`,
+        ),
+      ];
     }
   });
 }
@@ -77,7 +87,10 @@ const outsideRecordedWindow = (spec: Spec, goal: GoalSpec, path: Path, pathFile:
     : outsideWindow(goal, path.window).map((o) => {
         const expectation = o.expect === undefined ? undefined : goal.expect[o.expect];
         const at = o.step !== undefined ? `goal "${goal.id}", steps[${o.step}]` : `goal "${goal.id}", expect[${o.expect ?? 0}]`;
-        return new InvalidInputError({ file: spec.id, line: expectation?.line ?? goal.line }, `${at}: ${o.detail} that ${shown(pathFile)} was recorded in`);
+        return new InvalidInputError(
+          { file: spec.id, line: expectation?.line ?? goal.line },
+          `${at}: ${o.detail} that ${shown(pathFile)} was recorded in`,
+        );
       });
 
 /** Element targets and `element:` expectations name roles an app can publish: a misspelt one would only ever find nothing. */
@@ -86,11 +99,18 @@ const unknownRoles = (spec: Spec, goal: GoalSpec): InvalidInputError[] => {
     if (ELEMENT_ROLE_NAMES.has(role)) return [];
     const guess = closest(role, [...ELEMENT_ROLE_NAMES]);
     const hint = guess ? ` (did you mean "${guess}"?)` : '';
-    return [new InvalidInputError({ file: spec.id, line }, `goal "${goal.id}", ${at}: unknown role "${role}"${hint}; a role is retrace's (${ELEMENT_ROLES.join(', ')}) or the toolkit's own ("push button")`)];
+    return [
+      new InvalidInputError(
+        { file: spec.id, line },
+        `goal "${goal.id}", ${at}: unknown role "${role}"${hint}; a role is retrace's (${ELEMENT_ROLES.join(', ')}) or the toolkit's own ("push button")`,
+      ),
+    ];
   };
   return [
     ...(goal.steps ?? []).flatMap((action, i) =>
-      stepTargets(action).flatMap(({ target }) => (target && isElementTarget(target) ? problem(target.role, `steps[${i}]`, goal.line) : [])),
+      stepTargets(action).flatMap(({ target }) =>
+        target && isElementTarget(target) ? problem(target.role, `steps[${i}]`, goal.line) : [],
+      ),
     ),
     ...goal.expect.flatMap((e, i) => (e.kind === 'element' ? problem(e.role, `expect[${i}]`, e.line ?? goal.line) : [])),
   ];
@@ -102,7 +122,9 @@ const badPressCombos = (spec: Spec, goal: GoalSpec): InvalidInputError[] => {
   if (!parsed?.ok) return [];
   return parsed.actions.flatMap((action) =>
     action.kind === 'key'
-      ? keyComboProblems(action.combo).map((p) => new InvalidInputError({ file: spec.id, line: goal.line }, `goal "${goal.id}": press ${p.detail}`))
+      ? keyComboProblems(action.combo).map(
+          (p) => new InvalidInputError({ file: spec.id, line: goal.line }, `goal "${goal.id}": press ${p.detail}`),
+        )
       : [],
   );
 };
@@ -133,7 +155,9 @@ export function preflight(
   const store = new PathStore(options.paths);
   const claude = options.planner === 'claude' || (options.planner === 'auto' && Boolean(env.ANTHROPIC_API_KEY));
   if (options.planner === 'claude' && !env.ANTHROPIC_API_KEY) {
-    errors.push(new InvalidInputError({ file: 'command line' }, '--planner claude needs ANTHROPIC_API_KEY to be set (or use --planner rules)'));
+    errors.push(
+      new InvalidInputError({ file: 'command line' }, '--planner claude needs ANTHROPIC_API_KEY to be set (or use --planner rules)'),
+    );
   }
   const checkedBaselines = new Set<string>();
   for (const spec of specs) {
@@ -147,7 +171,11 @@ export function preflight(
         continue;
       }
       if (path) errors.push(...outsideRecordedWindow(spec, goal, path, store.locate(spec.id, goal.id).file));
-      errors.push(...corruptBaselines(baselinesDir, spec, goal, checkedBaselines), ...badPressCombos(spec, goal), ...unknownRoles(spec, goal));
+      errors.push(
+        ...corruptBaselines(baselinesDir, spec, goal, checkedBaselines),
+        ...badPressCombos(spec, goal),
+        ...unknownRoles(spec, goal),
+      );
       if (options.updateBaselines === 'none') errors.push(...missingBaselines(baselinesDir, spec, goal));
       const needsLearning = options.learn === 'force' || !path || isStale(path.source, goalSource(goal));
       if (needsLearning && !goal.goal && !goal.steps && options.learn !== 'off') {

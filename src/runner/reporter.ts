@@ -67,7 +67,15 @@ async function deadDisplays(reportsDir: string): Promise<string[]> {
 }
 
 const brokenVerdict = (spec: string, goal: string, message: string): Verdict => ({
-  spec, goal, status: 'broken', mode: 'replayed', modelCalls: 0, durationMs: 0, actions: [], category: 'infrastructure', message,
+  spec,
+  goal,
+  status: 'broken',
+  mode: 'replayed',
+  modelCalls: 0,
+  durationMs: 0,
+  actions: [],
+  category: 'infrastructure',
+  message,
 });
 
 export class RetraceReporter implements Reporter {
@@ -122,7 +130,10 @@ export class RetraceReporter implements Reporter {
       const tests: TestCase[] = [...module.children.allTests()];
       // A spec that failed to load, or whose setup failed before any goal ran.
       if (module.state() === 'failed' && tests.every((t) => t.result().state === 'skipped')) {
-        const message = module.errors().map((e) => e.message).join('\n');
+        const message = module
+          .errors()
+          .map((e) => e.message)
+          .join('\n');
         const verdict = brokenVerdict(module.relativeModuleId, '(spec)', message);
         goals.push(verdict);
         orphans.push({ verdict, retries: 0, stop: Date.now() });
@@ -140,7 +151,10 @@ export class RetraceReporter implements Reporter {
         if (!verdict) {
           // The test's own error when it threw one (the worker's display did not open), else
           // whatever the run saw go wrong around it.
-          const own = test.result().errors?.map((e) => e.message).join('\n');
+          const own = test
+            .result()
+            .errors?.map((e) => e.message)
+            .join('\n');
           const why = own || `the goal ended without a verdict (its worker died?): ${unhandled || 'no error was reported'}`;
           const spec = this.specs.get(module.moduleId)?.id ?? module.relativeModuleId;
           verdict = { ...brokenVerdict(spec, test.name, why), durationMs: Math.round(diagnostic?.duration ?? 0) };
@@ -150,8 +164,10 @@ export class RetraceReporter implements Reporter {
         if (test.result().errors?.some((e) => e.name === 'InvalidInputError')) invalidInput++;
         // A goal run again by vitest, or an action done again by the replay: either makes it flaky.
         const actionRetries = verdict.actions.reduce((n, a) => n + a.retries, 0);
-        if (verdict.status === 'passed' && (retries + actionRetries > 0 || verdict.mode === 'healed')) flaky.push({ spec: verdict.spec, goal: verdict.goal });
-        for (const b of meta?.baselines ?? []) if (b.baseline === 'new') newBaselines.push(`${verdict.spec}#${verdict.goal} ${b.description}`);
+        if (verdict.status === 'passed' && (retries + actionRetries > 0 || verdict.mode === 'healed'))
+          flaky.push({ spec: verdict.spec, goal: verdict.goal });
+        for (const b of meta?.baselines ?? [])
+          if (b.baseline === 'new') newBaselines.push(`${verdict.spec}#${verdict.goal} ${b.description}`);
       }
     }
     rmSync(workersDir(reports), { recursive: true, force: true });
@@ -161,7 +177,10 @@ export class RetraceReporter implements Reporter {
     await this.reportOrphans(orphans);
     const specs = [...this.specs.values()].filter((s): s is RunSpec => s !== undefined);
     const [width, height] = context.options.display.size;
-    writeRunMetadata(allureResultsDir(reports), retraceEnvironment({ display: { width, height }, appCommands: [...new Set(specs.map((s) => s.app))] }));
+    writeRunMetadata(
+      allureResultsDir(reports),
+      retraceEnvironment({ display: { width, height }, appCommands: [...new Set(specs.map((s) => s.app))] }),
+    );
     this.result = { summary, flaky, newBaselines, unreported: orphans.map((o) => o.verdict), unhandledErrors: errors.length, invalidInput };
   }
 
@@ -170,11 +189,19 @@ export class RetraceReporter implements Reporter {
     const specs = [...this.specs.values()];
     await appendHistory(
       context.options.reports,
-      orphans.filter((o) => o.verdict.goal !== '(spec)').map((o) => recordOfVerdict(o.verdict, { runId: context.runId, retries: o.retries })),
+      orphans
+        .filter((o) => o.verdict.goal !== '(spec)')
+        .map((o) => recordOfVerdict(o.verdict, { runId: context.runId, retries: o.retries })),
     );
     for (const { verdict, retries, stop } of orphans) {
       const spec = specs.find((s) => s?.id === verdict.spec);
-      writeGoalResult(allureResultsDir(context.options.reports), { verdict, specName: spec?.name ?? verdict.spec, app: spec?.app ?? '', retries, stop });
+      writeGoalResult(allureResultsDir(context.options.reports), {
+        verdict,
+        specName: spec?.name ?? verdict.spec,
+        app: spec?.app ?? '',
+        retries,
+        stop,
+      });
     }
   }
 }

@@ -35,7 +35,13 @@ export function defineSpecSuite(file: string): void {
   const run = inject('retrace');
   const spec = loadSpec(file, { root: run.root, env: process.env });
   // The spec's own `options:` sit between the CLI and the config file.
-  const options = resolveOptions({ root: run.root, cli: run.cli, spec, config: loadConfig(run.root, { env: process.env }), env: process.env });
+  const options = resolveOptions({
+    root: run.root,
+    cli: run.cli,
+    spec,
+    config: loadConfig(run.root, { env: process.env }),
+    env: process.env,
+  });
   const context: RunContext = { ...run, options };
   const progress = createProgress(context.verbosity, context.tty, mask);
   const goals = spec.goals.filter((g) => context.goals.length === 0 || context.goals.includes(g.id));
@@ -114,49 +120,54 @@ async function runOne(
   let planner: string | undefined;
   let cause: unknown;
   // A backstop: should some wait not listen to the signal, the goal still ends at its deadline.
-  const aborted = new Promise<never>((_, reject) => deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason), { once: true }));
+  const aborted = new Promise<never>((_, reject) =>
+    deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason), { once: true }),
+  );
   aborted.catch(() => undefined);
   try {
-    const outcome = await Promise.race([aborted, runGoal({
-      spec,
-      goal,
-      options,
-      baselinesDir: context.baselinesDir,
-      resolveText,
-      check: { resolveText, display: describeForDisplay, mask },
-      stage: app.stages(deadline.signal),
-      onEvidence: (i, before, after) => {
-        evidence.collect(i, before, after);
-        trace.collect(i, before, after);
-      },
-      onProblem: (i, problem) => {
-        evidence.problem(i, problem);
-        trace.problem(i, problem);
-      },
-      onDetail: trace.detail,
-      onReport: (report) => done.push(report),
-      ...claude,
-      hooks: {
-        phase: (phase, detail) => {
-          if (phase === 'checking') clock.check();
-          mode = PHASE_MODES[phase] ?? mode;
-          trace.line(`${phase}${detail ? ` (${detail})` : ''}`);
-          progress.status(`${label}: ${phase}${detail ? ` (${detail})` : ''}`);
+    const outcome = await Promise.race([
+      aborted,
+      runGoal({
+        spec,
+        goal,
+        options,
+        baselinesDir: context.baselinesDir,
+        resolveText,
+        check: { resolveText, display: describeForDisplay, mask },
+        stage: app.stages(deadline.signal),
+        onEvidence: (i, before, after) => {
+          evidence.collect(i, before, after);
+          trace.collect(i, before, after);
         },
-        action: (i, n, d) => {
-          clock.action();
-          evidence.started(i, d);
-          trace.started(i, d);
-          trace.line(`action ${i + 1}${n ? `/${n}` : ''} ${d}`);
-          progress.status(`${label}: action ${i + 1}${n ? `/${n}` : ''} ${d}`);
+        onProblem: (i, problem) => {
+          evidence.problem(i, problem);
+          trace.problem(i, problem);
         },
-        warn: (message) => {
-          trace.line(`warning: ${message}`);
-          progress.line(`warning: ${label}: ${message}`);
+        onDetail: trace.detail,
+        onReport: (report) => done.push(report),
+        ...claude,
+        hooks: {
+          phase: (phase, detail) => {
+            if (phase === 'checking') clock.check();
+            mode = PHASE_MODES[phase] ?? mode;
+            trace.line(`${phase}${detail ? ` (${detail})` : ''}`);
+            progress.status(`${label}: ${phase}${detail ? ` (${detail})` : ''}`);
+          },
+          action: (i, n, d) => {
+            clock.action();
+            evidence.started(i, d);
+            trace.started(i, d);
+            trace.line(`action ${i + 1}${n ? `/${n}` : ''} ${d}`);
+            progress.status(`${label}: action ${i + 1}${n ? `/${n}` : ''} ${d}`);
+          },
+          warn: (message) => {
+            trace.line(`warning: ${message}`);
+            progress.line(`warning: ${label}: ${message}`);
+          },
+          judged: (ms) => clock.judged(ms),
         },
-        judged: (ms) => clock.judged(ms),
-      },
-    })]);
+      }),
+    ]);
     verdict = verdictOf(outcome, { spec: spec.id, goal: goal.id, durationMs: clock.end(), mask });
     assertions = outcome.assertions;
     planner = outcome.planner;
@@ -181,7 +192,11 @@ async function runOne(
   // A storyboard is a view of the path: a path file it cannot read must not fail the goal.
   const storyboard = (() => {
     try {
-      return goalStoryboard(options, spec.id, goal.id, { lastRun: verdict.actions, lastRunWindows: evidence.windows(), ...(stats ? { stats } : {}) });
+      return goalStoryboard(options, spec.id, goal.id, {
+        lastRun: verdict.actions,
+        lastRunWindows: evidence.windows(),
+        ...(stats ? { stats } : {}),
+      });
     } catch {
       return undefined;
     }

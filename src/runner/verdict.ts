@@ -20,7 +20,9 @@ export function warningsOf(actions: readonly ActionReport[]): string[] {
   return actions.flatMap((a, i) => {
     const what = `action ${i + 1} (${a.description ?? a.kind})`;
     return [
-      ...(a.retries > 0 ? [`${what}: its effect appeared only when it was done again (${a.retries} ${a.retries === 1 ? 'retry' : 'retries'})`] : []),
+      ...(a.retries > 0
+        ? [`${what}: its effect appeared only when it was done again (${a.retries} ${a.retries === 1 ? 'retry' : 'retries'})`]
+        : []),
       ...(a.unexpected?.length ? [`${what}: it also changed what its path did not record: ${describeUnexpected(a.unexpected)}`] : []),
     ];
   });

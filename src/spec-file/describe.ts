@@ -65,7 +65,13 @@ export function describeElementEffect(effect: ElementEffect): string {
   const what = name === '' ? effect.role : `${effect.role} "${name}"`;
   if (effect.change !== undefined) return `${what} ${effect.change === 'gone' ? 'went' : 'appeared'}`;
   const parts = Object.entries(effect.after).map(([property, value]) =>
-    typeof value === 'string' ? `"${secretMasker.mask(value)}"` : typeof value === 'boolean' ? (value ? property : `not ${property}`) : `${property} ${String(value)}`,
+    typeof value === 'string'
+      ? `"${secretMasker.mask(value)}"`
+      : typeof value === 'boolean'
+        ? value
+          ? property
+          : `not ${property}`
+        : `${property} ${String(value)}`,
   );
   return `${what} → ${parts.join(', ')}`;
 }

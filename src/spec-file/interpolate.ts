@@ -93,8 +93,7 @@ export const placeholders = (template: string): readonly Placeholder[] =>
   parseTemplate(template).parts.flatMap((p) => ('placeholder' in p ? [p.placeholder] : []));
 
 /** Whether typing or showing this template would reveal a secret. */
-export const containsSecret = (template: string): boolean =>
-  placeholders(template).some((p) => p.namespace === 'secret');
+export const containsSecret = (template: string): boolean => placeholders(template).some((p) => p.namespace === 'secret');
 
 /** A template for people to read: `${secret.X}` shows as `••••`, the rest as written. */
 export function describeForDisplay(template: string): string {
@@ -157,11 +156,7 @@ export function resolveTemplate(template: string, env: Env): Resolution {
  * is taught to the masker (the process-wide one unless given), so later output masks it.
  * @throws InvalidInputError when a placeholder is malformed or its variable is unset.
  */
-export function interpolate(
-  template: string,
-  env: Env,
-  options: { readonly masker?: SecretMasker } = {},
-): string {
+export function interpolate(template: string, env: Env, options: { readonly masker?: SecretMasker } = {}): string {
   const result = resolveTemplate(template, env);
   if (!result.ok) {
     throw new InvalidInputError(undefined, `"${describeForDisplay(template)}" ${result.problems.join('; ')}`);

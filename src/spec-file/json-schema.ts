@@ -18,11 +18,8 @@ export function toJsonSchema(root: Shape, meta: SchemaDocument): JsonSchema {
   const definitions = new Map<string, JsonSchema>();
 
   const withDoc = (schema: Record<string, unknown>, doc: string | undefined, field?: Field): JsonSchema => {
-    const sentence = (t: string | undefined): string | undefined =>
-      t && (/[.!?)]$/.test(t) ? t : `${t}.`);
-    const description = [sentence(doc), field?.defaultText ? `Default: ${field.defaultText}.` : undefined]
-      .filter(Boolean)
-      .join(' ');
+    const sentence = (t: string | undefined): string | undefined => t && (/[.!?)]$/.test(t) ? t : `${t}.`);
+    const description = [sentence(doc), field?.defaultText ? `Default: ${field.defaultText}.` : undefined].filter(Boolean).join(' ');
     return {
       ...(description && { description }),
       ...schema,

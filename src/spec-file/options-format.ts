@@ -4,15 +4,7 @@
  * `DEFAULT_OPTIONS`; both objects are `partial`: the validator does not fill defaults in,
  * `resolveOptions` merges the layers once.
  */
-import {
-  BASELINE_UPDATES,
-  DEFAULT_OPTIONS as D,
-  MAX_MS,
-  LEARN_MODES,
-  PLANNERS,
-  TRACE_MODES,
-  UNEXPECTED_CHANGES,
-} from './defaults.ts';
+import { BASELINE_UPDATES, DEFAULT_OPTIONS as D, MAX_MS, LEARN_MODES, PLANNERS, TRACE_MODES, UNEXPECTED_CHANGES } from './defaults.ts';
 import { bool, int, obj, oneOf, str, type Field, type Shape } from './shape.ts';
 
 const ms = (doc: string, value: number): Field => ({
@@ -24,19 +16,13 @@ const ms = (doc: string, value: number): Field => ({
 export const timeoutsShape: Shape = obj(
   {
     goalMs: ms('Wall clock for one goal: its actions plus its expectations', D.timeouts.goalMs),
-    actionMs: ms(
-      'One action: wait for a stable screen, resolve the target, act, settle, verify',
-      D.timeouts.actionMs,
-    ),
+    actionMs: ms('One action: wait for a stable screen, resolve the target, act, settle, verify', D.timeouts.actionMs),
     settleMs: ms('Longest wait for the screen to settle after an action', D.timeouts.settleMs),
     windowMs: ms(
       "How long to wait for the application's window after launch (a spec's app.windowTimeoutMs also sets it)",
       D.timeouts.windowMs,
     ),
-    expectMs: ms(
-      'How long an expectation polls before it fails, unless it sets its own timeoutMs',
-      D.timeouts.expectMs,
-    ),
+    expectMs: ms('How long an expectation polls before it fails, unless it sets its own timeoutMs', D.timeouts.expectMs),
   },
   { ref: 'timeouts', doc: 'Time limits in milliseconds.', partial: true },
 );
@@ -93,7 +79,7 @@ const perSpecFields: Readonly<Record<string, Field>> = {
     default: D.unexpectedChanges,
   },
   trace: {
-    doc: 'When a goal keeps its trace under <reports>/traces/ (every action\'s window before and after, rungs, effects, expectations; open it with retrace trace show): off, on, or retain-on-failure',
+    doc: "When a goal keeps its trace under <reports>/traces/ (every action's window before and after, rungs, effects, expectations; open it with retrace trace show): off, on, or retain-on-failure",
     shape: oneOf(TRACE_MODES),
     default: D.trace,
   },

@@ -109,8 +109,7 @@ export function resolveOptions(input: ResolveOptionsInput): ResolvedOptions {
     unexpectedChanges: first('unexpectedChanges', cli, spec, config) ?? DEFAULT_OPTIONS.unexpectedChanges,
     trace: first('trace', cli, spec, config) ?? DEFAULT_OPTIONS.trace,
     model: cli.model ?? model ?? spec.model ?? config.model ?? DEFAULT_OPTIONS.model,
-    updateBaselines:
-      cli.updateBaselines ?? config.updateBaselines ?? (isCi(env) ? 'none' : DEFAULT_OPTIONS.updateBaselines),
+    updateBaselines: cli.updateBaselines ?? config.updateBaselines ?? (isCi(env) ? 'none' : DEFAULT_OPTIONS.updateBaselines),
     workers: cli.workers ?? config.workers ?? DEFAULT_OPTIONS.workers,
     paths: dir('paths'),
     reports: dir('reports'),

@@ -5,9 +5,7 @@
  * - a text expectation with `match: regex`: `/source/flags`, or the whole text as the source.
  */
 
-export type TitlePattern =
-  | { readonly kind: 'substring'; readonly text: string }
-  | { readonly kind: 'regex'; readonly regex: RegExp };
+export type TitlePattern = { readonly kind: 'substring'; readonly text: string } | { readonly kind: 'regex'; readonly regex: RegExp };
 
 /** `/…/` plus flag letters. */
 const REGEX_TITLE = /^\/(.+)\/([dgimsuy]*)$/s;

@@ -50,7 +50,10 @@ export class SecretMasker {
   mask(text: string): string {
     if (this.#values.size === 0) return text;
     this.#pattern ??= new RegExp(
-      [...this.#values].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'),
+      [...this.#values]
+        .sort((a, b) => b.length - a.length)
+        .map(escapeRegExp)
+        .join('|'),
       'g',
     );
     return this.#maskVariants(text.replace(this.#pattern, MASK));

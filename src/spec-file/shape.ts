@@ -123,7 +123,10 @@ export interface TaggedVariant {
    * A check across keys that a schema cannot state (a `match: regex` text must compile).
    * Runs on the valid item, with its environment-resolved strings; returns problems by key.
    */
-  readonly refine?: (item: Readonly<Record<string, unknown>>, resolve: (s: string) => string) => readonly {
+  readonly refine?: (
+    item: Readonly<Record<string, unknown>>,
+    resolve: (s: string) => string,
+  ) => readonly {
     readonly key: string;
     readonly detail: string;
   }[];

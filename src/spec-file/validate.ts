@@ -175,12 +175,13 @@ class Walker {
       case 'list': {
         if (!isSeq(node)) return this.mustBe(here, path, shape, node);
         if (shape.minItems !== undefined && node.items.length < shape.minItems) {
-          this.report(here, `${subject(path)} must have at least ${shape.minItems} item${shape.minItems === 1 ? '' : 's'} (${describeShape(shape)})`);
+          this.report(
+            here,
+            `${subject(path)} must have at least ${shape.minItems} item${shape.minItems === 1 ? '' : 's'} (${describeShape(shape)})`,
+          );
           return INVALID;
         }
-        const values = node.items.map((item, i) =>
-          this.visit(item, shape.items, `${path}[${i}]`, this.pos(item as YamlNode, here)),
-        );
+        const values = node.items.map((item, i) => this.visit(item, shape.items, `${path}[${i}]`, this.pos(item as YamlNode, here)));
         if (shape.uniqueKey && !this.unique(node.items, shape.uniqueKey, path)) return INVALID;
         return values.includes(INVALID) ? INVALID : values;
       }
@@ -278,11 +279,7 @@ class Walker {
 
   unknownKey(keyAt: Position, path: string, key: string, known: readonly string[], what: string): void {
     const guess = closest(key, known);
-    const help = guess
-      ? `did you mean "${guess}"?`
-      : known.length
-        ? `expected one of: ${known.join(', ')}`
-        : 'it takes no other keys';
+    const help = guess ? `did you mean "${guess}"?` : known.length ? `expected one of: ${known.join(', ')}` : 'it takes no other keys';
     this.report(keyAt, `${subject(path)} has an unknown key "${key}"${what} (${help})`);
   }
 

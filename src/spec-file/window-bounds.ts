@@ -26,7 +26,9 @@ const sizeText = (size: WindowSize): string => `${size.width}×${size.height}`;
 const regionText = (r: Region): string => `[${r.x}, ${r.y}, ${r.width}, ${r.height}]`;
 
 /** The targets a step points at, with what it does there ("drag from"). */
-export function stepTargets(action: NonNullable<GoalSpec['steps']>[number]): { readonly what: string; readonly target: Target | undefined }[] {
+export function stepTargets(
+  action: NonNullable<GoalSpec['steps']>[number],
+): { readonly what: string; readonly target: Target | undefined }[] {
   switch (action.kind) {
     case 'click':
     case 'double-click':
@@ -67,7 +69,10 @@ export function outsideWindow(goal: GoalSpec, size: WindowSize): OutOfWindow[] {
     ];
     for (const { what, region } of regions) {
       if (overlaps(region, size)) continue;
-      found.push({ expect, detail: `${what} ${regionText(region)} lies entirely outside the ${sizeText(size)} window: there is nothing of the application there` });
+      found.push({
+        expect,
+        detail: `${what} ${regionText(region)} lies entirely outside the ${sizeText(size)} window: there is nothing of the application there`,
+      });
     }
   });
   return found;

@@ -115,7 +115,15 @@ export function parseYaml(text: string): { source: YamlSource } | { issues: read
   if (deep !== undefined) {
     const before = text.slice(0, deep);
     const line = before.split('\n').length;
-    return { issues: [{ line, column: deep - before.lastIndexOf('\n'), detail: `nests more than ${MAX_YAML_DEPTH} levels deep (mappings and lists within each other); a spec needs about eight` }] };
+    return {
+      issues: [
+        {
+          line,
+          column: deep - before.lastIndexOf('\n'),
+          detail: `nests more than ${MAX_YAML_DEPTH} levels deep (mappings and lists within each other); a spec needs about eight`,
+        },
+      ],
+    };
   }
   const lineCounter = new LineCounter();
   // uniqueKeys: false — duplicates are reported by the validator, which names both lines.

@@ -111,7 +111,8 @@ export function findCarets(frame: Frame): Region[] {
     }
     const beside = before ?? after;
     // A lone bar is a caret in an empty field; beside a text it must be taller than the line.
-    const tall = !beside || (beside.top > run.top && beside.bottom < run.bottom && height >= CARET_SHAPE.minRatio * (beside.bottom - beside.top + 1));
+    const tall =
+      !beside || (beside.top > run.top && beside.bottom < run.bottom && height >= CARET_SHAPE.minRatio * (beside.bottom - beside.top + 1));
     if (tall) carets.push({ x, y: run.top, width: x1 - x + 1, height });
     x = x1;
   }

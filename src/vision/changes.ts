@@ -104,7 +104,8 @@ export function changedRegions(a: Frame, b: Frame, options: ChangeOptions = {}):
           Math.abs(da[p + 1]! - db[p + 1]!) <= tolerance &&
           Math.abs(da[p + 2]! - db[p + 2]!) <= tolerance &&
           Math.abs(da[p + 3]! - db[p + 3]!) <= tolerance
-        ) continue;
+        )
+          continue;
       }
       if (ignored.length > 0 && inSpans(ignored, x)) continue;
       const c = cy + ((x / cell) | 0);
@@ -149,10 +150,7 @@ export function changedRegions(a: Frame, b: Frame, options: ChangeOptions = {}):
  * Merges boxes that overlap or lie `gap` pixels apart or closer, until none do.
  * Pixel counts add up.
  */
-export function mergeRegions<T extends Region & { readonly pixels?: number }>(
-  regions: readonly T[],
-  gap: number,
-): ChangedRegion[] {
+export function mergeRegions<T extends Region & { readonly pixels?: number }>(regions: readonly T[], gap: number): ChangedRegion[] {
   let boxes: ChangedRegion[] = regions.map((r) => ({
     x: r.x,
     y: r.y,

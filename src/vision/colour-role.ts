@@ -60,7 +60,11 @@ function roleOf(colour: Rgb, minSaturation: number): ColourRole {
 }
 
 /** The most frequent colour among the pixels of `area` `keep` accepts (colours quantised to 4 bits a channel). */
-function dominant(frame: Frame, keep: (c: Rgb) => boolean, area: Region = { x: 0, y: 0, width: frame.width, height: frame.height }): Rgb | undefined {
+function dominant(
+  frame: Frame,
+  keep: (c: Rgb) => boolean,
+  area: Region = { x: 0, y: 0, width: frame.width, height: frame.height },
+): Rgb | undefined {
   const counts = new Map<number, { n: number; r: number; g: number; b: number }>();
   const d = frame.data;
   for (let y = area.y; y < area.y + area.height; y++) {
@@ -88,7 +92,8 @@ function groundBox(frame: Frame, ground: Rgb): Region {
   for (let y = 0; y < frame.height; y++) {
     for (let x = 0; x < frame.width; x++) {
       const i = (y * frame.width + x) * 4;
-      if (Math.max(Math.abs(d[i]! - ground[0]), Math.abs(d[i + 1]! - ground[1]), Math.abs(d[i + 2]! - ground[2])) > GROUND_TOLERANCE) continue;
+      if (Math.max(Math.abs(d[i]! - ground[0]), Math.abs(d[i + 1]! - ground[1]), Math.abs(d[i + 2]! - ground[2])) > GROUND_TOLERANCE)
+        continue;
       [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
     }
   }

@@ -107,12 +107,7 @@ export const diffCanvasSize = (expected: FrameSize, actual: FrameSize): FrameSiz
  * @param diffOut a frame of the canvas size to draw the diff into, or null to skip the diff image.
  *   When drawn (see `diffImage`) its previous content is overwritten.
  */
-export function compareFrames(
-  expected: Frame,
-  actual: Frame,
-  diffOut: Frame | null,
-  options: CompareOptions = {},
-): CompareResult {
+export function compareFrames(expected: Frame, actual: Frame, diffOut: Frame | null, options: CompareOptions = {}): CompareResult {
   assertFrame(expected, 'expected');
   assertFrame(actual, 'actual');
   const threshold = options.threshold ?? COMPARE_DEFAULTS.threshold;
@@ -127,9 +122,7 @@ export function compareFrames(
     assertFrame(diffOut, 'diffOut');
     if (diffOut.width === canvas.width && diffOut.height === canvas.height) diff = diffOut;
     else if (sameSize) {
-      throw new RangeError(
-        `diffOut must be ${canvas.width}×${canvas.height} like the images. Got ${diffOut.width}×${diffOut.height}`,
-      );
+      throw new RangeError(`diffOut must be ${canvas.width}×${canvas.height} like the images. Got ${diffOut.width}×${diffOut.height}`);
     } else diff = createFrame(canvas.width, canvas.height);
   }
 
@@ -177,8 +170,7 @@ export function compareFrames(
         actual: { width: actual.width, height: actual.height },
       },
       message:
-        `Expected an image ${expected.width}px by ${expected.height}px, ` +
-        `received ${actual.width}px by ${actual.height}px. ${counted}`,
+        `Expected an image ${expected.width}px by ${expected.height}px, ` + `received ${actual.width}px by ${actual.height}px. ${counted}`,
       ...(diff ? { diff } : {}),
     };
   }
@@ -191,10 +183,7 @@ export function compareFrames(
 }
 
 /** The tolerance in pixels for a canvas of `total` pixels, by Playwright's rule. */
-export function allowedDiffPixels(
-  total: number,
-  options: Pick<CompareOptions, 'maxDiffPixels' | 'maxDiffPixelRatio'>,
-): number {
+export function allowedDiffPixels(total: number, options: Pick<CompareOptions, 'maxDiffPixels' | 'maxDiffPixelRatio'>): number {
   const byCount = options.maxDiffPixels;
   const byRatio = options.maxDiffPixelRatio === undefined ? undefined : options.maxDiffPixelRatio * total;
   if (byCount !== undefined && byRatio !== undefined) return Math.min(byCount, byRatio);
@@ -206,13 +195,7 @@ const formatRatio = (ratio: number): string => (Math.ceil(ratio * 1e4) / 1e4).to
 
 const formatCount = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 
-function countDiffPixels(
-  a: Frame,
-  b: Frame,
-  out: Frame | null,
-  threshold: number,
-  options: CompareOptions,
-): number {
+function countDiffPixels(a: Frame, b: Frame, out: Frame | null, threshold: number, options: CompareOptions): number {
   const { width, height } = a;
   const alpha = options.alpha ?? COMPARE_DEFAULTS.alpha;
   const A = byteView(a);

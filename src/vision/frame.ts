@@ -14,9 +14,7 @@ export function assertFrame(frame: Frame, name = 'frame'): void {
     throw new RangeError(`${name}: width and height must be non-negative integers. Got ${width}×${height}`);
   }
   if (data.length !== width * height * 4) {
-    throw new RangeError(
-      `${name}: data size does not match ${width}×${height}. Expecting ${width * height * 4}. Got ${data.length}`,
-    );
+    throw new RangeError(`${name}: data size does not match ${width}×${height}. Expecting ${width * height * 4}. Got ${data.length}`);
   }
 }
 

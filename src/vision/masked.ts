@@ -44,7 +44,13 @@ export function maskedGlyphs(frame: Frame): number | undefined {
     return ink >= MIN_SOLID_CORE * (cx1 - cx0 + 1) * (cy1 - cy0 + 1);
   };
   const dots = labelComponents(mask, w, h).boxes.map((b) => ({
-    w: b.x1 - b.x0 + 1, h: b.y1 - b.y0 + 1, n: b.n, cy: (b.y0 + b.y1) / 2, x0: b.x0, x1: b.x1, solid: solidCore(b.x0, b.y0, b.x1, b.y1),
+    w: b.x1 - b.x0 + 1,
+    h: b.y1 - b.y0 + 1,
+    n: b.n,
+    cy: (b.y0 + b.y1) / 2,
+    x0: b.x0,
+    x1: b.x1,
+    solid: solidCore(b.x0, b.y0, b.x1, b.y1),
   }));
   if (dots.length === 0) return undefined;
   const sides = dots.map((d) => Math.max(d.w, d.h)).sort((a, b) => a - b);

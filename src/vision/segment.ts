@@ -212,7 +212,10 @@ export function segmentDetailed(frame: Frame, options: SegmentOptions = {}): Con
 
   // A bordered face hardly taller than the frame's glyphs is the stroke of a bold glyph ("0"),
   // its outer edge taken for a border: the edge is a glyph again and the face is no face.
-  const glyphHeights = glyphs.map((b) => b.y1 - b.y0 + 1).filter((gh) => gh >= 6).sort((a, b) => a - b);
+  const glyphHeights = glyphs
+    .map((b) => b.y1 - b.y0 + 1)
+    .filter((gh) => gh >= 6)
+    .sort((a, b) => a - b);
   const typical = glyphHeights[glyphHeights.length >> 1] ?? 0;
   const isFace = faces.map(() => true);
   faces.forEach((face, f) => {

@@ -279,11 +279,7 @@ const DYNAMIC_WATCHES = 3;
  * the first two: start-up, or a clock whose tick a busy machine drew late (missed there, it is
  * recorded as the effect of whichever action it ticks during).
  */
-export async function detectDynamic(
-  grab: () => Promise<Frame>,
-  durationMs: number,
-  options: DynamicOptions = {},
-): Promise<Region[]> {
+export async function detectDynamic(grab: () => Promise<Frame>, durationMs: number, options: DynamicOptions = {}): Promise<Region[]> {
   const gap = options.gap ?? 8;
   const watches: Region[][] = [];
   let last: Frame | undefined;
@@ -305,7 +301,12 @@ export async function detectDynamic(
  * Every change seen between frames grabbed every `intervalMs` for `durationMs`, merged, and the
  * last frame: the next watch goes on from it, so that nothing drawn between two goes unseen.
  */
-async function changesWhileWatched(grab: () => Promise<Frame>, durationMs: number, options: DynamicOptions, from?: Frame): Promise<{ changes: Region[]; last: Frame }> {
+async function changesWhileWatched(
+  grab: () => Promise<Frame>,
+  durationMs: number,
+  options: DynamicOptions,
+  from?: Frame,
+): Promise<{ changes: Region[]; last: Frame }> {
   const clock = options.clock ?? realClock;
   const interval = Math.max(1, options.intervalMs ?? 100);
   const gap = options.gap ?? 8;

@@ -112,9 +112,7 @@ export function findTemplate(haystack: Frame, needle: Frame, options: TemplateOp
   finals.sort((p, q) => q.score - p.score || p.y - q.y || p.x - q.x);
   const best = finals[0];
   if (!best) return notFound();
-  const second = finals.find(
-    (f) => Math.abs(f.x - best.x) >= needle.width || Math.abs(f.y - best.y) >= needle.height,
-  );
+  const second = finals.find((f) => Math.abs(f.x - best.x) >= needle.width || Math.abs(f.y - best.y) >= needle.height);
   const score = clamp01(best.score);
   const point = { x: best.x + area.x, y: best.y + area.y };
   return {
@@ -241,8 +239,7 @@ function scoreDirect(h: GrayImage, needle: GrayImage, st: NeedleStats, x: number
   return dot / (st.norm * Math.sqrt(hv));
 }
 
-const flatScore = (mean: number, std: number, needleMean: number): number =>
-  1 - Math.abs(mean - needleMean) / 255 - std / 64;
+const flatScore = (mean: number, std: number, needleMean: number): number => 1 - Math.abs(mean - needleMean) / 255 - std / 64;
 
 interface ScoreMap {
   readonly w: number;
@@ -265,13 +262,7 @@ function scoreAll(h: GrayImage, needle: GrayImage, flat: boolean): ScoreMap {
  * Local maxima, each at least half a needle away from a better one: the best `k`, plus any
  * within `margin` of the best, at most `max` in all.
  */
-function pickPeaks(
-  map: ScoreMap,
-  needle: GrayImage,
-  k: number,
-  margin: number,
-  max: number,
-): { x: number; y: number; score: number }[] {
+function pickPeaks(map: ScoreMap, needle: GrayImage, k: number, margin: number, max: number): { x: number; y: number; score: number }[] {
   const { w, h, scores } = map;
   const order: number[] = [];
   for (let y = 0; y < h; y++) {
@@ -284,7 +275,8 @@ function pickPeaks(
         (x < w - 1 && scores[i + 1]! > v) ||
         (y > 0 && scores[i - w]! > v) ||
         (y < h - 1 && scores[i + w]! > v)
-      ) continue;
+      )
+        continue;
       order.push(i);
     }
   }

@@ -29,7 +29,10 @@ function counter(options: CounterOptions = {}) {
   const desktop = new FakeDesktop(new CounterApp(options));
   const stage = desktop.stage(undefined, glyphReader);
   const clickAdd = (): Promise<void> => stage.input.click({ x: WINDOW.x + ADD.x + 30, y: WINDOW.y + ADD.y + 14 });
-  const judge = (expectations: readonly Expectation[], context = CONTEXT) => () => checkExpectations(stage, expectations, context);
+  const judge =
+    (expectations: readonly Expectation[], context = CONTEXT) =>
+    () =>
+      checkExpectations(stage, expectations, context);
   return { app: desktop.app, stage, clickAdd, judge };
 }
 
@@ -50,7 +53,9 @@ describe('expectations are judged on the final screen once it stayed quiet', () 
     const first = counter({ revertMs: 150 });
     await first.clickAdd();
     // The old rule: a look right after the click, polling stopped at the first success.
-    expect((await assertText(first.stage, { text: 'COUNT 1', match: 'contains', timeoutMs: 0, display: 'COUNT 1', mask: (t) => t })).ok).toBe(true);
+    expect(
+      (await assertText(first.stage, { text: 'COUNT 1', match: 'contains', timeoutMs: 0, display: 'COUNT 1', mask: (t) => t })).ok,
+    ).toBe(true);
 
     const app = counter({ revertMs: 150 });
     await app.clickAdd();
@@ -110,7 +115,9 @@ describe('an expectation that held before the goal began proves nothing', () => 
     const expectations = [text('COUNT 0', 4), text('COUNT 1', 5)];
     const still = await app.stage.still();
     await app.clickAdd();
-    expect((await assertText(app.stage, { text: 'COUNT 1', match: 'contains', timeoutMs: 1000, display: 'COUNT 1', mask: (t) => t })).ok).toBe(true);
+    expect(
+      (await assertText(app.stage, { text: 'COUNT 1', match: 'contains', timeoutMs: 1000, display: 'COUNT 1', mask: (t) => t })).ok,
+    ).toBe(true);
     // The live screen shows COUNT 1 now; the kept one still shows the state before the click.
     expect([...(await heldBefore(still, expectations, CONTEXT, ['text']))]).toEqual([0]);
     expect([...(await heldBefore(still, expectations, CONTEXT, ['element']))]).toEqual([]);

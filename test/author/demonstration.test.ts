@@ -6,8 +6,21 @@ import { secretHider } from '../../src/cli/commands/record.ts';
 
 let clock = 0;
 const at = (): number => (clock += 10);
-const press = (x: number, y: number, clicks = 1, button: 'left' | 'right' = 'left'): NotedEvent<number> => ({ kind: 'press', button, point: { x, y }, clicks, at: at(), note: clock });
-const release = (x: number, y: number, button: 'left' | 'right' = 'left'): NotedEvent<number> => ({ kind: 'release', button, point: { x, y }, at: at(), note: clock });
+const press = (x: number, y: number, clicks = 1, button: 'left' | 'right' = 'left'): NotedEvent<number> => ({
+  kind: 'press',
+  button,
+  point: { x, y },
+  clicks,
+  at: at(),
+  note: clock,
+});
+const release = (x: number, y: number, button: 'left' | 'right' = 'left'): NotedEvent<number> => ({
+  kind: 'release',
+  button,
+  point: { x, y },
+  at: at(),
+  note: clock,
+});
 const key = (code: number, mods: { shiftKey?: boolean; ctrlKey?: boolean } = {}): NotedEvent<number> => {
   const e = keyEventOf(code, { altKey: false, metaKey: false, shiftKey: false, ctrlKey: false, ...mods }, at());
   if (!e) throw new Error(`no key for ${code}`);
@@ -17,12 +30,23 @@ const key = (code: number, mods: { shiftKey?: boolean; ctrlKey?: boolean } = {})
 describe('foldDemonstration', () => {
   test('clicks, a double-click, a right-click, a drag, typed text, combos and scrolls', () => {
     const steps = foldDemonstration([
-      press(10, 10), release(11, 10),
-      press(50, 50), release(50, 50), press(50, 51, 2), release(50, 51),
-      press(70, 70, 1, 'right'), release(70, 70, 'right'),
-      press(5, 5), release(80, 90),
-      key(35, { shiftKey: true }), key(23), key(57), key(2, { shiftKey: true }),
-      key(31, { ctrlKey: true }), key(28), key(15, { shiftKey: true }),
+      press(10, 10),
+      release(11, 10),
+      press(50, 50),
+      release(50, 50),
+      press(50, 51, 2),
+      release(50, 51),
+      press(70, 70, 1, 'right'),
+      release(70, 70, 'right'),
+      press(5, 5),
+      release(80, 90),
+      key(35, { shiftKey: true }),
+      key(23),
+      key(57),
+      key(2, { shiftKey: true }),
+      key(31, { ctrlKey: true }),
+      key(28),
+      key(15, { shiftKey: true }),
       { kind: 'wheel', point: { x: 9, y: 9 }, direction: 'down', amount: 1, at: at(), note: 0 },
       { kind: 'wheel', point: { x: 9, y: 9 }, direction: 'down', amount: 2, at: at(), note: 0 },
       key(30),

@@ -46,7 +46,7 @@ describe('stepsText', () => {
     expect(text).toContain('      - double-click: { x: 12, y: 40 }\n');
   });
 
-  test('reads back as exactly the actions, so the path source hash is the steps\'', () => {
+  test("reads back as exactly the actions, so the path source hash is the steps'", () => {
     const edit = stepsText(SPEC, '/p/specs/notes.yaml', '/p', 'save', ACTIONS, ENV);
     const reread = parseSpec(edit.text, '/p/specs/notes.yaml', { root: '/p', env: ENV, masker: null }).goals.find((g) => g.id === 'save')!;
     expect(reread.steps).toEqual(ACTIONS);
@@ -55,7 +55,10 @@ describe('stepsText', () => {
   });
 
   test('a goal in flow style is rewritten by the YAML library, comments kept', () => {
-    const flow = SPEC.replace('  - id: save          # the person shows how\n    # what must hold\n    expect:\n      - text: "Saved"   # the status line\n', '  - { id: save, expect: [{ text: "Saved" }] }  # flow\n');
+    const flow = SPEC.replace(
+      '  - id: save          # the person shows how\n    # what must hold\n    expect:\n      - text: "Saved"   # the status line\n',
+      '  - { id: save, expect: [{ text: "Saved" }] }  # flow\n',
+    );
     const { text, goal } = stepsText(flow, '/p/specs/notes.yaml', '/p', 'save', ACTIONS.slice(0, 2), ENV);
     expect(text).toContain('# Notes, recorded by demonstration');
     expect(goal.steps).toEqual(ACTIONS.slice(0, 2));

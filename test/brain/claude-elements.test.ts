@@ -62,7 +62,11 @@ describe('the Claude planner with an element source', () => {
     expect(desktop.app.count).toBe(1);
     expect(texts).toHaveLength(2);
     // The counter's window is smaller than the screenshot limit: screenshot pixels are window pixels.
-    expect(texts[0]).toContain(JSON.stringify(`${LIST_HEAD} (ref role "name" [x, y, width, height], screenshot pixels):\ne1 button "Add" [20, 20, 60, 28]\ne2 button "Reset" [100, 20, 60, 28]\ne3 label "0" [20, 62, 200, 40]`).slice(1, -1));
+    expect(texts[0]).toContain(
+      JSON.stringify(
+        `${LIST_HEAD} (ref role "name" [x, y, width, height], screenshot pixels):\ne1 button "Add" [20, 20, 60, 28]\ne2 button "Reset" [100, 20, 60, 28]\ne3 label "0" [20, 62, 200, 40]`,
+      ).slice(1, -1),
+    );
     // The second request shows the elements as they are after the click, and only those.
     expect(texts[1]).toContain('e3 label \\"1\\"');
     expect(texts[1]).not.toContain('e3 label \\"0\\"');
@@ -85,34 +89,61 @@ describe('the Claude planner with an element source', () => {
 describe('clicking an element by its ref', () => {
   /** The tool results of a request, flattened to their texts. */
   const results = (body: any): { text: string; error: boolean; toolset: unknown }[] =>
-    body.messages.at(-1).content
-      .filter((b: any) => b.type === 'tool_result')
-      .map((b: any) => ({ text: typeof b.content === 'string' ? b.content : b.content.filter((c: any) => c.type === 'text').map((c: any) => c.text).join(' '), error: b.is_error === true, toolset: b.toolset_name }));
+    body.messages
+      .at(-1)
+      .content.filter((b: any) => b.type === 'tool_result')
+      .map((b: any) => ({
+        text:
+          typeof b.content === 'string'
+            ? b.content
+            : b.content
+                .filter((c: any) => c.type === 'text')
+                .map((c: any) => c.text)
+                .join(' '),
+        error: b.is_error === true,
+        toolset: b.toolset_name,
+      }));
 
-  test.each(['claude-opus-4-6', 'claude-opus-5'])('clicks the centre of its box, and the path names it by role and name (%s)', async (model) => {
-    const desktop = new ElementDesktop(new CounterApp());
-    server = await startMessagesServer([
-      { kind: 'tools', calls: [{ tool: 'click_element', input: { ref: 'e1' } }] },
-      { kind: 'end', text: 'DONE: the count is 1.' },
-    ]);
-    const planner = new ClaudePlanner({ goal: 'Add one', secretNames: [], apiKey: 'sk-ant-test-0123456789abcdef', baseURL: server.url, model, bounds: BOUNDS, maxRetries: 0, timeoutMs: 5_000 });
-    const stage = desktop.stage();
-    const cycle = new ActionCycle(stage, { settleTimeoutMs: 2000, actionTimeoutMs: 300, resolveText: (t) => t });
-    const lesson = await learn({ stage, planner, cycle, bounds: BOUNDS, dynamic: [], assets: new Map() });
-    expect(lesson).toMatchObject({ stopReason: 'goal_achieved' });
-    expect(desktop.app.count).toBe(1);
-    const [recorded] = lesson.actions;
-    expect(recorded?.action).toEqual({ kind: 'click', target: { role: 'button', name: 'Add' } });
-    // Clicked at the centre of the element's box, which the element anchor names.
-    expect(recorded?.anchor?.point).toEqual({ x: ADD.x + ADD.width / 2, y: ADD.y + ADD.height / 2 });
-    expect(recorded?.anchor?.element).toMatchObject({ role: 'button', name: 'Add', box: ADD });
-    const [first, second] = server.requests;
-    expect(first!.body.tools.map((t: any) => t.name ?? t.type)).toContain('click_element');
-    // A custom tool's result carries no toolset name, even beside the computer toolset.
-    expect(results(second!.body)).toEqual([
-      { text: expect.stringMatching(/^Clicked button "Add" \(e1\) at \[50, 34\]\. The screen changed\. Elements /), error: false, toolset: undefined },
-    ]);
-  });
+  test.each(['claude-opus-4-6', 'claude-opus-5'])(
+    'clicks the centre of its box, and the path names it by role and name (%s)',
+    async (model) => {
+      const desktop = new ElementDesktop(new CounterApp());
+      server = await startMessagesServer([
+        { kind: 'tools', calls: [{ tool: 'click_element', input: { ref: 'e1' } }] },
+        { kind: 'end', text: 'DONE: the count is 1.' },
+      ]);
+      const planner = new ClaudePlanner({
+        goal: 'Add one',
+        secretNames: [],
+        apiKey: 'sk-ant-test-0123456789abcdef',
+        baseURL: server.url,
+        model,
+        bounds: BOUNDS,
+        maxRetries: 0,
+        timeoutMs: 5_000,
+      });
+      const stage = desktop.stage();
+      const cycle = new ActionCycle(stage, { settleTimeoutMs: 2000, actionTimeoutMs: 300, resolveText: (t) => t });
+      const lesson = await learn({ stage, planner, cycle, bounds: BOUNDS, dynamic: [], assets: new Map() });
+      expect(lesson).toMatchObject({ stopReason: 'goal_achieved' });
+      expect(desktop.app.count).toBe(1);
+      const [recorded] = lesson.actions;
+      expect(recorded?.action).toEqual({ kind: 'click', target: { role: 'button', name: 'Add' } });
+      // Clicked at the centre of the element's box, which the element anchor names.
+      expect(recorded?.anchor?.point).toEqual({ x: ADD.x + ADD.width / 2, y: ADD.y + ADD.height / 2 });
+      expect(recorded?.anchor?.element).toMatchObject({ role: 'button', name: 'Add', box: ADD });
+      const [first, second] = server.requests;
+      expect(first!.body.tools.map((t: any) => t.name ?? t.type)).toContain('click_element');
+      // A custom tool's result carries no toolset name, even beside the computer toolset.
+      expect(results(second!.body)).toEqual([
+        {
+          text: expect.stringMatching(/^Clicked button "Add" \(e1\) at \[50, 34\]\. The screen changed\. Elements /),
+          error: false,
+          toolset: undefined,
+        },
+      ]);
+    },
+  );
 
   test('a ref the newest list does not hold is refused, and the model can go on', async () => {
     const desktop = new ElementDesktop(new CounterApp());
@@ -144,36 +175,55 @@ describe('clicking an element by its ref', () => {
 describe('the elements offered', () => {
   const STATES = { focused: false, checked: false, sensitive: true, showing: true, editable: false, selected: false, expanded: false };
   const element = (role: string, name: string, box: Element['box'], extra: Partial<Element> = {}): Element => ({
-    ref: `:1.1/${role}${name}`, role, toolkitRole: role, name, description: '', states: STATES, box, index: 0, depth: 1, ...extra,
+    ref: `:1.1/${role}${name}`,
+    role,
+    toolkitRole: role,
+    name,
+    description: '',
+    states: STATES,
+    box,
+    index: 0,
+    depth: 1,
+    ...extra,
   });
   const WINDOW = { x: 300, y: 200, width: 400, height: 300 };
 
   test('are the showing ones inside the window a person acts on or reads, named by their labels, secrets masked', () => {
     secretMasker.learn('hunter2-secret');
-    const offered = offerElements([
-      element('dialog', 'Form', { x: 0, y: 0, width: 400, height: 300 }),
-      element('group', '', { x: 0, y: 0, width: 400, height: 300 }),
-      element('entry', '', { x: 70, y: 40, width: 160, height: 30 }, { label: 'Name' }),
-      element('label', 'Name', { x: 10, y: 40, width: 50, height: 30 }),
-      element('label', '', { x: 10, y: 80, width: 50, height: 30 }),
-      element('button', 'OK', { x: 500, y: 40, width: 60, height: 30 }),
-      element('button', 'Hidden', { x: 10, y: 120, width: 60, height: 30 }, { states: { ...STATES, showing: false } }),
-      element('label', 'pass hunter2-secret', { x: 10, y: 160, width: 200, height: 30 }),
-    ], WINDOW);
+    const offered = offerElements(
+      [
+        element('dialog', 'Form', { x: 0, y: 0, width: 400, height: 300 }),
+        element('group', '', { x: 0, y: 0, width: 400, height: 300 }),
+        element('entry', '', { x: 70, y: 40, width: 160, height: 30 }, { label: 'Name' }),
+        element('label', 'Name', { x: 10, y: 40, width: 50, height: 30 }),
+        element('label', '', { x: 10, y: 80, width: 50, height: 30 }),
+        element('button', 'OK', { x: 500, y: 40, width: 60, height: 30 }),
+        element('button', 'Hidden', { x: 10, y: 120, width: 60, height: 30 }, { states: { ...STATES, showing: false } }),
+        element('label', 'pass hunter2-secret', { x: 10, y: 160, width: 200, height: 30 }),
+      ],
+      WINDOW,
+    );
     secretMasker.clear();
-    expect(offered.map((e) => [e.role, e.name])).toEqual([['entry', 'Name'], ['label', 'Name'], ['label', 'pass ••••']]);
+    expect(offered.map((e) => [e.role, e.name])).toEqual([
+      ['entry', 'Name'],
+      ['label', 'Name'],
+      ['label', 'pass ••••'],
+    ]);
   });
 
   test('carry the element target a click by ref records: nth among equals; none for a name no target can hold', () => {
     secretMasker.learn('hunter2-secret');
-    const offered = offerElements([
-      element('button', 'OK', { x: 10, y: 10, width: 60, height: 30 }, { ref: ':1.1/ok0' }),
-      element('button', 'OK', { x: 80, y: 10, width: 60, height: 30 }, { ref: ':1.1/ok1' }),
-      element('button', 'Apply', { x: 150, y: 10, width: 60, height: 30 }),
-      element('button', '/x/', { x: 10, y: 50, width: 60, height: 30 }),
-      element('button', 'hunter2-secret', { x: 80, y: 50, width: 60, height: 30 }),
-      element('entry', '', { x: 150, y: 50, width: 60, height: 30 }),
-    ], WINDOW);
+    const offered = offerElements(
+      [
+        element('button', 'OK', { x: 10, y: 10, width: 60, height: 30 }, { ref: ':1.1/ok0' }),
+        element('button', 'OK', { x: 80, y: 10, width: 60, height: 30 }, { ref: ':1.1/ok1' }),
+        element('button', 'Apply', { x: 150, y: 10, width: 60, height: 30 }),
+        element('button', '/x/', { x: 10, y: 50, width: 60, height: 30 }),
+        element('button', 'hunter2-secret', { x: 80, y: 50, width: 60, height: 30 }),
+        element('entry', '', { x: 150, y: 50, width: 60, height: 30 }),
+      ],
+      WINDOW,
+    );
     secretMasker.clear();
     expect(offered.map((e) => e.target)).toEqual([
       { role: 'button', name: 'OK', nth: 0 },
@@ -187,6 +237,8 @@ describe('the elements offered', () => {
 
   test('are listed in screenshot pixels when the screenshot is scaled down', () => {
     const geometry = fitShot(2560, 1600);
-    expect(elementsMessage([{ role: 'button', name: 'OK', box: { x: 200, y: 100, width: 120, height: 60 } }], geometry)).toMatch(/\ne1 button "OK" \[100, 50, 60, 30\]$/);
+    expect(elementsMessage([{ role: 'button', name: 'OK', box: { x: 200, y: 100, width: 120, height: 60 } }], geometry)).toMatch(
+      /\ne1 button "OK" \[100, 50, 60, 30\]$/,
+    );
   });
 });

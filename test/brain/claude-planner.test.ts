@@ -6,20 +6,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Action, Frame } from '../../src/domain.ts';
 import { InfrastructureError, InvalidInputError } from '../../src/errors.ts';
 import { ClaudePlanner, type ClaudePlannerOptions } from '../../src/brain/planners/claude-planner.ts';
-import {
-  DEFAULT_MODEL,
-  modelFamily,
-  resolveComputerTool,
-  resolveModel,
-} from '../../src/brain/planners/computer-tools.ts';
+import { DEFAULT_MODEL, modelFamily, resolveComputerTool, resolveModel } from '../../src/brain/planners/computer-tools.ts';
 import type { Decision, Observation } from '../../src/brain/planners/types.ts';
 import { createFrame } from '../../src/vision/frame.ts';
-import {
-  requestImages,
-  startMessagesServer,
-  type MessagesServer,
-  type ScriptedReply,
-} from '../support/messages-server.ts';
+import { requestImages, startMessagesServer, type MessagesServer, type ScriptedReply } from '../support/messages-server.ts';
 
 const API_KEY = 'sk-ant-test-0123456789abcdef';
 const BIG = createFrame(2560, 1600, [40, 80, 160, 255]);
@@ -120,9 +110,7 @@ describe('ClaudePlanner: a learning session', () => {
       );
       expect(r.headers['anthropic-beta']).toBe('computer-use-2025-11-24');
       expect(r.body.model).toBe('claude-opus-4-6');
-      expect(r.body.tools).toEqual([
-        { type: 'computer_20251124', name: 'computer', display_width_px: 1280, display_height_px: 800 },
-      ]);
+      expect(r.body.tools).toEqual([{ type: 'computer_20251124', name: 'computer', display_width_px: 1280, display_height_px: 800 }]);
       for (const img of requestImages(r.body)) expect([img.width, img.height]).toEqual([1280, 800]);
     }
     const first = s.requests[0]!.body;
@@ -190,8 +178,20 @@ describe('ClaudePlanner: a learning session', () => {
       { kind: 'tools', calls: [{ action: 'double_click', coordinate: [10, 20] }] },
       { kind: 'tools', calls: [{ action: 'right_click', coordinate: [30, 40] }] },
       { kind: 'tools', calls: [{ action: 'left_click_drag', start_coordinate: [100, 100], coordinate: [300, 200] }] },
-      { kind: 'tools', calls: [{ action: 'wait', duration: 0.5 }, { action: 'key', text: 'Tab', repeat: 2 }] },
-      { kind: 'tools', calls: [{ action: 'triple_click', coordinate: [5, 5] }, { action: 'key', text: 'Return' }] },
+      {
+        kind: 'tools',
+        calls: [
+          { action: 'wait', duration: 0.5 },
+          { action: 'key', text: 'Tab', repeat: 2 },
+        ],
+      },
+      {
+        kind: 'tools',
+        calls: [
+          { action: 'triple_click', coordinate: [5, 5] },
+          { action: 'key', text: 'Return' },
+        ],
+      },
       { kind: 'end', text: 'DONE' },
     ]);
     const decisions = await run(planner(s), BIG);
@@ -266,7 +266,13 @@ describe('ClaudePlanner: a learning session', () => {
 
   it('refuses coordinates outside the window and tells the model, without acting', async () => {
     const s = await serve([
-      { kind: 'tools', calls: [{ action: 'left_click', coordinate: [2000, 100] }, { action: 'type', text: 'x' }] },
+      {
+        kind: 'tools',
+        calls: [
+          { action: 'left_click', coordinate: [2000, 100] },
+          { action: 'type', text: 'x' },
+        ],
+      },
       { kind: 'tools', calls: [{ action: 'double_click', coordinate: [1280, 800] }] },
       { kind: 'end', text: 'DONE' },
     ]);
@@ -285,15 +291,19 @@ describe('ClaudePlanner: a learning session', () => {
 
   it('answers a failed action as an error and skips the rest of its turn', async () => {
     const s = await serve([
-      { kind: 'tools', calls: [{ action: 'left_click', coordinate: [5, 5] }, { action: 'key', text: 'Return' }] },
+      {
+        kind: 'tools',
+        calls: [
+          { action: 'left_click', coordinate: [5, 5] },
+          { action: 'key', text: 'Return' },
+        ],
+      },
       { kind: 'end', text: 'IMPOSSIBLE: the button does not react' },
     ]);
     const p = planner(s);
     const d1 = await p.next(observe(SMALL, 0));
     expect(d1.kind).toBe('act');
-    const d2 = await p.next(
-      observe(SMALL, 1, { action: (d1 as { action: Action }).action, changed: false, error: 'window lost focus' }),
-    );
+    const d2 = await p.next(observe(SMALL, 1, { action: (d1 as { action: Action }).action, changed: false, error: 'window lost focus' }));
 
     expect(d2).toEqual({
       kind: 'done',
@@ -379,7 +389,9 @@ describe('ClaudePlanner: API faults', () => {
 
   it('reports a body that is not JSON as a malformed response', async () => {
     const s = await serve([{ kind: 'malformed' }]);
-    const err = await planner(s).next(observe(SMALL, 0)).catch((e: unknown) => e);
+    const err = await planner(s)
+      .next(observe(SMALL, 0))
+      .catch((e: unknown) => e);
 
     expect(err).toBeInstanceOf(InfrastructureError);
     expect((err as Error).message).toMatch(/malformed response/);
@@ -387,7 +399,9 @@ describe('ClaudePlanner: API faults', () => {
 
   it('reports JSON of the wrong shape as a malformed response', async () => {
     const s = await serve([{ kind: 'json', body: { type: 'message', content: 'nope' } }]);
-    const err = await planner(s).next(observe(SMALL, 0)).catch((e: unknown) => e);
+    const err = await planner(s)
+      .next(observe(SMALL, 0))
+      .catch((e: unknown) => e);
 
     expect(err).toBeInstanceOf(InfrastructureError);
     expect((err as Error).message).toMatch(/malformed response for claude-opus-4-6: it has no content array/);
@@ -424,7 +438,13 @@ describe('ClaudePlanner: secrets', () => {
 
   it('lets the model type a placeholder and never sends the value', async () => {
     const s = await serve([
-      { kind: 'tools', calls: [{ action: 'left_click', coordinate: [50, 60] }, { action: 'type', text: '${secret.PASSWORD}' }] },
+      {
+        kind: 'tools',
+        calls: [
+          { action: 'left_click', coordinate: [50, 60] },
+          { action: 'type', text: '${secret.PASSWORD}' },
+        ],
+      },
       { kind: 'tools', calls: [{ action: 'type', text: '${secret.TOKEN}' }] },
       { kind: 'end', text: 'DONE' },
     ]);
@@ -506,7 +526,10 @@ describe('computer-use tool versions', () => {
   });
 
   it('sends the version and beta chosen by RETRACE_MODEL and RETRACE_COMPUTER_TOOL', async () => {
-    const s = await serve([{ kind: 'end', text: 'DONE' }, { kind: 'end', text: 'DONE' }]);
+    const s = await serve([
+      { kind: 'end', text: 'DONE' },
+      { kind: 'end', text: 'DONE' },
+    ]);
     vi.stubEnv('RETRACE_MODEL', 'claude-haiku-4-5');
     await planner(s, { model: undefined }).next(observe(SMALL, 0));
     vi.stubEnv('RETRACE_COMPUTER_TOOL', 'computer_20251124');

@@ -137,14 +137,28 @@ describe('the ladder is data', () => {
     const stage = new FakeDesktop(new CounterApp({ offset: { x: 30, y: 12 } })).stage();
     const anchor = path.actions[0]!.anchor!;
     const shot = await stage.shoot();
-    const input = { stage, shot, anchor, anchorImage: decodePng(assets.get(anchor.image)!), target: clickAdd.target, resolveText: (t: string) => t, description: 'click Add' };
+    const input = {
+      stage,
+      shot,
+      anchor,
+      anchorImage: decodePng(assets.get(anchor.image)!),
+      target: clickAdd.target,
+      resolveText: (t: string) => t,
+      description: 'click Add',
+    };
     const found = await resolveTarget(input);
     const moved = { x: anchor.box.x + 30, y: anchor.box.y + 12, width: anchor.box.width, height: anchor.box.height };
-    expect(found.tried.map((t) => [t.rung, t.accepted])).toEqual([['recorded', false], ['template', true]]);
+    expect(found.tried.map((t) => [t.rung, t.accepted])).toEqual([
+      ['recorded', false],
+      ['template', true],
+    ]);
     expect(found.tried[0]).toMatchObject({ box: anchor.box, score: expect.any(Number) });
     expect(found.tried[1]).toMatchObject({ box: moved });
     expect(found.tried[1]!.score).toBeGreaterThan(found.tried[0]!.score);
-    const refused = await resolveTarget(input, RUNGS.map((r) => (r.name === 'template' ? { ...r, margin: 1 } : r)));
+    const refused = await resolveTarget(
+      input,
+      RUNGS.map((r) => (r.name === 'template' ? { ...r, margin: 1 } : r)),
+    );
     expect(refused.tried.find((t) => t.rung === 'template')).toMatchObject({ box: moved, accepted: false });
   });
 });

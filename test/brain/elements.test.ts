@@ -44,10 +44,24 @@ describe('a role target, learned', () => {
       role: 'button',
       name: 'Add',
       box: { x: 20, y: 20, width: 60, height: 28 },
-      path: [{ role: 'window', index: 0 }, { role: 'button', index: 0 }],
+      path: [
+        { role: 'window', index: 0 },
+        { role: 'button', index: 0 },
+      ],
     });
     expect(first.anchor?.point).toEqual({ x: 50, y: 34 });
-    expect(first.elements).toEqual([{ role: 'label', name: '0', path: [{ role: 'window', index: 0 }, { role: 'label', index: 2 }], after: { name: '1' }, box: expect.any(Object) }]);
+    expect(first.elements).toEqual([
+      {
+        role: 'label',
+        name: '0',
+        path: [
+          { role: 'window', index: 0 },
+          { role: 'label', index: 2 },
+        ],
+        after: { name: '1' },
+        box: expect.any(Object),
+      },
+    ]);
     expect(path.actions[1]!.elements).toEqual([expect.objectContaining({ name: '1', after: { name: '2' } })]);
   });
 
@@ -55,7 +69,10 @@ describe('a role target, learned', () => {
     const { result, desktop } = await replayOn(await learned);
     expect(result.failure).toBeUndefined();
     expect(result.healed).toBe(false);
-    expect(result.reports.map((r) => [r.verified, r.resolvedBy])).toEqual([[true, 'element'], [true, 'element']]);
+    expect(result.reports.map((r) => [r.verified, r.resolvedBy])).toEqual([
+      [true, 'element'],
+      [true, 'element'],
+    ]);
     expect(desktop.app.count).toBe(2);
   });
 
@@ -95,7 +112,10 @@ describe('a role target the app cannot show', () => {
 
   test('says the app publishes no elements, or that there is no accessibility bus', async () => {
     const silent = await learnOn(new ElementDesktop(new CounterApp(), { silent: true }), clickAdd);
-    expect(silent.failure).toMatchObject({ category: 'target-not-found', message: `click button "Add": button "Add": ${PUBLISHES_NOTHING}` });
+    expect(silent.failure).toMatchObject({
+      category: 'target-not-found',
+      message: `click button "Add": button "Add": ${PUBLISHES_NOTHING}`,
+    });
     const noBus = await learnOn(new FakeDesktop(new CounterApp()), clickAdd);
     expect(noBus.failure?.message).toBe(`click button "Add": button "Add": ${NO_BUS}`);
   });
@@ -116,16 +136,31 @@ describe('a role target the app cannot show', () => {
 
 describe('element changes', () => {
   const element = (name: string, extra: object = {}) => ({
-    ref: ':1.1/e', role: 'entry', toolkitRole: 'text', name: '', label: name, description: '', index: 0, depth: 0,
+    ref: ':1.1/e',
+    role: 'entry',
+    toolkitRole: 'text',
+    name: '',
+    label: name,
+    description: '',
+    index: 0,
+    depth: 0,
     states: { focused: false, checked: false, sensitive: true, showing: true, editable: true, selected: false, expanded: false },
-    box: { x: 10, y: 10, width: 100, height: 20 }, text: '', ...extra,
+    box: { x: 10, y: 10, width: 100, height: 20 },
+    text: '',
+    ...extra,
   });
 
-  test('keeps what changed, leaves out dynamic regions and the target\'s own focus, and never a secret\'s text', () => {
+  test("keeps what changed, leaves out dynamic regions and the target's own focus, and never a secret's text", () => {
     const before = [element('Name')];
     const after = [element('Name', { text: 'Alice', states: { ...before[0]!.states, focused: true } })];
     expect(elementChanges(before, after, { dynamic: [], secret: false })).toEqual([
-      { role: 'entry', name: 'Name', path: [{ role: 'entry', index: 0 }], after: { text: 'Alice', focused: true }, box: { x: 10, y: 10, width: 100, height: 20 } },
+      {
+        role: 'entry',
+        name: 'Name',
+        path: [{ role: 'entry', index: 0 }],
+        after: { text: 'Alice', focused: true },
+        box: { x: 10, y: 10, width: 100, height: 20 },
+      },
     ]);
     const target = { role: 'entry', name: 'Name', box: before[0]!.box, path: [{ role: 'entry', index: 0 }] };
     expect(elementChanges(before, after, { dynamic: [], secret: true, target })).toEqual([]);
@@ -141,7 +176,8 @@ describe('element changes', () => {
   });
 
   test('an element emptied out may leave the tree: it shows nothing either way, and anything else it shows fails', () => {
-    const label = (name: string, extra: object = {}) => element('', { role: 'label', toolkitRole: 'label', name, text: undefined, ...extra });
+    const label = (name: string, extra: object = {}) =>
+      element('', { role: 'label', toolkitRole: 'label', name, text: undefined, ...extra });
     const emptied = { role: 'label', name: '12 * 7 =', path: [{ role: 'label', index: 0 }], after: { name: '' } };
     expect(checkElementEffect(emptied, [label('')]).problem).toBeUndefined();
     expect(checkElementEffect(emptied, []).problem).toBeUndefined();
@@ -155,15 +191,52 @@ describe('element changes', () => {
 
 describe('element news and descriptions', () => {
   const STATES = { focused: false, checked: false, sensitive: true, showing: true, editable: false, selected: false, expanded: false };
-  const window = { ref: 'w', role: 'window', toolkitRole: 'frame', name: 'Order', description: '', states: STATES, box: { x: 0, y: 0, width: 400, height: 300 }, index: 0, depth: 0 };
+  const window = {
+    ref: 'w',
+    role: 'window',
+    toolkitRole: 'frame',
+    name: 'Order',
+    description: '',
+    states: STATES,
+    box: { x: 0, y: 0, width: 400, height: 300 },
+    index: 0,
+    depth: 0,
+  };
   const el = (ref: string, role: string, name: string, index: number, y: number, extra: object = {}) => ({
-    ref, role, toolkitRole: role, name, description: '', states: STATES, box: { x: 10, y, width: 200, height: 20 }, parent: 'w', index, depth: 1, ...extra,
+    ref,
+    role,
+    toolkitRole: role,
+    name,
+    description: '',
+    states: STATES,
+    box: { x: 10, y, width: 200, height: 20 },
+    parent: 'w',
+    index,
+    depth: 1,
+    ...extra,
   });
   const before = [window, el('t', 'label', 'Total: 0', 0, 10), el('x', 'checkbox', 'Express', 1, 40)];
   const row = (ref: string, index: number) => el(ref, 'cell', '3 × Tea', index, 70 + index * 20);
   const recorded = [
-    { role: 'label', name: 'Total: 0', path: [{ role: 'window', index: 0 }, { role: 'label', index: 0 }], after: { name: 'Total: 1' } },
-    { role: 'cell', name: '3 × Tea', path: [{ role: 'window', index: 0 }, { role: 'cell', index: 2 }], after: { name: '3 × Tea' }, change: 'appeared' as const },
+    {
+      role: 'label',
+      name: 'Total: 0',
+      path: [
+        { role: 'window', index: 0 },
+        { role: 'label', index: 0 },
+      ],
+      after: { name: 'Total: 1' },
+    },
+    {
+      role: 'cell',
+      name: '3 × Tea',
+      path: [
+        { role: 'window', index: 0 },
+        { role: 'cell', index: 2 },
+      ],
+      after: { name: '3 × Tea' },
+      change: 'appeared' as const,
+    },
   ];
   const options = { dynamic: [], secret: false };
 
@@ -172,19 +245,36 @@ describe('element news and descriptions', () => {
     expect(elementNews(before, right, recorded, options)).toEqual([]);
     const twice = [...right, row('r2', 3)];
     expect(elementNews(before, twice, recorded, options).map((n) => n.element)).toEqual(['2 × cell "3 × Tea" appeared, recorded 1']);
-    const unchecked = [window, el('t', 'label', 'Total: 1', 0, 10), el('x', 'checkbox', 'Express', 1, 40, { states: { ...STATES, checked: true } }), row('r1', 2)];
+    const unchecked = [
+      window,
+      el('t', 'label', 'Total: 1', 0, 10),
+      el('x', 'checkbox', 'Express', 1, 40, { states: { ...STATES, checked: true } }),
+      row('r1', 2),
+    ];
     expect(elementNews(before, unchecked, recorded, options).map((n) => n.element)).toEqual(['checkbox "Express" changed: checked true']);
-    const focused = [window, el('t', 'label', 'Total: 1', 0, 10), el('x', 'checkbox', 'Express', 1, 40, { states: { ...STATES, focused: true } }), row('r1', 2)];
+    const focused = [
+      window,
+      el('t', 'label', 'Total: 1', 0, 10),
+      el('x', 'checkbox', 'Express', 1, 40, { states: { ...STATES, focused: true } }),
+      row('r1', 2),
+    ];
     expect(elementNews(before, focused, recorded, options)).toEqual([]);
   });
 
   test('a row recorded as appeared must appear on its own element: the same text in a label is not it', () => {
-    const elsewhere = [window, el('t', 'label', 'Total: 1', 0, 10), el('x', 'checkbox', 'Express', 1, 40), el('s', 'label', '3 × Tea', 2, 70)];
+    const elsewhere = [
+      window,
+      el('t', 'label', 'Total: 1', 0, 10),
+      el('x', 'checkbox', 'Express', 1, 40),
+      el('s', 'label', '3 × Tea', 2, 70),
+    ];
     expect(checkElementEffect(recorded[1]!, elsewhere).problem).toBe('no cell "3 × Tea" appeared');
   });
 
   test('are said in words for the reports', () => {
     expect(recorded.map(describeElementEffect)).toEqual(['label "Total: 0" → "Total: 1"', 'cell "3 × Tea" appeared']);
-    expect(describeElementEffect({ role: 'radio', name: 'Express', path: [], after: { checked: true, focused: false } })).toBe('radio "Express" → checked, not focused');
+    expect(describeElementEffect({ role: 'radio', name: 'Express', path: [], after: { checked: true, focused: false } })).toBe(
+      'radio "Express" → checked, not focused',
+    );
   });
 });

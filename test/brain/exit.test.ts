@@ -21,7 +21,7 @@ const quitting = (code: number) => new FakeDesktop(new CounterApp({ quitCode: co
 describe('an action that ends the app', () => {
   const learned = learnOn(quitting(0), [clickAdd, clickReset]);
 
-  test('learning records the exit, with its code, as the action\'s one effect', async () => {
+  test("learning records the exit, with its code, as the action's one effect", async () => {
     const { path } = await learned;
     const last = path.actions[1]!;
     expect(last.effects).toEqual([{ region: { x: 0, y: 0, width: 240, height: 160 }, kind: 'exit', exit: { code: 0, signal: null } }]);
@@ -48,7 +48,9 @@ describe('an action that ends the app', () => {
     const { done } = replayOn({}, await learned);
     const result = await done;
     expect(result.failure).toMatchObject({ category: 'effect-not-verified', index: 1 });
-    expect(result.failure?.message).toMatch(/the application was to end \(recorded: it exited with code 0\), but it still runs 500 ms later/);
+    expect(result.failure?.message).toMatch(
+      /the application was to end \(recorded: it exited with code 0\), but it still runs 500 ms later/,
+    );
   });
 
   test('an exit during an action whose path did not record one is a fault, with the exit code', async () => {
@@ -80,7 +82,11 @@ describe('exited: expectations', () => {
     const desktop = quitting(2);
     const stage = desktop.stage();
     const alive = await checkExpectations(stage, [{ kind: 'exited', code: 'any', line: 1 }], context);
-    expect(alive[0]).toMatchObject({ kind: 'exited', ok: false, message: 'expected the application to exit, but it is still running after 300 ms' });
+    expect(alive[0]).toMatchObject({
+      kind: 'exited',
+      ok: false,
+      message: 'expected the application to exit, but it is still running after 300 ms',
+    });
     await desktop.input.click({ x: 50 + RESET.x + 5, y: 40 + RESET.y + 5 });
     const results = await checkExpectations(
       stage,

@@ -100,7 +100,9 @@ describe('parseRulesGoal: outside the grammar', () => {
   });
 
   it('rejects targets that are not quoted, or empty', () => {
-    expect(error('click OK')).toBe('not in the rules grammar (clause 1: click OK): click needs a quoted text, as in click "OK" or click button "OK"');
+    expect(error('click OK')).toBe(
+      'not in the rules grammar (clause 1: click OK): click needs a quoted text, as in click "OK" or click button "OK"',
+    );
     expect(error('click ""')).toContain('click needs a non-empty text');
     expect(error('type "a" into Name')).toContain('type … into needs a quoted text');
   });
@@ -157,7 +159,22 @@ describe('parseRulesGoal: elements by role and name', () => {
 
 describe('RULES_GRAMMAR_HELP', () => {
   it('shows every form of the grammar', () => {
-    for (const form of ['click "T"', 'double-click "T"', 'right-click "T"', 'type "S" into "T"', 'press <combo>', 'scroll up|down', '[in "T"]', 'wait for "T"', 'wait N ms', 'then', 'click button "OK"', 'into entry "Name"', 'check checkbox "T"', 'select "S" in list "T"']) {
+    for (const form of [
+      'click "T"',
+      'double-click "T"',
+      'right-click "T"',
+      'type "S" into "T"',
+      'press <combo>',
+      'scroll up|down',
+      '[in "T"]',
+      'wait for "T"',
+      'wait N ms',
+      'then',
+      'click button "OK"',
+      'into entry "Name"',
+      'check checkbox "T"',
+      'select "S" in list "T"',
+    ]) {
       expect(RULES_GRAMMAR_HELP).toContain(form);
     }
   });

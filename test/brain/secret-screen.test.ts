@@ -59,16 +59,21 @@ class BlockReader implements TextReader {
 }
 
 const inkAt = (frame: Frame, x: number, y: number): boolean => frame.data[(y * frame.width + x) * 4] === 0;
-const pixel = (frame: Frame, x: number, y: number): number[] => [...frame.data.subarray((y * frame.width + x) * 4, (y * frame.width + x) * 4 + 4)];
+const pixel = (frame: Frame, x: number, y: number): number[] => [
+  ...frame.data.subarray((y * frame.width + x) * 4, (y * frame.width + x) * 4 + 4),
+];
 
 function setup(loosePx = 0, readElements?: ReadElements): { screen: SecretScreen; reader: BlockReader } {
   const masker = new SecretMasker();
   masker.learn(SECRET);
-  const reader = new BlockReader([
-    [FIELD, SECRET],
-    [LIST, 'Zebra7QuartZ'],
-    [LABEL, 'Saved'],
-  ], loosePx);
+  const reader = new BlockReader(
+    [
+      [FIELD, SECRET],
+      [LIST, 'Zebra7QuartZ'],
+      [LABEL, 'Saved'],
+    ],
+    loosePx,
+  );
   return { screen: new SecretScreen(reader, masker, readElements), reader };
 }
 
@@ -133,8 +138,22 @@ describe('the secret screen', () => {
     const fieldBox: Region = { x: 6, y: 6, width: 80, height: 20 };
     const itemBox: Region = { x: 6, y: 56, width: 80, height: 20 };
     const states = { focused: false, checked: false, sensitive: true, showing: true, editable: true, selected: false, expanded: false };
-    const element = (ref: string, role: string, box: Region, depth: number): Element => ({ ref, role, toolkitRole: role, name: '', description: '', states, box, index: 0, depth });
-    const elements = [element('w', 'window', { x: 0, y: 0, width: 160, height: 90 }, 0), element('f', 'entry', fieldBox, 1), element('i', 'item', itemBox, 1)];
+    const element = (ref: string, role: string, box: Region, depth: number): Element => ({
+      ref,
+      role,
+      toolkitRole: role,
+      name: '',
+      description: '',
+      states,
+      box,
+      index: 0,
+      depth,
+    });
+    const elements = [
+      element('w', 'window', { x: 0, y: 0, width: 160, height: 90 }, 0),
+      element('f', 'entry', fieldBox, 1),
+      element('i', 'item', itemBox, 1),
+    ];
     const painted = async (loosePx: number, fieldInk: Region): Promise<Frame> => {
       let reads = 0;
       const { screen: s } = setup(loosePx, async () => (reads++, elements));
@@ -150,8 +169,8 @@ describe('the secret screen', () => {
     // Another run: OCR boxes 2 px looser, the typed text a pixel narrower.
     const other = await painted(2, { ...FIELD, width: FIELD.width - 1 });
     expect(Buffer.from(other.data).equals(Buffer.from(one.data))).toBe(true);
-    expect(pixel(one, fieldBox.x + 1, fieldBox.y + 1), 'the field\'s corner, far from the ink').toEqual([128, 128, 128, 255]);
-    expect(pixel(one, itemBox.x + itemBox.width - 2, itemBox.y + 1), 'the item\'s corner').toEqual([128, 128, 128, 255]);
+    expect(pixel(one, fieldBox.x + 1, fieldBox.y + 1), "the field's corner, far from the ink").toEqual([128, 128, 128, 255]);
+    expect(pixel(one, itemBox.x + itemBox.width - 2, itemBox.y + 1), "the item's corner").toEqual([128, 128, 128, 255]);
     expect(inkAt(one, LABEL.x + 5, LABEL.y + 5), 'an ordinary word stays').toBe(true);
   });
 });

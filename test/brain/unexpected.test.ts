@@ -51,7 +51,8 @@ describe('the focus moving between two fields drawn close together', () => {
     fillRegion(frame, box, [255, 255, 255, 255]);
     strokeRegion(frame, box, focused ? [53, 132, 228, 255] : [180, 180, 180, 255], focused ? 2 : 1);
   };
-  const text = (frame: Frame, box: Region, width: number): void => fillRegion(frame, { x: box.x + 8, y: box.y + 8, width, height: 10 }, [30, 30, 30, 255]);
+  const text = (frame: Frame, box: Region, width: number): void =>
+    fillRegion(frame, { x: box.x + 8, y: box.y + 8, width, height: 10 }, [30, 30, 30, 255]);
   const before = createFrame(200, 100, [240, 240, 240, 255]);
   field(before, first, true);
   field(before, second, false);
@@ -64,7 +65,15 @@ describe('the focus moving between two fields drawn close together', () => {
   text(after, first, 40);
   text(after, second, 50);
   const element = (box: Region, index: number, focused: boolean, value: string): Element => ({
-    ref: `:1.1/${index}`, role: 'entry', toolkitRole: 'text', name: `Field${index}`, description: '', index, depth: 0, box, text: value,
+    ref: `:1.1/${index}`,
+    role: 'entry',
+    toolkitRole: 'text',
+    name: `Field${index}`,
+    description: '',
+    index,
+    depth: 0,
+    box,
+    text: value,
     states: { focused, checked: false, sensitive: true, showing: true, editable: true, selected: false, expanded: false },
   });
   const elementsBefore = [element(first, 0, true, 'Alice'), element(second, 1, false, '')];
@@ -74,7 +83,16 @@ describe('the focus moving between two fields drawn close together', () => {
     expect(moves).toEqual({ focusOnly: [first], changed: [second] });
     const merged = await makeEffects({ before, after, dynamic: [], secret: false, sink: new Map(), reader: blindReader, target: second });
     expect(merged).toHaveLength(1);
-    const effects = await makeEffects({ before, after, dynamic: [], secret: false, sink: new Map(), reader: blindReader, target: second, focusOnly: moves.focusOnly });
+    const effects = await makeEffects({
+      before,
+      after,
+      dynamic: [],
+      secret: false,
+      sink: new Map(),
+      reader: blindReader,
+      target: second,
+      focusOnly: moves.focusOnly,
+    });
     expect(effects.map((e) => e.kind)).toEqual(['feedback', 'look']);
     expect(regionsIntersect(effects[0]!.region, second)).toBe(false);
     expect(regionsIntersect(effects[1]!.region, first)).toBe(false);

@@ -127,7 +127,9 @@ describe('effects must hold', () => {
     const learned = await learnPath([clickAdd, clickAdd]);
     const grabs: number[] = [];
     let reported = -1;
-    const { done, desktop } = replayOn({}, learned, { options: { onReport: () => (reported < 0 ? (reported = grabs.length) : undefined) } });
+    const { done, desktop } = replayOn({}, learned, {
+      options: { onReport: () => (reported < 0 ? (reported = grabs.length) : undefined) },
+    });
     const grab = desktop.capture.grab;
     desktop.capture.grab = (region) => (grabs.push(performance.now()), grab(region));
     const result = await done;
@@ -171,7 +173,7 @@ describe('the ladder', () => {
     expect(result.reports[0]?.waitMs).toBeGreaterThanOrEqual(400);
   });
 
-  test('a line before that never shows costs the time limit once, and the typing\'s effects decide', async () => {
+  test("a line before that never shows costs the time limit once, and the typing's effects decide", async () => {
     const learned = await learnPath([{ kind: 'type', text: 'ab' }], { promptMs: 0 });
     const { done } = replayOn({ promptMs: 60_000 }, learned, { options: { actionTimeoutMs: 500 } });
     const result = await done;
@@ -199,6 +201,8 @@ describe('evidence', () => {
     const { done, problems } = replayOn({ dead: true }, learned);
     await done;
     const evidence = problems.find((p) => p.problem.kind === 'effect-not-verified')?.problem;
-    expect(evidence?.kind === 'effect-not-verified' && evidence.expected && evidence.actual.width).toBe(evidence?.kind === 'effect-not-verified' ? evidence.expected?.width : -1);
+    expect(evidence?.kind === 'effect-not-verified' && evidence.expected && evidence.actual.width).toBe(
+      evidence?.kind === 'effect-not-verified' ? evidence.expected?.width : -1,
+    );
   });
 });

@@ -51,7 +51,11 @@ describe('checkEffect', () => {
   test('finds a text by its own pixels elsewhere, however it was read when learned', () => {
     // Learned misread: what it says is never read the same again, its pixels are the text.
     const text: Effect = { ...effect, kind: 'text', text: '12+* 7 7 =' };
-    expect(checkEffect(text, image, withBlocks([]), withBlocks([120]), { x: 0, y: 0 })).toMatchObject({ verified: true, moved: true, region: { x: 117, y: 27 } });
+    expect(checkEffect(text, image, withBlocks([]), withBlocks([120]), { x: 0, y: 0 })).toMatchObject({
+      verified: true,
+      moved: true,
+      region: { x: 117, y: 27 },
+    });
     // Other pixels (another value) are left to OCR.
     const other = withBlocks([120]);
     fillRegion(other, { x: 124, y: 44, width: 8, height: 4 }, [250, 200, 0, 255]);
@@ -62,11 +66,22 @@ describe('checkEffect', () => {
 describe('presentAsRecorded (the end of the wait after a replayed action)', () => {
   const region = { x: 37, y: 27, width: 22, height: 30 };
   const { effect, image } = effectAt(withBlocks([10, 40]), region);
-  const action = (effects: Effect[]): RecordedAction => ({ action: { kind: 'click', target: { x: 1, y: 1 } }, before: '', after: '', effects, dynamic: [], settleMs: 10 });
+  const action = (effects: Effect[]): RecordedAction => ({
+    action: { kind: 'click', target: { x: 1, y: 1 } },
+    before: '',
+    after: '',
+    effects,
+    dynamic: [],
+    settleMs: 10,
+  });
   const images = (): Frame => image;
 
   test('holds only once every deciding effect shows its recorded pixels', () => {
-    const ready = presentAsRecorded(action([effect, { region: { x: 0, y: 0, width: 10, height: 10 }, image: 'f.png', kind: 'feedback' }]), images, { x: 0, y: 0 });
+    const ready = presentAsRecorded(
+      action([effect, { region: { x: 0, y: 0, width: 10, height: 10 }, image: 'f.png', kind: 'feedback' }]),
+      images,
+      { x: 0, y: 0 },
+    );
     expect(ready?.(withBlocks([10]))).toBe(false);
     expect(ready?.(withBlocks([10, 40]))).toBe(true);
     // Moved with the target.
@@ -109,7 +124,13 @@ describe('checkEffect on a field cleared but for its caret', () => {
 describe('withSurroundings', () => {
   const word = (text: string, x: number, y: number) => ({ text, box: { x, y, width: 40, height: 14 }, confidence: 90 });
   // "Welcome" found elsewhere, in a message box the layout made wider than recorded.
-  const found: EffectCheck = { effect: { region: { x: 15, y: 280, width: 120, height: 30 }, kind: 'text', text: 'Welcome' }, verified: true, moved: true, region: { x: 27, y: 227, width: 46, height: 20 }, diffPixels: 0 };
+  const found: EffectCheck = {
+    effect: { region: { x: 15, y: 280, width: 120, height: 30 }, kind: 'text', text: 'Welcome' },
+    verified: true,
+    moved: true,
+    region: { x: 27, y: 227, width: 46, height: 20 },
+    diffPixels: 0,
+  };
   const box = { x: 15, y: 219, width: 426, height: 47 };
 
   test('a changed region around a found text, showing only its words, is its effect too', () => {
@@ -205,7 +226,9 @@ describe('a picked item whose label is drawn larger (the list fixture, font=larg
   test('fails when the item was not picked, or its label says something else', async () => {
     const [unpicked] = await verifyEffects(input('list-cherry-selected', 'list-cherry-unselected-larger', 'list-cherry-unselected-larger'));
     expect(unpicked?.verified).toBe(false);
-    const [other] = await verifyEffects(input('list-cherry-selected', 'list-cherry-unselected-larger', 'list-cherry-selected-larger', 'Banana'));
+    const [other] = await verifyEffects(
+      input('list-cherry-selected', 'list-cherry-unselected-larger', 'list-cherry-selected-larger', 'Banana'),
+    );
     expect(other?.verified).toBe(false);
   });
 

@@ -12,13 +12,8 @@ const pixel = (data: Uint8Array, width: number, x: number, y: number): number[] 
 describe('bgraToRgba', () => {
   test('swaps red and blue, forces alpha, drops row padding', () => {
     // Two rows of two pixels, 12-byte stride (4 bytes of padding per row).
-    const src = new Uint8Array([
-      1, 2, 3, 0, 4, 5, 6, 9, 0xee, 0xee, 0xee, 0xee,
-      7, 8, 9, 0, 10, 11, 12, 0, 0xee, 0xee, 0xee, 0xee,
-    ]);
-    expect([...bgraToRgba(src, 2, 2, 12, null)]).toEqual([
-      3, 2, 1, 255, 6, 5, 4, 255, 9, 8, 7, 255, 12, 11, 10, 255,
-    ]);
+    const src = new Uint8Array([1, 2, 3, 0, 4, 5, 6, 9, 0xee, 0xee, 0xee, 0xee, 7, 8, 9, 0, 10, 11, 12, 0, 0xee, 0xee, 0xee, 0xee]);
+    expect([...bgraToRgba(src, 2, 2, 12, null)]).toEqual([3, 2, 1, 255, 6, 5, 4, 255, 9, 8, 7, 255, 12, 11, 10, 255]);
   });
 
   test('converts in place, also from an unaligned view', () => {
@@ -87,8 +82,6 @@ describe('XScreenCapture', () => {
   test('rejects a region outside the screen instead of letting Xlib end the process', async () => {
     const desktop = await getTestDesktop();
     const { width } = desktop.display;
-    await expect(desktop.capture.grab({ x: width - 5, y: 0, width: 10, height: 10 })).rejects.toThrow(
-      RangeError,
-    );
+    await expect(desktop.capture.grab({ x: width - 5, y: 0, width: 10, height: 10 })).rejects.toThrow(RangeError);
   });
 });

@@ -97,7 +97,7 @@ describe('GTK: a zenity forms dialog', () => {
 });
 
 describe('GTK at GDK_SCALE=2: boxes published in logical units', () => {
-  test('are read in the window\'s pixels: the dialog is the window, its entries inside it', async () => {
+  test("are read in the window's pixels: the dialog is the window, its entries inside it", async () => {
     const desktop = await getTestDesktop();
     const elements = source(desktop);
     const app = await desktop.launch({ launch: 'zenity --forms --title Form --add-entry Name', window: 'Form', env: { GDK_SCALE: '2' } });
@@ -127,7 +127,8 @@ describe('GTK: a zenity list (a tree view, whose rows the cache never lists)', (
       const table = all.find((e) => e.role === 'table');
       const cells = all.filter((e) => e.role === 'cell' && e.parent === table?.ref);
       expect(cells.map((e) => e.name)).toEqual(expect.arrayContaining(['Apple', 'Cherry', 'Plum']));
-      for (const cell of cells.filter((e) => e.name !== 'Fruit')) expect(inside(cell.box, window), `${cell.name} ${JSON.stringify(cell.box)}`).toBe(true);
+      for (const cell of cells.filter((e) => e.name !== 'Fruit'))
+        expect(inside(cell.box, window), `${cell.name} ${JSON.stringify(cell.box)}`).toBe(true);
     } finally {
       await app.close();
     }

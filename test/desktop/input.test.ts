@@ -118,9 +118,9 @@ describe('XInputDriver on a recording terminal', () => {
     await desktop.input.click(await probe.cell(20, 6), { count: 2 });
     await desktop.input.click(await probe.cell(30, 7), { button: 'right' });
     await desktop.input.click(await probe.cell(31, 7), { button: 'middle' });
-    const reports = TerminalProbe.mouse(
-      await probe.received((t) => TerminalProbe.mouse(t).filter((r) => !r.press).length >= 5),
-    ).filter((r) => r.button < 32); // leave out the motion reports of the pointer warps
+    const reports = TerminalProbe.mouse(await probe.received((t) => TerminalProbe.mouse(t).filter((r) => !r.press).length >= 5)).filter(
+      (r) => r.button < 32,
+    ); // leave out the motion reports of the pointer warps
     expect(reports).toEqual([
       { button: 0, column: 10, row: 5, press: true },
       { button: 0, column: 10, row: 5, press: false },
@@ -146,7 +146,9 @@ describe('XInputDriver on a recording terminal', () => {
     await desktop.input.scroll(at, 'down', 3);
     await desktop.input.scroll(at, 'up', 2);
     const wheel = (t: string): number[] =>
-      TerminalProbe.mouse(t).filter((r) => r.button >= 64).map((r) => r.button);
+      TerminalProbe.mouse(t)
+        .filter((r) => r.button >= 64)
+        .map((r) => r.button);
     expect(wheel(await probe.received((t) => wheel(t).length >= 5))).toEqual([65, 65, 65, 64, 64]);
   });
 

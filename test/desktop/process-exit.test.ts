@@ -81,21 +81,24 @@ const servicesOf = (dir: string): number[] =>
     .map(Number);
 
 describe('owned displays and the end of the process', () => {
-  test.each(['SIGTERM', 'SIGINT', 'SIGKILL'] as const)('%s ends the process by that signal, its Xvfb and its session services, and removes its X cookie', async (signal) => {
-    const child = startChild('hold');
-    const { pid, sessionBus, xauthority } = await next(child);
-    expect(existsSync(String(xauthority))).toBe(true);
-    expect(existsSync(`/proc/${pid}`)).toBe(true);
-    const dir = /unix:path=([^,]+)\/bus/.exec(String(sessionBus))?.[1] as string;
-    const services = servicesOf(dir);
-    expect(services.length).toBeGreaterThanOrEqual(3);
-    child.kill(signal);
-    expect(await child.exit).toMatchObject({ code: null, signal });
-    expect(await gone(pid as number)).toBe(true);
-    for (const service of services) expect(await gone(service)).toBe(true);
-    await expect.poll(() => existsSync(dir), { timeout: 3_000 }).toBe(false);
-    await expect.poll(() => existsSync(dirname(String(xauthority))), { timeout: 3_000 }).toBe(false);
-  });
+  test.each(['SIGTERM', 'SIGINT', 'SIGKILL'] as const)(
+    '%s ends the process by that signal, its Xvfb and its session services, and removes its X cookie',
+    async (signal) => {
+      const child = startChild('hold');
+      const { pid, sessionBus, xauthority } = await next(child);
+      expect(existsSync(String(xauthority))).toBe(true);
+      expect(existsSync(`/proc/${pid}`)).toBe(true);
+      const dir = /unix:path=([^,]+)\/bus/.exec(String(sessionBus))?.[1] as string;
+      const services = servicesOf(dir);
+      expect(services.length).toBeGreaterThanOrEqual(3);
+      child.kill(signal);
+      expect(await child.exit).toMatchObject({ code: null, signal });
+      expect(await gone(pid as number)).toBe(true);
+      for (const service of services) expect(await gone(service)).toBe(true);
+      await expect.poll(() => existsSync(dir), { timeout: 3_000 }).toBe(false);
+      await expect.poll(() => existsSync(dirname(String(xauthority))), { timeout: 3_000 }).toBe(false);
+    },
+  );
 
   test('SIGKILL of the whole process group ends the session services too', async () => {
     const child = startChild('hold', true);

@@ -23,9 +23,21 @@ interface Kit {
 }
 
 const TOOLKITS: readonly Kit[] = [
-  { name: 'Qt 5', launch: `/usr/bin/python3 ${ORDER}qt-order.py`, window: 'Retrace Qt order', base: { QT_ACCESSIBILITY: '1', QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1' }, scaled: { QT_SCALE_FACTOR: '2' } },
+  {
+    name: 'Qt 5',
+    launch: `/usr/bin/python3 ${ORDER}qt-order.py`,
+    window: 'Retrace Qt order',
+    base: { QT_ACCESSIBILITY: '1', QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1' },
+    scaled: { QT_SCALE_FACTOR: '2' },
+  },
   { name: 'GTK 3', launch: `/usr/bin/python3 ${ORDER}gtk-order.py`, window: 'Retrace GTK order', base: {}, scaled: { GDK_SCALE: '2' } },
-  { name: 'Chromium', launch: `${OPEN} order`, window: 'Retrace Chromium order', base: {}, scaled: { RETRACE_CHROMIUM_FLAGS: '--force-device-scale-factor=2' } },
+  {
+    name: 'Chromium',
+    launch: `${OPEN} order`,
+    window: 'Retrace Chromium order',
+    base: {},
+    scaled: { RETRACE_CHROMIUM_FLAGS: '--force-device-scale-factor=2' },
+  },
 ];
 
 interface Read {
@@ -40,19 +52,30 @@ async function readForm(desktop: Desktop, kit: Kit, env: Readonly<Record<string,
   try {
     const window = (await app.window()).region;
     const find = async (role: string, name: string): Promise<Element> => {
-      const found = await pollUntil(async () => (await elements.find(app, { role, name }, { window }))[0], { timeoutMs: 10_000, intervalMs: 100 });
+      const found = await pollUntil(async () => (await elements.find(app, { role, name }, { window }))[0], {
+        timeoutMs: 10_000,
+        intervalMs: 100,
+      });
       expect(found, `${kit.name}: ${role} "${name}" is published`).toBeDefined();
       return found as Element;
     };
     const add = await find('button', 'Add');
     const item = await find('entry', 'Item');
-    await desktop.input.click({ x: window.x + item.box.x + Math.floor(item.box.width / 2), y: window.y + item.box.y + Math.floor(item.box.height / 2) });
+    await desktop.input.click({
+      x: window.x + item.box.x + Math.floor(item.box.width / 2),
+      y: window.y + item.box.y + Math.floor(item.box.height / 2),
+    });
     await desktop.input.type('Tea');
-    const typed = await pollUntil(async () => {
-      const now = await elements.refresh(app, item);
-      return now?.text === 'Tea' ? now : undefined;
-    }, { timeoutMs: 3_000, intervalMs: 20 });
-    expect((await elements.refresh(app, item))?.text, `${kit.name} ${JSON.stringify(env)}: typed at the centre of entry "Item"`).toBe('Tea');
+    const typed = await pollUntil(
+      async () => {
+        const now = await elements.refresh(app, item);
+        return now?.text === 'Tea' ? now : undefined;
+      },
+      { timeoutMs: 3_000, intervalMs: 20 },
+    );
+    expect((await elements.refresh(app, item))?.text, `${kit.name} ${JSON.stringify(env)}: typed at the centre of entry "Item"`).toBe(
+      'Tea',
+    );
     expect(typed).toBeDefined();
     return { window, add: add.box, item: item.box };
   } finally {
@@ -70,7 +93,10 @@ describe('element boxes of the order forms at scale 2', () => {
       expect(two.window.width).toBe(one.window.width * 2);
       for (const key of ['add', 'item'] as const) {
         for (const side of ['x', 'y', 'width', 'height'] as const) {
-          expect(Math.abs(two[key][side] - 2 * one[key][side]), `${kit.name} ${key}.${side}: ${JSON.stringify(one[key])} at 1, ${JSON.stringify(two[key])} at 2`).toBeLessThanOrEqual(4);
+          expect(
+            Math.abs(two[key][side] - 2 * one[key][side]),
+            `${kit.name} ${key}.${side}: ${JSON.stringify(one[key])} at 1, ${JSON.stringify(two[key])} at 2`,
+          ).toBeLessThanOrEqual(4);
         }
       }
     }, 90_000);

@@ -34,11 +34,22 @@ const BODIES: ReadonlyArray<[string, unknown[]]> = [
   ['ssv', ['org.a11y.Status', 'IsEnabled', new Variant('b', true)]],
   ['(iiii)', [[10, -20, 300, 40]]],
   ['s', ['Gr\u00fc\u00dfe, \u4e16\u754c']],
-  ['a(ua(so))', [[[15, [[':1.5', '/org/a11y/atspi/accessible/3']]], [2, []]]]],
+  [
+    'a(ua(so))',
+    [
+      [
+        [15, [[':1.5', '/org/a11y/atspi/accessible/3']]],
+        [2, []],
+      ],
+    ],
+  ],
   ['au', [[1 << 25, 7]]],
   ['v', [new Variant('d', 2.5)]],
   ['a{sv}', [{ Name: new Variant('s', 'OK'), Parent: new Variant('(so)', [':1.5', '/x']), ChildCount: new Variant('i', 3) }]],
-  ['a((so)(so)(so)iiassusau)', [[[[':1.5', '/a'], [':1.5', '/'], [':1.5', '/p'], 0, 2, ['org.a11y.atspi.Accessible'], 'Name', 29, '', [1 << 25, 0]]]]],
+  [
+    'a((so)(so)(so)iiassusau)',
+    [[[[':1.5', '/a'], [':1.5', '/'], [':1.5', '/p'], 0, 2, ['org.a11y.atspi.Accessible'], 'Name', 29, '', [1 << 25, 0]]]],
+  ],
   ['xtbynqay', [-(2n ** 40n), 2n ** 63n, true, 200, -3, 65535, Buffer.from([1, 2, 3])]],
 ];
 
@@ -58,7 +69,13 @@ const written = (...calls: MethodCall[]): Buffer => {
 };
 
 const call = (serial: number, signature: string, body: readonly unknown[]): MethodCall => ({
-  serial, destination: ':1.42', path: '/org/a11y/atspi/accessible/12', iface: 'org.a11y.atspi.Component', member: 'GetExtents', signature, body,
+  serial,
+  destination: ':1.42',
+  path: '/org/a11y/atspi/accessible/12',
+  iface: 'org.a11y.atspi.Component',
+  member: 'GetExtents',
+  signature,
+  body,
 });
 
 const ORACLE = 'org.retrace.Oracle';
@@ -72,8 +89,12 @@ describe('against dbus-next on a real bus', () => {
   const heard = new Map<string, unknown[]>();
 
   beforeAll(async () => {
-    daemon = spawn('dbus-daemon', ['--session', '--nofork', '--print-address', `--address=unix:path=${join(dir, 'bus')}`], { stdio: ['ignore', 'pipe', 'ignore'] });
-    const address = await new Promise<string>((resolve) => daemon.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+    daemon = spawn('dbus-daemon', ['--session', '--nofork', '--print-address', `--address=unix:path=${join(dir, 'bus')}`], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const address = await new Promise<string>((resolve) =>
+      daemon.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())),
+    );
     // Each body gets a method Echo<i> of its signature: it keeps what it heard and returns it.
     class Oracle extends dbus.interface.Interface {}
     const methods: Record<string, { inSignature: string; outSignature: string }> = {};
@@ -132,7 +153,9 @@ describe('calls written one after another', () => {
 });
 
 /** A peer on a socket: authenticates EXTERNAL for this user, then answers each call with `answer`. */
-const peer = async (answer: (member: string, serial: number) => Buffer): Promise<{ address: string; heard: string[]; close: () => void }> => {
+const peer = async (
+  answer: (member: string, serial: number) => Buffer,
+): Promise<{ address: string; heard: string[]; close: () => void }> => {
   const dir = mkdtempSync(join(tmpdir(), 'retrace-peer-'));
   const path = join(dir, 'socket');
   const heard: string[] = [];
@@ -154,7 +177,8 @@ const peer = async (answer: (member: string, serial: number) => Buffer): Promise
         began = true;
         chunk = Buffer.from(said.slice(begin + 7), 'latin1');
       }
-      for (const m of reader.push(chunk)) socket.write(answer(String((m as unknown as { member?: string }).member ?? heard.length), m.serial));
+      for (const m of reader.push(chunk))
+        socket.write(answer(String((m as unknown as { member?: string }).member ?? heard.length), m.serial));
     });
   });
   await new Promise<void>((resolve) => server.listen(path, resolve));
@@ -176,7 +200,8 @@ const peer = async (answer: (member: string, serial: number) => Buffer): Promise
 const reply = (serial: number, signature: string, body: unknown[]): Buffer => {
   const asCall = written(call(1, signature, body));
   const bodyBytes = asCall.subarray(asCall.length - asCall.readUInt32LE(4));
-  const field = (code: number, type: string, value: Buffer): Buffer => Buffer.concat([Buffer.from([code, 1, type.charCodeAt(0), 0]), value]);
+  const field = (code: number, type: string, value: Buffer): Buffer =>
+    Buffer.concat([Buffer.from([code, 1, type.charCodeAt(0), 0]), value]);
   const u32 = (n: number): Buffer => Buffer.from(Uint32Array.of(n).buffer);
   const fields = Buffer.concat([
     field(5, 'u', u32(serial)), // 8 bytes: the signature field starts 8-aligned
@@ -192,8 +217,10 @@ describe('a connection straight to an app', () => {
     try {
       const link = await openPeer(app.address, 2_000);
       const uid = Buffer.from(String(process.getuid?.() ?? 0)).toString('hex');
-      expect(app.heard, "the NUL byte, then EXTERNAL with the uid in hex").toEqual([`\0AUTH EXTERNAL ${uid}`]);
-      const boxes = await Promise.all([1, 2, 3].map(() => link.call(':1.5', '/org/a11y/atspi/accessible/1', 'org.a11y.atspi.Component', 'GetExtents', 'u', [0])));
+      expect(app.heard, 'the NUL byte, then EXTERNAL with the uid in hex').toEqual([`\0AUTH EXTERNAL ${uid}`]);
+      const boxes = await Promise.all(
+        [1, 2, 3].map(() => link.call(':1.5', '/org/a11y/atspi/accessible/1', 'org.a11y.atspi.Component', 'GetExtents', 'u', [0])),
+      );
       expect(boxes).toEqual([[[1, 2, 30, 40]], [[2, 2, 30, 40]], [[3, 2, 30, 40]]]);
       link.close();
       expect(link.open).toBe(false);
@@ -225,9 +252,13 @@ describe('a connection straight to an app', () => {
     try {
       const link = await openPeer(app.address, 300);
       const started = Date.now();
-      const first = link.call(':1.5', '/a', 'org.a11y.atspi.Accessible', 'GetRole').catch((e: BusCallError) => [e.errorName, Date.now() - started]);
+      const first = link
+        .call(':1.5', '/a', 'org.a11y.atspi.Accessible', 'GetRole')
+        .catch((e: BusCallError) => [e.errorName, Date.now() - started]);
       await new Promise((resolve) => setTimeout(resolve, 150));
-      const second = link.call(':1.5', '/b', 'org.a11y.atspi.Accessible', 'GetRole').catch((e: BusCallError) => [e.errorName, Date.now() - started]);
+      const second = link
+        .call(':1.5', '/b', 'org.a11y.atspi.Accessible', 'GetRole')
+        .catch((e: BusCallError) => [e.errorName, Date.now() - started]);
       const [[name1, at1], [name2, at2]] = (await Promise.all([first, second])) as [[string, number], [string, number]];
       expect([name1, name2]).toEqual(['retrace.Timeout', 'retrace.Timeout']);
       expect(at1).toBeGreaterThanOrEqual(290);
@@ -255,7 +286,10 @@ describe('a connection straight to an app', () => {
       const link = await openPeer(app.address, 2_000);
       const bad = link.call(':1.5', '/a', 'org.a11y.atspi.Accessible', 'GetName');
       const good = link.call(':1.5', '/a', 'org.a11y.atspi.Accessible', 'GetRoleName');
-      await expect(bad).rejects.toMatchObject({ errorName: 'retrace.BadMessage', message: expect.stringMatching(/GetName .*could not be read: .*unknown type/) });
+      await expect(bad).rejects.toMatchObject({
+        errorName: 'retrace.BadMessage',
+        message: expect.stringMatching(/GetName .*could not be read: .*unknown type/),
+      });
       await expect(good).resolves.toEqual(['fine']);
       expect(link.open).toBe(true);
     } finally {
@@ -267,7 +301,10 @@ describe('a connection straight to an app', () => {
     const app = await peer(() => Buffer.from('HTTP/1.1 400 Bad Request\r\n\r\n'));
     try {
       const link = await openPeer(app.address, 2_000);
-      await expect(link.call(':1.5', '/a', 'org.a11y.atspi.Accessible', 'GetRole')).rejects.toMatchObject({ errorName: 'retrace.Disconnected', message: expect.stringMatching(/not "l" or "B"/) });
+      await expect(link.call(':1.5', '/a', 'org.a11y.atspi.Accessible', 'GetRole')).rejects.toMatchObject({
+        errorName: 'retrace.Disconnected',
+        message: expect.stringMatching(/not "l" or "B"/),
+      });
       expect(link.open).toBe(false);
     } finally {
       app.close();

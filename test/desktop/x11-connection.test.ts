@@ -85,7 +85,10 @@ const listenAsDisplay = async (serve: (client: Socket) => void): Promise<string>
  * Serves one client: its setup, then `answer` is called with each request's opcode and
  * sequence; what it returns is written before the next answer starts, as a server answers in order.
  */
-const fakeServer = (answer: (client: Socket, opcode: number, sequence: number) => Promise<void> | void, setup: Buffer = setupReply()): Promise<string> =>
+const fakeServer = (
+  answer: (client: Socket, opcode: number, sequence: number) => Promise<void> | void,
+  setup: Buffer = setupReply(),
+): Promise<string> =>
   listenAsDisplay((client) => {
     let setupDone = false;
     let pending = Buffer.alloc(0);
@@ -145,7 +148,13 @@ describe('XConnection', () => {
   test('reads the pixel format of screen 0 from the setup', async () => {
     const x = await XConnection.open(await fakeServer(() => undefined));
     expect(x.root).toBe(ROOT);
-    expect(x.pixels).toEqual({ byteOrder: 0, depth: 24, bitsPerPixel: 32, scanlinePad: 32, masks: { red: 0xff0000, green: 0xff00, blue: 0xff } });
+    expect(x.pixels).toEqual({
+      byteOrder: 0,
+      depth: 24,
+      bitsPerPixel: 32,
+      scanlinePad: 32,
+      masks: { red: 0xff0000, green: 0xff00, blue: 0xff },
+    });
     x.close();
   });
 
@@ -227,7 +236,9 @@ describe('XConnection', () => {
 });
 
 describe('XConnection, fuzzed', () => {
-  test('2,000 servers sending random, truncated and mutated setups and replies: every call settles, nothing is thrown', { timeout: 60_000 }, async () => {
+  test('2,000 servers sending random, truncated and mutated setups and replies: every call settles, nothing is thrown', {
+    timeout: 60_000,
+  }, async () => {
     const rand = random(0xc0ffee);
     const byte = (): number => Math.floor(rand() * 256);
     const bytes = (n: number): Buffer => Buffer.from(Array.from({ length: n }, byte));
@@ -242,7 +253,14 @@ describe('XConnection, fuzzed', () => {
         Array.from({ length: 1 + Math.floor(rand() * 6) }, () => {
           const sequence = 1 + Math.floor(rand() * 4);
           const pick = Math.floor(rand() * 4);
-          const packet = pick === 0 ? reply(sequence, bytes(4 * Math.floor(rand() * 20))) : pick === 1 ? xError(byte(), sequence) : pick === 2 ? event(byte()) : bytes(Math.floor(rand() * 64));
+          const packet =
+            pick === 0
+              ? reply(sequence, bytes(4 * Math.floor(rand() * 20)))
+              : pick === 1
+                ? xError(byte(), sequence)
+                : pick === 2
+                  ? event(byte())
+                  : bytes(Math.floor(rand() * 64));
           return rand() < 0.5 ? mutated(packet) : packet;
         }),
       );
@@ -275,7 +293,12 @@ describe('XConnection, fuzzed', () => {
       if (x === undefined) continue;
       opened++;
       const into = new Uint8Array(4 * 4);
-      const results = await Promise.allSettled([x.sync(), x.property(0x400001, 'WM_NAME'), x.image({ x: 0, y: 0, width: 2, height: 2 }, into), x.viewable(0x400001)]);
+      const results = await Promise.allSettled([
+        x.sync(),
+        x.property(0x400001, 'WM_NAME'),
+        x.image({ x: 0, y: 0, width: 2, height: 2 }, into),
+        x.viewable(0x400001),
+      ]);
       answered += results.filter((r) => r.status === 'fulfilled').length;
       x.close();
     }

@@ -161,10 +161,7 @@ const ofCommand = (command: string): Invocation[] => all.filter((inv) => inv.arg
 describe('the shell reader of this test', () => {
   it('finds retrace invocations however they are spelled', () => {
     expect(retraceCommands('npx retrace run --shard 1/3 || status=$?')).toEqual([['run', '--shard', '1/3']]);
-    expect(retraceCommands('CI=true node bin/retrace.mjs report && retrace paths --json')).toEqual([
-      ['report'],
-      ['paths', '--json'],
-    ]);
+    expect(retraceCommands('CI=true node bin/retrace.mjs report && retrace paths --json')).toEqual([['report'], ['paths', '--json']]);
     expect(retraceCommands('npx --no-install retrace merge "a b" \\\n  c # merged')).toEqual([['merge', 'a b', 'c']]);
     expect(retraceCommands('echo retrace run; cat reports/summary.json')).toEqual([]);
   });
@@ -197,13 +194,20 @@ describe(`the CI example (${WORKFLOW})`, () => {
   it('gives every shard its own reports dir and uploads it', () => {
     const runs = ofCommand('run').filter((inv) => parsed(inv).flags.shard !== undefined);
     const dirs = runs.map((inv) => parsed(inv).flags.reports);
-    expect(dirs.every((d) => typeof d === 'string'), 'each shard passes --reports').toBe(true);
+    expect(
+      dirs.every((d) => typeof d === 'string'),
+      'each shard passes --reports',
+    ).toBe(true);
     expect(new Set(dirs).size).toBe(runs.length);
     for (const inv of runs) {
       const job = workflow.jobs[inv.job] as Job;
       const uploads = job.steps
         .filter((s) => s.uses?.startsWith('actions/upload-artifact@'))
-        .map((s) => substitute(String(s.with?.path ?? ''), inv.matrix).trim().replace(/\/$/, ''));
+        .map((s) =>
+          substitute(String(s.with?.path ?? ''), inv.matrix)
+            .trim()
+            .replace(/\/$/, ''),
+        );
       expect(uploads, `${inv.job}: upload of ${String(parsed(inv).flags.reports)}`).toContain(
         String(parsed(inv).flags.reports).replace(/\/$/, ''),
       );
@@ -226,12 +230,12 @@ describe(`the CI example (${WORKFLOW})`, () => {
     const [report] = ofCommand('report').filter((inv) => inv.job === merge?.job);
     const target = String(parsed(merge as Invocation).flags.reports ?? 'reports').replace(/\/$/, '');
     const steps = (workflow.jobs[(merge as Invocation).job] as Job).steps;
-    const caches = steps
-      .map((step, index) => ({ step, index }))
-      .filter(({ step }) => step.uses?.startsWith('actions/cache'));
+    const caches = steps.map((step, index) => ({ step, index })).filter(({ step }) => step.uses?.startsWith('actions/cache'));
     expect(caches.length).toBeGreaterThan(0);
     for (const { step } of caches) {
-      const paths = String(step.with?.path ?? '').split('\n').map((p) => p.trim().replace(/\/$/, ''));
+      const paths = String(step.with?.path ?? '')
+        .split('\n')
+        .map((p) => p.trim().replace(/\/$/, ''));
       expect(paths, `${step.name ?? step.uses}: cache path`).toContain(`${target}/history`);
     }
     const restores = caches.filter(({ step }) => /^actions\/cache(\/restore)?@/.test(step.uses ?? ''));

@@ -101,7 +101,9 @@ describe('learning with Claude through a local Messages API server', () => {
     for (const request of server.requests) expect(request.raw).not.toContain(SECRET);
 
     const reader = sharedTextReader();
-    const images = [...filesUnder(join(project.root, 'paths')), ...filesUnder(join(project.root, 'reports'))].filter((f) => f.endsWith('.png'));
+    const images = [...filesUnder(join(project.root, 'paths')), ...filesUnder(join(project.root, 'reports'))].filter((f) =>
+      f.endsWith('.png'),
+    );
     expect(images.length).toBeGreaterThan(0);
     for (const image of images) {
       const text = (await reader.read(decodePng(readFileSync(image)))).text;

@@ -18,7 +18,11 @@ function onTerminal(project: Project, args: readonly string[]): Promise<{ code: 
   delete env.CI;
   delete env.DISPLAY;
   const command = [process.execPath, join(REPO, 'bin', 'retrace.mjs'), ...args].map((a) => `'${a}'`).join(' ');
-  const child = spawn('script', ['-qfec', `stty cols 160; ${command}`, '/dev/null'], { cwd: project.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qfec', `stty cols 160; ${command}`, '/dev/null'], {
+    cwd: project.root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const chunks: string[] = [];
   child.stdout.on('data', (d: Buffer) => chunks.push(d.toString()));
   child.stderr.on('data', (d: Buffer) => chunks.push(d.toString()));
@@ -27,7 +31,9 @@ function onTerminal(project: Project, args: readonly string[]): Promise<{ code: 
 
 describe('the console on a terminal', () => {
   test('a line per finished goal, "goal i of n", retries marked, one status line per worker', { timeout: 300_000 }, async () => {
-    const calc = calculatorSpec({ launch: 'n=$(cat seed); echo $((n+1)) > seed; exec ${env.FIXTURES}/open calculator "flaky=0.5&seed=$n"' });
+    const calc = calculatorSpec({
+      launch: 'n=$(cat seed); echo $((n+1)) > seed; exec ${env.FIXTURES}/open calculator "flaky=0.5&seed=$n"',
+    });
     const project = new Project().write('specs/calc.yaml', calc).write('specs/notes.yaml', notesSpec('on screen')).write('seed', '1\n');
     const learned = await project.cli(['run']);
     expect(learned.code, learned.stderr).toBe(0);
@@ -42,7 +48,7 @@ describe('the console on a terminal', () => {
       busiest = Math.max(busiest, screen.shown().filter((l) => /^ {2}worker \d+ {2}specs\//.test(l)).length);
     }
     const shown = screen.shown();
-    if (process.env.RETRACE_KEEP_CONSOLE) writeFileSync(process.env.RETRACE_KEEP_CONSOLE, chunks.join(""));
+    if (process.env.RETRACE_KEEP_CONSOLE) writeFileSync(process.env.RETRACE_KEEP_CONSOLE, chunks.join(''));
     expect(code, shown.join('\n')).toBe(0);
     expect(busiest, 'two workers busy at once, each on its own line').toBe(2);
     const goals = shown.filter((l) => /^[✓✗] \[\d\/2\]/.test(l));

@@ -94,6 +94,9 @@ describe('element targets on galculator and a Chromium app', () => {
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const keys = verdict('texts', 'keys');
     expect(keys).toMatchObject({ status: 'passed', mode: 'replayed', modelCalls: 0 });
-    expect(keys.actions.map((a) => [a.verified, a.resolvedBy])).toEqual([[true, 'recorded'], [true, 'recorded']]);
+    expect(keys.actions.map((a) => [a.verified, a.resolvedBy])).toEqual([
+      [true, 'recorded'],
+      [true, 'recorded'],
+    ]);
   }, 120_000);
 });

@@ -62,7 +62,10 @@ describe('a zenity form filled by entry names', () => {
     const result = await run(IN_ORDER, 'Paris');
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(fill()).toMatchObject({ status: 'passed', mode: 'replayed', modelCalls: 0 });
-    expect(fill().actions.map((a) => [a.verified, a.resolvedBy])).toEqual([[true, 'element'], [true, 'element']]);
+    expect(fill().actions.map((a) => [a.verified, a.resolvedBy])).toEqual([
+      [true, 'element'],
+      [true, 'element'],
+    ]);
     expect(readFileSync(pathFile, 'utf8')).toBe(learnedText);
   });
 
@@ -74,6 +77,9 @@ describe('a zenity form filled by entry names', () => {
     const result = await run(SWAPPED, 'Paris', '--learn', 'off');
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(fill()).toMatchObject({ status: 'passed', mode: 'healed', modelCalls: 0 });
-    expect(fill().actions.map((a) => [a.verified, a.resolvedBy, a.unexpected])).toEqual([[true, 'element', undefined], [true, 'element', undefined]]);
+    expect(fill().actions.map((a) => [a.verified, a.resolvedBy, a.unexpected])).toEqual([
+      [true, 'element', undefined],
+      [true, 'element', undefined],
+    ]);
   });
 });

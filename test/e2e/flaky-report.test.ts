@@ -20,7 +20,9 @@ import { calculatorSpec, notesSpec } from '../support/specs.ts';
 const { flakyFails } = createRequire(import.meta.url)(`${FIXTURES}/common.js`) as { flakyFails: (rate: number, seed: number) => boolean };
 
 /** The calculator on the next seed of `seed` (a counter file in the project). */
-const CALC_SPEC = calculatorSpec({ launch: 'n=$(cat seed); echo $((n+1)) > seed; exec ${env.FIXTURES}/open calculator "flaky=0.5&seed=$n"' });
+const CALC_SPEC = calculatorSpec({
+  launch: 'n=$(cat seed); echo $((n+1)) > seed; exec ${env.FIXTURES}/open calculator "flaky=0.5&seed=$n"',
+});
 
 type Result = TestResult & { statusDetails: { flaky?: boolean } };
 
@@ -33,10 +35,16 @@ const allureResults = (project: Project): Result[] => {
 };
 
 const history = (project: Project): HistoryRecord[] =>
-  project.read('reports/history/runs.jsonl').trim().split('\n').map((line) => JSON.parse(line) as HistoryRecord);
+  project
+    .read('reports/history/runs.jsonl')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as HistoryRecord);
 
 describe('the flaky-path report under --retry', () => {
-  test('counts every failed attempt of a retried goal, and Allure shows each attempt with its real duration', { timeout: 400_000 }, async () => {
+  test('counts every failed attempt of a retried goal, and Allure shows each attempt with its real duration', {
+    timeout: 400_000,
+  }, async () => {
     // The counter starts where the tests below expect it; the seeds' outcomes come from the fixture itself.
     expect([7, 8, 9, 10, 11, 12, 13].map((seed) => flakyFails(0.5, seed))).toEqual([true, true, true, false, false, true, false]);
     const project = new Project().write('specs/calc.yaml', CALC_SPEC).write('specs/notes.yaml', notesSpec('steady')).write('seed', '1\n');
@@ -85,7 +93,10 @@ describe('the flaky-path report under --retry', () => {
     const wall = (results[3]?.stop ?? 0) - (results[0]?.start ?? 0);
     expect(wall).toBeGreaterThanOrEqual(attempts.reduce((sum, r) => sum + r.durationMs, 0));
 
-    for (const args of [['run', '--retry', '3', '--learn', 'off'], ['run', '--retry', '3', '--learn', 'off', 'specs/calc.yaml']]) {
+    for (const args of [
+      ['run', '--retry', '3', '--learn', 'off'],
+      ['run', '--retry', '3', '--learn', 'off', 'specs/calc.yaml'],
+    ]) {
       const run = await project.cli(args);
       expect(run.code, run.stderr).toBe(0);
     }
@@ -98,7 +109,15 @@ describe('the flaky-path report under --retry', () => {
     expect(report.code, report.stderr).toBe(0);
     const paths = (JSON.parse(project.read('reports/flaky-paths.json')) as { paths: PathStats[] }).paths;
     // learn P | F F F P | P | F P: 8 attempts, 4 failed.
-    expect(paths[0]).toMatchObject({ key: 'specs/calc.yaml#add', state: 'flaky', runs: 8, passes: 4, failures: 4, retriedPasses: 2, successRate: 0.5 });
+    expect(paths[0]).toMatchObject({
+      key: 'specs/calc.yaml#add',
+      state: 'flaky',
+      runs: 8,
+      passes: 4,
+      failures: 4,
+      retriedPasses: 2,
+      successRate: 0.5,
+    });
     expect(paths[0]?.flakiness).toBeGreaterThan(0.3);
     expect(paths[0]?.lastFailure?.failedAction).toBe(3);
     expect(paths.find((p) => p.key === 'specs/notes.yaml#save')?.state).toBe('stable');

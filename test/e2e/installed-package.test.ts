@@ -84,7 +84,10 @@ describe.each(PROJECTS)('installed into a fresh $kind project', ({ kind, config 
   });
 
   test('vitest is a peer dependency: the project has one copy, retrace brings none (issue 18.6)', () => {
-    const pkg = JSON.parse(readFileSync(join(root, 'node_modules/retrace/package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    const pkg = JSON.parse(readFileSync(join(root, 'node_modules/retrace/package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >;
     expect(pkg.peerDependencies).toEqual({ vitest: expect.stringMatching(/^\^4\./) });
     expect(Object.keys(pkg.dependencies ?? {}).filter((name) => /vitest/.test(name))).toEqual([]);
     expect(existsSync(join(root, 'node_modules/vitest/package.json'))).toBe(true);
@@ -99,7 +102,9 @@ describe.each(PROJECTS)('installed into a fresh $kind project', ({ kind, config 
 
   test('the first run learns the example offline and passes', async () => {
     await retrace('run');
-    expect(summary().goals).toMatchObject([{ spec: 'specs/example.yaml', goal: 'greet', status: 'passed', mode: 'learned', modelCalls: 0 }]);
+    expect(summary().goals).toMatchObject([
+      { spec: 'specs/example.yaml', goal: 'greet', status: 'passed', mode: 'learned', modelCalls: 0 },
+    ]);
   }, 240_000);
 
   test('the second run replays it with zero model calls, every action verified', async () => {
@@ -107,7 +112,8 @@ describe.each(PROJECTS)('installed into a fresh $kind project', ({ kind, config 
     const { totals, goals } = summary();
     expect(totals).toMatchObject({ passed: 1, failed: 0, broken: 0, modelCalls: 0 });
     expect(goals).toMatchObject([{ goal: 'greet', status: 'passed', mode: 'replayed', modelCalls: 0 }]);
-    for (const action of goals[0]!.actions) expect(action).toMatchObject({ verified: true, resolvedBy: expect.stringMatching(/^(element|recorded)$/) });
+    for (const action of goals[0]!.actions)
+      expect(action).toMatchObject({ verified: true, resolvedBy: expect.stringMatching(/^(element|recorded)$/) });
   }, 240_000);
 
   test('npx vitest run runs the goal as one passing test', async () => {

@@ -30,14 +30,49 @@ interface Case {
 }
 
 const CASES: readonly Case[] = [
-  { name: 'run --reports /proc/x', args: ['run', '--reports', '/proc/x'], code: 3, message: 'retrace: cannot write --reports /proc/x: creating a file in /proc fails: no such file or folder (ENOENT)' },
-  { name: 'run --junit /proc/forbidden/x.xml', args: ['run', '--junit', '/proc/forbidden/x.xml'], code: 3, message: 'retrace: cannot write --junit /proc/forbidden/x.xml: creating a file in /proc fails' },
-  { name: 'run --paths /proc/y', args: ['run', '--paths', '/proc/y'], code: 3, message: 'retrace: cannot write --paths /proc/y: creating a file in /proc fails' },
-  { name: 'run --reports under /sys', args: ['run', '--reports', '/sys/retrace-reports'], code: 3, message: 'retrace: cannot write --reports /sys/retrace-reports: creating a file in /sys fails' },
-  { name: 'run --reports naming a file', args: ['run', '--reports', 'specs/a.yaml'], code: 2, message: 'specs/a.yaml: is a file, not a folder' },
+  {
+    name: 'run --reports /proc/x',
+    args: ['run', '--reports', '/proc/x'],
+    code: 3,
+    message: 'retrace: cannot write --reports /proc/x: creating a file in /proc fails: no such file or folder (ENOENT)',
+  },
+  {
+    name: 'run --junit /proc/forbidden/x.xml',
+    args: ['run', '--junit', '/proc/forbidden/x.xml'],
+    code: 3,
+    message: 'retrace: cannot write --junit /proc/forbidden/x.xml: creating a file in /proc fails',
+  },
+  {
+    name: 'run --paths /proc/y',
+    args: ['run', '--paths', '/proc/y'],
+    code: 3,
+    message: 'retrace: cannot write --paths /proc/y: creating a file in /proc fails',
+  },
+  {
+    name: 'run --reports under /sys',
+    args: ['run', '--reports', '/sys/retrace-reports'],
+    code: 3,
+    message: 'retrace: cannot write --reports /sys/retrace-reports: creating a file in /sys fails',
+  },
+  {
+    name: 'run --reports naming a file',
+    args: ['run', '--reports', 'specs/a.yaml'],
+    code: 2,
+    message: 'specs/a.yaml: is a file, not a folder',
+  },
   { name: 'run --junit naming a folder', args: ['run', '--junit', 'specs'], code: 2, message: '--junit' },
-  { name: 'report --reports /proc/x', args: ['report', '--reports', '/proc/x'], code: 3, message: 'retrace: cannot write --reports /proc/x' },
-  { name: 'merge --reports /proc/x', args: ['merge', 'reports', '--reports', '/proc/x'], code: 3, message: 'retrace: cannot write --reports /proc/x' },
+  {
+    name: 'report --reports /proc/x',
+    args: ['report', '--reports', '/proc/x'],
+    code: 3,
+    message: 'retrace: cannot write --reports /proc/x',
+  },
+  {
+    name: 'merge --reports /proc/x',
+    args: ['merge', 'reports', '--reports', '/proc/x'],
+    code: 3,
+    message: 'retrace: cannot write --reports /proc/x',
+  },
 ];
 
 describe('an output location that cannot be written stops the command at once, having touched nothing', () => {
@@ -49,7 +84,7 @@ describe('an output location that cannot be written stops the command at once, h
     expect(result.stderr).toContain(message);
     expect(result.stderr.trim().split('\n'), 'one line').toHaveLength(1);
     expect(result.stderr).not.toMatch(/a bug in retrace|\n\s+at /);
-    expect(project.snapshot(), 'the last run\'s reports are still there').toEqual(before);
+    expect(project.snapshot(), "the last run's reports are still there").toEqual(before);
   });
 });
 
@@ -84,7 +119,10 @@ describe('retrace paths', () => {
     const statuses = ['passed', 'broken', 'passed', 'broken', 'failed', 'broken', 'passed', 'broken'];
     const project = new Project()
       .write('specs/a.yaml', SPEC)
-      .write('paths/specs/a/g.path.json', `${JSON.stringify({ version: 1, spec: 'specs/a.yaml', goal: 'g', source: { kind: 'goal', hash: 'h', text: 't' }, planner: 'rules', window: { width: 100, height: 100 }, actions: [] })}\n`)
+      .write(
+        'paths/specs/a/g.path.json',
+        `${JSON.stringify({ version: 1, spec: 'specs/a.yaml', goal: 'g', source: { kind: 'goal', hash: 'h', text: 't' }, planner: 'rules', window: { width: 100, height: 100 }, actions: [] })}\n`,
+      )
       .write('reports/history/runs.jsonl', statuses.map(record).join(''));
     const result = await project.cli(['paths'], {}, QUICK_MS);
     expect(result.code, result.stderr).toBe(0);

@@ -34,9 +34,11 @@ describe('a region entirely off the window', () => {
   });
 });
 
-describe('a step\'s point off the window, its size unknown before the run', () => {
+describe("a step's point off the window, its size unknown before the run", () => {
   test('is refused before any input: exit 2 naming the file and line, no path file, no image', { timeout: 240_000 }, async () => {
-    const project = new Project().write('specs/off.yaml', `name: Off
+    const project = new Project().write(
+      'specs/off.yaml',
+      `name: Off
 app:
   launch: \${env.FIXTURES}/open calculator
   window: Retrace Calculator
@@ -45,10 +47,13 @@ goals:
     steps:
       - click: { text: "7" }
       - click: { x: 5000, y: 5000 }
-`);
+`,
+    );
     const result = await project.cli(['run']);
     expect(result.code, result.stdout + result.stderr).toBe(2);
-    expect(result.stdout + result.stderr).toMatch(/specs\/off\.yaml:6: goal "off", steps\[1\]: click at \(5000, 5000\) is outside the \d+×\d+ window the app opened/);
+    expect(result.stdout + result.stderr).toMatch(
+      /specs\/off\.yaml:6: goal "off", steps\[1\]: click at \(5000, 5000\) is outside the \d+×\d+ window the app opened/,
+    );
     expect(project.summary().goals[0]).toMatchObject({ status: 'broken', actions: [] });
     expect(Object.keys(project.snapshot()).filter((f) => f.startsWith('paths/') || f.endsWith('.png'))).toEqual([]);
   });

@@ -35,7 +35,10 @@ describe('learning stops for a reason', () => {
 
   test('the same click with no effect, again and again: no_progress', async () => {
     // (400, 350) is empty background on the home screen: clicking it changes nothing.
-    const { result, verdict, project } = await learn('maxSteps: 10', Array.from({ length: 10 }, () => click(400, 350)));
+    const { result, verdict, project } = await learn(
+      'maxSteps: 10',
+      Array.from({ length: 10 }, () => click(400, 350)),
+    );
     expect(result.code, result.stdout + result.stderr).toBe(1);
     expect(verdict).toMatchObject({ status: 'failed', mode: 'learned', stopReason: 'no_progress' });
     expect(verdict?.actions.length).toBe(3);

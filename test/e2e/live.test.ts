@@ -22,7 +22,10 @@ const xWithoutCookie = async (display: string): Promise<string[]> => {
       () => 'connected',
       (error: { stderr?: string }) => (/Authorization required/.test(error.stderr ?? '') ? 'refused' : `failed otherwise: ${error.stderr}`),
     );
-  return [await attempt(['xdotool', 'getmouselocation']), await attempt(['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', 'xdotool', 'getmouselocation'])];
+  return [
+    await attempt(['xdotool', 'getmouselocation']),
+    await attempt(['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', 'xdotool', 'getmouselocation']),
+  ];
 };
 
 // The wait keeps the run going while the test looks at it; the run still has to pass. Two spec
@@ -75,13 +78,19 @@ async function readStatus(url: string, into: Status[], ended: () => boolean): Pr
 }
 
 describe('retrace run --live', () => {
-  const project = new Project().write('specs/notes.yaml', spec('Notes', 'Buy milk')).write('specs/memo.yaml', spec('Memo', 'Call the plumber'));
+  const project = new Project()
+    .write('specs/notes.yaml', spec('Notes', 'Buy milk'))
+    .write('specs/memo.yaml', spec('Memo', 'Call the plumber'));
 
   test("prints an address that serves every worker's display to a browser, frames that change while the run goes", async () => {
     const run = project.start(['run', 'specs', '--live', '--workers', '2'], {}, 120_000, false);
     let ended = false;
     void run.result.finally(() => (ended = true));
-    const url = await until('"live view:"', () => /live view: (http:\/\/127\.0\.0\.1:\d+\/[\w-]{32}\/)/.exec(run.output.stderr)?.[1], 30_000).catch((error: Error) => {
+    const url = await until(
+      '"live view:"',
+      () => /live view: (http:\/\/127\.0\.0\.1:\d+\/[\w-]{32}\/)/.exec(run.output.stderr)?.[1],
+      30_000,
+    ).catch((error: Error) => {
       throw new Error(`${error.message}\n${run.output.stdout}\n${run.output.stderr}`);
     });
     const displays = /\(displays? ([^)]*), view only\)/.exec(run.output.stderr)?.[1]?.split(', ') ?? [];
@@ -97,10 +106,16 @@ describe('retrace run --live', () => {
     for (const first of firsts) expect(first.length).toBe(1280 * 800 * 4);
     // Each shows an app (at least a window's worth of pixels, not a pointer drawn elsewhere), and
     // once the notes are typed the two screens differ: two displays, not one served twice.
-    await until('frames that differ from the first by 10,000 pixels each, and from each other', async () => {
-      const [a, b] = await Promise.all(sessions.map((session) => session.frame()));
-      return differingPixels(firsts[0]!, a!) > 10_000 && differingPixels(firsts[1]!, b!) > 10_000 && differingPixels(a!, b!) > 100 ? true : undefined;
-    }, 60_000);
+    await until(
+      'frames that differ from the first by 10,000 pixels each, and from each other',
+      async () => {
+        const [a, b] = await Promise.all(sessions.map((session) => session.frame()));
+        return differingPixels(firsts[0]!, a!) > 10_000 && differingPixels(firsts[1]!, b!) > 10_000 && differingPixels(a!, b!) > 100
+          ? true
+          : undefined;
+      },
+      60_000,
+    );
     expect(ended).toBe(false);
     for (const session of sessions) session.close();
 
@@ -131,7 +146,10 @@ describe('retrace run --live', () => {
       const started = at('now', new RegExp(`^specs/${file}\\.yaml › note: (?!action)`));
       const action = at('now', new RegExp(`^specs/${file}\\.yaml › note: action 1/\\d+ .*New`));
       const done = at('done', new RegExp(`^✓ specs/${file}\\.yaml › note passed \\(scripted, \\d+ actions, .* ms\\)$`));
-      expect([started, action, done].every((i) => i >= 0), JSON.stringify(statuses, null, 1)).toBe(true);
+      expect(
+        [started, action, done].every((i) => i >= 0),
+        JSON.stringify(statuses, null, 1),
+      ).toBe(true);
       expect(started).toBeLessThan(action);
       expect(action).toBeLessThan(done);
       expect(statuses[done]?.passed).toBe(true);

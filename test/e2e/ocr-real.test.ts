@@ -71,8 +71,14 @@ describe('findText on real applications', () => {
 
   it('finds the buttons of zenity dialogs', async () => {
     await expectAt('zenity-5', [['OK', box(139, 79, 84, 32)]]);
-    await expectAt('zenity-1', [['Yes', box(293, 79, 85, 32)], ['No', box(204, 79, 85, 32)]]);
-    await expectAt('zenity-3', [['OK', box(208, 155, 85, 34)], ['Cancel', box(118, 155, 85, 34)]]);
+    await expectAt('zenity-1', [
+      ['Yes', box(293, 79, 85, 32)],
+      ['No', box(204, 79, 85, 32)],
+    ]);
+    await expectAt('zenity-3', [
+      ['OK', box(208, 155, 85, 34)],
+      ['Cancel', box(118, 155, 85, 34)],
+    ]);
   });
 
   it("finds galculator's single-character keys", async () => {
@@ -87,7 +93,7 @@ describe('findText on real applications', () => {
     ]);
   });
 
-  it("finds xcalc's keys in its bitmap font, telling \"e\" from \"E\"", async () => {
+  it('finds xcalc\'s keys in its bitmap font, telling "e" from "E"', async () => {
     await expectAt('xcalc-3', [
       ['7', xcalcKey(1, 0)],
       ['*', xcalcKey(4, 0)],

@@ -117,7 +117,11 @@ describe('findText', () => {
   it('finds keys in a dark theme (the calculator, inverted)', async () => {
     const dark = cloneFrame(calc);
     for (let i = 0; i < dark.data.length; i++) if (i % 4 !== 3) dark.data[i] = 255 - dark.data[i]!;
-    for (const [text, key] of [['+', box(200, 302, 61, 36)], ['7', box(5, 182, 61, 36)], ['Calculator', box(130, 0, 80, 24)]] as const) {
+    for (const [text, key] of [
+      ['+', box(200, 302, 61, 36)],
+      ['7', box(5, 182, 61, 36)],
+      ['Calculator', box(130, 0, 80, 24)],
+    ] as const) {
       const hits = await findText(reader, dark, text);
       expect(inside(centre(hits[0]!.box), key), `"${text}"`).toBe(true);
     }

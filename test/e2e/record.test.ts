@@ -50,12 +50,16 @@ class Person {
     await run('xdotool', [...args], { env: this.env });
     if (changes) await until('the screen to change', async () => ((await this.screen()).equals(before) ? undefined : true), 10_000);
     let last = await this.screen();
-    await until('the screen to hold still', async () => {
-      const now = await this.screen();
-      const still = now.equals(last);
-      last = now;
-      return still ? true : undefined;
-    }, 10_000);
+    await until(
+      'the screen to hold still',
+      async () => {
+        const now = await this.screen();
+        const still = now.equals(last);
+        last = now;
+        return still ? true : undefined;
+      },
+      10_000,
+    );
   }
 }
 
@@ -120,7 +124,6 @@ describe('retrace record', () => {
   }, 120_000);
 
   test('the recorded path replays with --learn off, and the run writes its storyboard', async () => {
-
     const replay = await project.cli(['run', 'specs/notes.yaml', '--goal', 'save', '--learn', 'off']);
     expect(replay.code, replay.stdout + replay.stderr).toBe(0);
     const verdict = project.summary().goals.find((g) => g.goal === 'save');
@@ -130,7 +133,9 @@ describe('retrace record', () => {
     // The run wrote the path's storyboard, and the goal's Allure result links to it.
     expect(project.read('reports/storyboards/specs/notes/save.html')).toContain('<h1>specs/notes.yaml#save</h1>');
     const results = readdirSync(join(project.root, 'reports/allure-results')).filter((f) => f.endsWith('-result.json'));
-    const links = results.flatMap((f) => (JSON.parse(project.read(`reports/allure-results/${f}`)) as { links: { url: string; type: string }[] }).links);
+    const links = results.flatMap(
+      (f) => (JSON.parse(project.read(`reports/allure-results/${f}`)) as { links: { url: string; type: string }[] }).links,
+    );
     expect(links).toContainEqual(expect.objectContaining({ type: 'storyboard', url: '../storyboards/specs/notes/save.html' }));
   }, 120_000);
 

@@ -70,7 +70,11 @@ describe('a secret typed into a visible field', () => {
   test('its value and its OCR variants appear in no file, console line or image', { timeout: 120_000 }, async () => {
     const masker = new SecretMasker();
     masker.learn(SECRET);
-    const files = [...filesUnder(join(project.root, 'paths')), ...filesUnder(join(project.root, 'reports')), ...filesUnder(join(project.root, 'fixtures', 'baselines'))];
+    const files = [
+      ...filesUnder(join(project.root, 'paths')),
+      ...filesUnder(join(project.root, 'reports')),
+      ...filesUnder(join(project.root, 'fixtures', 'baselines')),
+    ];
     const texts = files.filter((f) => !f.endsWith('.png'));
     expect(texts.length).toBeGreaterThan(0);
     for (const file of texts) expect(masker.reveals(readFileSync(file, 'utf8')), file).toBe(false);
@@ -97,7 +101,9 @@ const LESSON = [
 ];
 
 describe('a secret typed into a visible field while Claude learns', () => {
-  const project = new Project().write('specs/secret.yaml', `name: Secret note
+  const project = new Project().write(
+    'specs/secret.yaml',
+    `name: Secret note
 app:
   launch: \${env.FIXTURES}/open notes
   window: Retrace Notes
@@ -106,7 +112,8 @@ goals:
     goal: Save a note that says \${secret.NOTE_SECRET}
     expect:
       - text: "Saved"
-`);
+`,
+  );
   afterAll(() => closeSharedTextReader());
 
   test('the screenshots sent to the model show neither the value nor its OCR variants', { timeout: 180_000 }, async () => {

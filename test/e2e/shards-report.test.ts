@@ -23,7 +23,15 @@ function vitest(project: Project, shard: string): Promise<number | null> {
     delete env.DISPLAY;
     const child = spawn(
       process.execPath,
-      [join(REPO, 'node_modules/vitest/vitest.mjs'), 'run', '--config', join(REPO, 'vitest.specs.config.ts'), '--root', project.root, `--shard=${shard}`],
+      [
+        join(REPO, 'node_modules/vitest/vitest.mjs'),
+        'run',
+        '--config',
+        join(REPO, 'vitest.specs.config.ts'),
+        '--root',
+        project.root,
+        `--shard=${shard}`,
+      ],
       { cwd: project.root, env, stdio: 'ignore' },
     );
     child.on('close', resolve);

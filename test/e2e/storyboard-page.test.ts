@@ -21,8 +21,10 @@ const ANCHOR: Rgba = [200, 0, 200, 255];
 const TYPED: Rgba = [0, 190, 210, 255];
 const HEALED: Rgba = [250, 150, 0, 255];
 
-const near = (c: Rgba) => (r: number, g: number, b: number): boolean =>
-  Math.abs(r - c[0]) < 12 && Math.abs(g - c[1]) < 12 && Math.abs(b - c[2]) < 12;
+const near =
+  (c: Rgba) =>
+  (r: number, g: number, b: number): boolean =>
+    Math.abs(r - c[0]) < 12 && Math.abs(g - c[1]) < 12 && Math.abs(b - c[2]) < 12;
 
 /** A crop of one colour, as an asset. */
 function crop(assets: Map<string, Uint8Array>, region: Region, colour: Rgba): string {
@@ -66,7 +68,10 @@ function path(assets: Map<string, Uint8Array>, typedColour: Rgba): Path {
 }
 
 describe('retrace paths show', () => {
-  const project = new Project().write(SPEC, 'name: Notes\napp:\n  launch: notes\ngoals:\n  - id: save\n    steps: [click: New]\n  - id: other\n    goal: anything\n');
+  const project = new Project().write(
+    SPEC,
+    'name: Notes\napp:\n  launch: notes\ngoals:\n  - id: save\n    steps: [click: New]\n  - id: other\n    goal: anything\n',
+  );
   const store = new PathStore(join(project.root, 'paths'));
   const page = join(project.root, 'reports/storyboards/specs/notes/save.html');
 
@@ -109,11 +114,14 @@ describe('retrace paths show', () => {
     expect(listed.stdout).toMatch(new RegExp(`^${SPEC.replace('.', '\\.')}#save  `, 'm'));
   });
 
-  test('the last run\'s windows are previews that open at full size', async () => {
+  test("the last run's windows are previews that open at full size", async () => {
     const assets = new Map<string, Uint8Array>();
     const recorded = path(assets, TYPED);
     const full = encodePng(createFrame(800, 600, HEALED));
-    const html = storyboardPage({ original: { path: recorded, asset: (name) => assets.get(name)! }, lastRunWindows: new Map([[1, { before: full, after: full }]]) });
+    const html = storyboardPage({
+      original: { path: recorded, asset: (name) => assets.get(name)! },
+      lastRunWindows: new Map([[1, { before: full, after: full }]]),
+    });
     const file = join(project.root, 'last-run.html');
     writeFileSync(file, html);
     const page = await BrowserPage.open(pathToFileURL(file).href);

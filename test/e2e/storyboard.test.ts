@@ -28,13 +28,20 @@ const REF = 'specs/counter.yaml#add';
 /** Pixels that differ between two screenshots of one size. */
 function differing(a: Frame, b: Frame): number {
   let n = 0;
-  for (let i = 0; i < a.data.length; i += 4) if (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2]) n++;
+  for (let i = 0; i < a.data.length; i += 4)
+    if (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2]) n++;
   return n;
 }
 
 /** Window pixels a path's storyboard shows as images: each action's anchor and effect crops. */
 const imageArea = (path: Path): number =>
-  path.actions.reduce((n, a) => n + (a.anchor ? a.anchor.box.width * a.anchor.box.height : 0) + a.effects.reduce((m, e) => m + (e.image ? e.region.width * e.region.height : 0), 0), 0);
+  path.actions.reduce(
+    (n, a) =>
+      n +
+      (a.anchor ? a.anchor.box.width * a.anchor.box.height : 0) +
+      a.effects.reduce((m, e) => m + (e.image ? e.region.width * e.region.height : 0), 0),
+    0,
+  );
 
 /**
  * The page with the images of some panel cells removed. A row's cells: #, action, then the
@@ -73,7 +80,10 @@ describe('storyboards of a learned and a healed path', () => {
     expect(path.actions[0]?.effects.length).toBeGreaterThan(0);
 
     const html = project.read('learned.html');
-    const [page, bare] = await Promise.all([shoot('learned-shot.html', html, [1200, 420]), shoot('learned-bare.html', withoutImages(html, [2, 3]), [1200, 420])]);
+    const [page, bare] = await Promise.all([
+      shoot('learned-shot.html', html, [1200, 420]),
+      shoot('learned-bare.html', withoutImages(html, [2, 3]), [1200, 420]),
+    ]);
     // The counter's window (360 px wide) is drawn at scale 1; most of a crop differs from the grey.
     expect(differing(page, bare)).toBeGreaterThan(imageArea(path) / 2);
   }, 120_000);
@@ -99,8 +109,8 @@ describe('storyboards of a learned and a healed path', () => {
       shoot('healed-original.html', withoutImages(html, [4, 5]), size),
       shoot('healed-bare.html', withoutImages(html, [2, 3, 4, 5]), size),
     ]);
-    expect(differing(noProposal, bare), 'the original\'s images').toBeGreaterThan(imageArea(original) / 2);
-    expect(differing(page, noProposal), 'the proposal\'s images').toBeGreaterThan(imageArea(proposal) / 2);
+    expect(differing(noProposal, bare), "the original's images").toBeGreaterThan(imageArea(original) / 2);
+    expect(differing(page, noProposal), "the proposal's images").toBeGreaterThan(imageArea(proposal) / 2);
     // The action that changed is highlighted (#fff6d8) for the reviewer.
     expect(countPixels(page, (r, g, b) => r === 255 && g === 246 && b === 216)).toBeGreaterThan(1000);
   }, 180_000);

@@ -39,7 +39,11 @@ interface Vitest {
 function vitest(project: Project, args: readonly string[]): Vitest {
   const env: NodeJS.ProcessEnv = { ...process.env, FIXTURES, CI: 'true', NO_COLOR: '1' };
   delete env.DISPLAY;
-  const child = spawn(process.execPath, [join(REPO, 'node_modules/vitest/vitest.mjs'), ...args], { cwd: project.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(REPO, 'node_modules/vitest/vitest.mjs'), ...args], {
+    cwd: project.root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let text = '';
   const waiting: { pattern: RegExp; from: number; resolve: () => void }[] = [];
   const check = (): void => {
@@ -76,7 +80,9 @@ test('runs without a virtual display', () => expect(process.env.DISPLAY).toBeUnd
 `;
 
 describe('npx vitest with the retrace plugin', () => {
-  test('unit tests beside specs stay out of retrace reports; --reporter=junit keeps them; Allure results are written', { timeout: 240_000 }, async () => {
+  test('unit tests beside specs stay out of retrace reports; --reporter=junit keeps them; Allure results are written', {
+    timeout: 240_000,
+  }, async () => {
     const project = userProject().write('specs/calc.yaml', calculatorSpec()).write('specs/math.test.ts', UNIT_TESTS);
     const run = vitest(project, ['run', '--reporter=junit', '--outputFile=junit.xml']);
     // The unit test that fails on purpose fails the run.
@@ -85,12 +91,18 @@ describe('npx vitest with the retrace plugin', () => {
     const junit = project.read('junit.xml');
     expect(junit).toContain('name="adds"');
     expect(junit).toContain('name="Calculator &gt; add"');
-    expect(junit).toMatch(/<testcase[^>]*name="runs without a virtual display"[^>]*>\s*<\/testcase>|<testcase[^>]*name="runs without a virtual display"[^>]*\/>/);
+    expect(junit).toMatch(
+      /<testcase[^>]*name="runs without a virtual display"[^>]*>\s*<\/testcase>|<testcase[^>]*name="runs without a virtual display"[^>]*\/>/,
+    );
 
     const summary = project.summary();
     expect(summary.goals.map((g) => `${g.spec}#${g.goal}:${g.status}`)).toEqual(['specs/calc.yaml#add:passed']);
     expect(summary.totals).toMatchObject({ passed: 1, failed: 0, broken: 0 });
-    const history = project.read('reports/history/runs.jsonl').trim().split('\n').map((l) => JSON.parse(l) as HistoryRecord);
+    const history = project
+      .read('reports/history/runs.jsonl')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as HistoryRecord);
     expect(history.map((r) => `${r.spec}#${r.goal}:${r.status}`)).toEqual(['specs/calc.yaml#add:passed']);
 
     const resultsDir = join(project.root, 'reports', 'allure-results');
@@ -103,7 +115,8 @@ describe('npx vitest with the retrace plugin', () => {
   });
 
   test('an invalid spec shows a code frame of its YAML line, and in watch mode again after an edit', { timeout: 120_000 }, async () => {
-    const spec = (expectation: string): string => `name: Bad\napp:\n  launch: xcalc\n  window: xcalc\ngoals:\n  - id: add\n    goal: click "7"\n    expect:\n      - ${expectation}\n`;
+    const spec = (expectation: string): string =>
+      `name: Bad\napp:\n  launch: xcalc\n  window: xcalc\ngoals:\n  - id: add\n    goal: click "7"\n    expect:\n      - ${expectation}\n`;
     const project = userProject().write('specs/bad.yaml', spec('txt: "15"'));
     const watch = vitest(project, ['--watch', 'specs/bad.yaml']);
     try {

@@ -42,7 +42,9 @@ describe.runIf(canMount())('writeFileAtomic on a full disk', () => {
     const disk = smallDisk(64, 4);
     disks.push(disk);
     const file = join(disk.dir, 'sub', 'image.png');
-    expect(() => writeFileAtomic(file, new Uint8Array(50_000))).toThrow(/cannot write .*image\.png: no space left on the device \(ENOSPC\)/);
+    expect(() => writeFileAtomic(file, new Uint8Array(50_000))).toThrow(
+      /cannot write .*image\.png: no space left on the device \(ENOSPC\)/,
+    );
     expect(existsSync(file)).toBe(false);
     expect(readdirSync(join(disk.dir, 'sub'))).toEqual([]);
   });
@@ -59,7 +61,9 @@ describe.runIf(canMount())('writeFileAtomic on a full disk', () => {
 
 /** Every file under `dir` (dot files included), relative to it. */
 const filesUnder = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
+  readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)));
 
 describe.runIf(canMount())('a run whose outputs land on a full disk', () => {
   const SPEC = `name: Full
@@ -80,7 +84,10 @@ goals:
   const expectOneLineFault = (output: string, dir: string): void => {
     const lines = output.split('\n').filter((l) => l.includes('no space left on the device (ENOSPC)'));
     expect(lines.length, output).toBeGreaterThan(0);
-    expect(lines.some((l) => l.includes(dir)), `a line names ${dir}:\n${output}`).toBe(true);
+    expect(
+      lines.some((l) => l.includes(dir)),
+      `a line names ${dir}:\n${output}`,
+    ).toBe(true);
     expect(output).not.toContain('a bug in retrace');
   };
 
@@ -92,11 +99,19 @@ goals:
     expect(result.code, result.stdout + result.stderr).toBe(3);
     expectOneLineFault(result.stdout + result.stderr, disk.dir);
     const left = filesUnder(disk.dir).filter((f) => f !== '.filler');
-    expect(left.filter((f) => f.endsWith('.tmp')), 'temp files').toEqual([]);
-    for (const f of left.filter((name) => name.endsWith('.path.json'))) expect(() => JSON.parse(readFileSync(join(disk.dir, f), 'utf8'))).not.toThrow();
+    expect(
+      left.filter((f) => f.endsWith('.tmp')),
+      'temp files',
+    ).toEqual([]);
+    for (const f of left.filter((name) => name.endsWith('.path.json')))
+      expect(() => JSON.parse(readFileSync(join(disk.dir, f), 'utf8'))).not.toThrow();
     for (const f of left.filter((name) => name.endsWith('.png'))) expect(() => decodePng(readFileSync(join(disk.dir, f)))).not.toThrow();
     // A learn whose path could not be saved leaves none of its images: nothing refers to them.
-    if (!left.some((f) => f.endsWith('.path.json'))) expect(left.filter((f) => f.endsWith('.png')), 'orphan images').toEqual([]);
+    if (!left.some((f) => f.endsWith('.path.json')))
+      expect(
+        left.filter((f) => f.endsWith('.png')),
+        'orphan images',
+      ).toEqual([]);
   });
 
   test('--reports on a full disk: exit 3 naming the folder, never a pass and never "a bug in retrace"', { timeout: 240_000 }, async () => {
@@ -110,7 +125,11 @@ goals:
     // One line of cause, not vitest's "Unhandled Error" with its stack frames.
     expect(result.stdout + result.stderr).not.toMatch(/Unhandled Error|\n\s+at [^\n]*:\d+:\d+/);
     const left = filesUnder(disk.dir).filter((f) => f !== '.filler');
-    expect(left.filter((f) => f.endsWith('.tmp')), 'temp files').toEqual([]);
-    for (const f of left.filter((name) => name.endsWith('.json'))) expect(() => JSON.parse(readFileSync(join(disk.dir, f), 'utf8')), f).not.toThrow();
+    expect(
+      left.filter((f) => f.endsWith('.tmp')),
+      'temp files',
+    ).toEqual([]);
+    for (const f of left.filter((name) => name.endsWith('.json')))
+      expect(() => JSON.parse(readFileSync(join(disk.dir, f), 'utf8')), f).not.toThrow();
   });
 });

@@ -9,7 +9,16 @@ import { describe, expect, test } from 'vitest';
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { Project } from '../support/project.ts';
-import { descendants, environOf, freezeDuringXRequest, isAlive, pollFor, startCli, waitUntilIdle, type CliProcess } from '../support/faults-cli.ts';
+import {
+  descendants,
+  environOf,
+  freezeDuringXRequest,
+  isAlive,
+  pollFor,
+  startCli,
+  waitUntilIdle,
+  type CliProcess,
+} from '../support/faults-cli.ts';
 
 const SPEC = `name: Display
 app:
@@ -71,7 +80,11 @@ async function killDisplayAndCheck(
     expect(end.endedAt - killedAt, 'from the display death to the end of the run (ms)').toBeLessThan(10_000);
   }
   // The goal run is in the history like any other.
-  const history = project.read('reports/history/runs.jsonl').trim().split('\n').map((l) => JSON.parse(l) as { status: string });
+  const history = project
+    .read('reports/history/runs.jsonl')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { status: string });
   expect(history.map((r) => r.status)).toEqual(['broken']);
   // Nothing of the run survives it: no app, no watchdog, no worker.
   await pollFor(
@@ -107,13 +120,19 @@ describe('the X server dies mid-run', () => {
 });
 
 describe('an X server that does not start', () => {
-  test('every goal is broken with Xvfb\'s own words on the console, and each goal tries again', { timeout: 120_000 }, async () => {
+  test("every goal is broken with Xvfb's own words on the console, and each goal tries again", { timeout: 120_000 }, async () => {
     const project = new Project()
-      .write('specs/display.yaml', `${SPEC}  - id: second
+      .write(
+        'specs/display.yaml',
+        `${SPEC}  - id: second
     steps:
       - wait: 10
-`)
-      .write('bin/Xvfb', '#!/bin/sh\necho started >> "$(dirname "$0")/../starts"\necho "(EE) Fatal server error: no screens found" >&2\nexit 1\n');
+`,
+      )
+      .write(
+        'bin/Xvfb',
+        '#!/bin/sh\necho started >> "$(dirname "$0")/../starts"\necho "(EE) Fatal server error: no screens found" >&2\nexit 1\n',
+      );
     chmodSync(join(project.root, 'bin', 'Xvfb'), 0o755);
     const result = await project.cli(['run', '--workers', '1'], { PATH: `${join(project.root, 'bin')}:${process.env.PATH ?? ''}` });
 
@@ -124,7 +143,9 @@ describe('an X server that does not start', () => {
     ]);
     // No worker could say why: the run's own output does, for each goal.
     for (const goal of ['long-wait', 'second']) {
-      expect(result.stdout, result.stderr).toMatch(new RegExp(`broken: specs/display\\.yaml#${goal}: .*Could not start Xvfb[^]*no screens found`));
+      expect(result.stdout, result.stderr).toMatch(
+        new RegExp(`broken: specs/display\\.yaml#${goal}: .*Could not start Xvfb[^]*no screens found`),
+      );
     }
     // A failed start is not kept for the worker's life: the spec file's set-up tried, then each goal.
     expect(project.read('starts').trim().split('\n')).toHaveLength(3);

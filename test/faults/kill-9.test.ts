@@ -128,7 +128,9 @@ describe('kill -9 during learning and replay', () => {
       cli.killGroup('SIGKILL');
       const end = await cli.ended;
       await pollFor(`the process group of kill ${i + 1} to be gone`, () => (groupMembers(cli.pid).length === 0 ? true : undefined), 10_000);
-      log.push(`#${i + 1} ${plan.learn ? 'learn ' : 'replay'} ${plan.anchor ? `${plan.anchor.source}+` : '@'}${plan.delayMs} ms → ${end.signal ?? `exit ${end.code}`}`);
+      log.push(
+        `#${i + 1} ${plan.learn ? 'learn ' : 'replay'} ${plan.anchor ? `${plan.anchor.source}+` : '@'}${plan.delayMs} ms → ${end.signal ?? `exit ${end.code}`}`,
+      );
 
       // The path file (and every spec) still validates.
       const validate = startCli(project, ['validate'], env);
@@ -170,7 +172,9 @@ describe('kill -9 during learning and replay', () => {
     expect(records.length).toBeLessThanOrEqual(3 + KILLS);
 
     // Nothing of the killed runs is left running (the app lives in its own session).
-    await pollFor('no process of the killed runs to survive', () => (marked(marker).length === 0 ? true : undefined), 15_000, 100).catch(() => undefined);
+    await pollFor('no process of the killed runs to survive', () => (marked(marker).length === 0 ? true : undefined), 15_000, 100).catch(
+      () => undefined,
+    );
     const survivors = marked(marker).flatMap((pid) => {
       try {
         return [`${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, 3).join(' ')}`];
@@ -179,6 +183,8 @@ describe('kill -9 during learning and replay', () => {
       }
     });
     expect(survivors, log.join('\n')).toEqual([]);
-    console.info(`kill -9: ${log.length} kills, ${staleLocks} lock file(s) left behind, ${tornLines} torn line warning(s)\n${log.join('\n')}`);
+    console.info(
+      `kill -9: ${log.length} kills, ${staleLocks} lock file(s) left behind, ${tornLines} torn line warning(s)\n${log.join('\n')}`,
+    );
   });
 });

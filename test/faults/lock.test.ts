@@ -47,7 +47,10 @@ async function trial(script: string): Promise<number> {
   // Every trial starts from the lock of a dead owner: all four find it stale at once.
   writeFileSync(join(dir, 'counter.lock'), JSON.stringify({ pid: await deadPid(), host: hostname() }));
   const workers = Array.from({ length: PROCESSES }, (_, i) =>
-    spawn(process.execPath, ['--import', 'tsx', script, dir, `w${i}`, String(INCREMENTS)], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] }),
+    spawn(process.execPath, ['--import', 'tsx', script, dir, `w${i}`, String(INCREMENTS)], {
+      cwd: REPO,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    }),
   );
   const stderr = workers.map(() => '');
   workers.forEach((w, i) => w.stderr!.on('data', (d: Buffer) => (stderr[i] += d.toString())));
@@ -55,12 +58,17 @@ async function trial(script: string): Promise<number> {
   await pollFor('the workers to be ready', () => (workers.every((_, i) => existsSync(join(dir, `ready-w${i}`))) ? true : undefined));
   writeFileSync(join(dir, 'go'), '');
   expect(await Promise.all(exits), stderr.join('\n')).toEqual(workers.map(() => 0));
-  expect(readdirSync(dir).filter((f) => f.includes('.lock')), 'no lock or reap marker left').toEqual([]);
+  expect(
+    readdirSync(dir).filter((f) => f.includes('.lock')),
+    'no lock or reap marker left',
+  ).toEqual([]);
   return Number(readFileSync(join(dir, 'counter'), 'utf8'));
 }
 
 describe('withLock under contention', () => {
-  test(`${PROCESSES} processes × ${INCREMENTS} locked increments = ${PROCESSES * INCREMENTS}, in each of ${TRIALS} trials`, { timeout: 300_000 }, async () => {
+  test(`${PROCESSES} processes × ${INCREMENTS} locked increments = ${PROCESSES * INCREMENTS}, in each of ${TRIALS} trials`, {
+    timeout: 300_000,
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'retrace-lock-script-'));
     const script = join(dir, 'increment.mjs');
     writeFileSync(script, INCREMENTER);

@@ -29,11 +29,15 @@ app:
   launch: \${env.FIXTURES}/open calculator
   window: Retrace Calculator
 goals:
-${ids.map((id) => `  - id: ${id}
+${ids
+  .map(
+    (id) => `  - id: ${id}
     goal: ${GOALS[id]}
     expect:
       - window: Retrace Calculator
-`).join('')}`;
+`,
+  )
+  .join('')}`;
 
 const filesUnder = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -83,7 +87,11 @@ describe('the model service fails: 401, 500s, a malformed body, a 429 (one run, 
       ['unauthorized', 'overloaded', 'malformed', 'limited'],
       [
         { kind: 'error', status: 401, message: 'invalid x-api-key' },
-        fail500, fail500, fail500, fail500, fail500,
+        fail500,
+        fail500,
+        fail500,
+        fail500,
+        fail500,
         { kind: 'malformed' },
         { kind: 'error', status: 429, message: 'slow down', retryAfterMs: 50 },
         { kind: 'end', text: 'DONE: the calculator is ready for input.' },

@@ -20,12 +20,16 @@ app:
   launch: \${env.FIXTURES}/open calculator
   window: Retrace Calculator
 goals:
-${ids.map((id, i) => `  - id: ${id}
+${ids
+  .map(
+    (id, i) => `  - id: ${id}
     steps:
       - wait: ${10 * (i + 1)}
     expect:
       - window: Retrace Calculator
-`).join('')}`;
+`,
+  )
+  .join('')}`;
 
 /** A pid that belonged to a process of this host that has exited. */
 async function deadPid(): Promise<number> {
@@ -37,9 +41,7 @@ async function deadPid(): Promise<number> {
 }
 
 describe('two runs at once on one project', () => {
-  const project = new Project()
-    .write('specs/a.yaml', specOf('A', ['one', 'two']))
-    .write('specs/b.yaml', specOf('B', ['three', 'four']));
+  const project = new Project().write('specs/a.yaml', specOf('A', ['one', 'two'])).write('specs/b.yaml', specOf('B', ['three', 'four']));
   const reports = join(project.root, 'reports');
   const lockFile = join(project.root, 'paths/specs/a/one.path.json.lock');
   const leftovers = ['paths/specs/a/.one.path.json.4194000.0.tmp', 'paths/specs/a/one.assets/.0123456789abcdef.png.4194000.1.tmp'];
@@ -59,9 +61,15 @@ describe('two runs at once on one project', () => {
       }
     };
     // Round 1 records the four goals, in two processes at once.
-    await round([['run', 'specs/a.yaml'], ['run', 'specs/b.yaml']]);
+    await round([
+      ['run', 'specs/a.yaml'],
+      ['run', 'specs/b.yaml'],
+    ]);
     // Round 2 replays: two workers in one process, and a second process beside it.
-    await round([['run', 'specs/a.yaml', 'specs/b.yaml', '--workers', '2'], ['run', 'specs/a.yaml']]);
+    await round([
+      ['run', 'specs/a.yaml', 'specs/b.yaml', '--workers', '2'],
+      ['run', 'specs/a.yaml'],
+    ]);
   }, 180_000);
 
   test('a lock left by a dead process does not block the run that needs it', () => {
@@ -73,7 +81,10 @@ describe('two runs at once on one project', () => {
 
   test('the history has exactly one line per goal run: none lost, none torn mid-file', async () => {
     const expected = 2 + 2 + 4 + 2;
-    const lines = project.read('reports/history/runs.jsonl').split('\n').filter((l) => l !== '');
+    const lines = project
+      .read('reports/history/runs.jsonl')
+      .split('\n')
+      .filter((l) => l !== '');
     // Every line is a record, except the torn one the first appender sealed (and a spare seal).
     const records = lines.filter((l) => !l.endsWith(TORN_MARK));
     expect(records).toHaveLength(expected);

@@ -10,7 +10,17 @@ const file = (version: number, effect: Record<string, unknown>, extra: Record<st
     planner: 'rules',
     source: { kind: 'goal', hash: 'x', text: 'click "1"' },
     window: { width: 100, height: 100 },
-    actions: [{ action: { kind: 'click', target: { text: '1' } }, before: 'fp', after: 'fp', effects: [effect], dynamic: [], settleMs: 0, ...extra }],
+    actions: [
+      {
+        action: { kind: 'click', target: { text: '1' } },
+        before: 'fp',
+        after: 'fp',
+        effects: [effect],
+        dynamic: [],
+        settleMs: 0,
+        ...extra,
+      },
+    ],
   });
 
 const region = { x: 1, y: 2, width: 3, height: 4 };
@@ -29,27 +39,48 @@ describe('parsePathFile', () => {
 
   test('element effects say what appeared or went, and where; a pixel effect they decide is element evidence; version 2 still loads', () => {
     const elements = [
-      { role: 'item', name: '3 × Tea', path: [{ role: 'window', index: 0 }, { role: 'item', index: 2 }], after: { name: '3 × Tea' }, change: 'appeared', box: region },
+      {
+        role: 'item',
+        name: '3 × Tea',
+        path: [
+          { role: 'window', index: 0 },
+          { role: 'item', index: 2 },
+        ],
+        after: { name: '3 × Tea' },
+        change: 'appeared',
+        box: region,
+      },
       { role: 'label', name: 'Total: 0', path: [{ role: 'label', index: 1 }], after: { name: 'Total: 1' } },
     ];
     const path = parsePathFile('g.path.json', file(3, { region, kind: 'element', image: 'a.png', text: '3 × Tea' }, { elements }));
     expect(path.actions[0]?.elements).toEqual(elements);
     expect(path.actions[0]?.effects[0]?.kind).toBe('element');
-    expect(parsePathFile('g.path.json', file(2, { region, kind: 'look', image: 'a.png' }, { elements: elements.slice(1) })).actions[0]?.elements).toHaveLength(1);
-    expect(() => parsePathFile('g.path.json', file(3, { region, kind: 'look' }, { elements: [{ ...elements[0], change: 'moved' }] }))).toThrow(/g\.path\.json.*actions\[0\]\.elements\[0\]\.change/);
+    expect(
+      parsePathFile('g.path.json', file(2, { region, kind: 'look', image: 'a.png' }, { elements: elements.slice(1) })).actions[0]?.elements,
+    ).toHaveLength(1);
+    expect(() =>
+      parsePathFile('g.path.json', file(3, { region, kind: 'look' }, { elements: [{ ...elements[0], change: 'moved' }] })),
+    ).toThrow(/g\.path\.json.*actions\[0\]\.elements\[0\]\.change/);
   });
 
   test('an effect of an unknown kind names the file and the place', () => {
-    expect(() => parsePathFile('g.path.json', file(2, { region, kind: 'sparkle' }))).toThrow(/g\.path\.json.*actions\[0\]\.effects\[0\]\.kind/);
+    expect(() => parsePathFile('g.path.json', file(2, { region, kind: 'sparkle' }))).toThrow(
+      /g\.path\.json.*actions\[0\]\.effects\[0\]\.kind/,
+    );
   });
 
-  test('a first action\'s line before it loads, and its image is one of the path\'s images', () => {
-    const path = parsePathFile('g.path.json', file(2, { region, kind: 'text', image: 'a.png', text: '7' }, { beforeLine: { region, image: 'b.png' } }));
+  test("a first action's line before it loads, and its image is one of the path's images", () => {
+    const path = parsePathFile(
+      'g.path.json',
+      file(2, { region, kind: 'text', image: 'a.png', text: '7' }, { beforeLine: { region, image: 'b.png' } }),
+    );
     expect(path.actions[0]?.beforeLine).toEqual({ region, image: 'b.png' });
     expect(pathImages(path).map((i) => i.name)).toEqual(['a.png', 'b.png']);
   });
 
   test('a line before whose image leaves the assets folder names the file and the place', () => {
-    expect(() => parsePathFile('g.path.json', file(2, { region, kind: 'look' }, { beforeLine: { region, image: '../x.png' } }))).toThrow(/g\.path\.json.*actions\[0\]\.beforeLine\.image/);
+    expect(() => parsePathFile('g.path.json', file(2, { region, kind: 'look' }, { beforeLine: { region, image: '../x.png' } }))).toThrow(
+      /g\.path\.json.*actions\[0\]\.beforeLine\.image/,
+    );
   });
 });

@@ -128,15 +128,29 @@ beforeAll(() => {
     stop: T0 + 22_000,
   });
   // launch: the app never started.
-  write({ verdict: verdict('launch', { status: 'broken', category: 'infrastructure', message: 'galculator did not start: exit code 127' }), stop: T0 + 31_000 });
+  write({
+    verdict: verdict('launch', { status: 'broken', category: 'infrastructure', message: 'galculator did not start: exit code 127' }),
+    stop: T0 + 31_000,
+  });
   // retry: failed, then passed on the retry; each attempt its own result.
   write({
-    verdict: verdict('retry', { status: 'failed', category: 'effect-not-verified', failedAction: 0, message: 'display did not clear', actions: [click('C', { verified: false })] }),
+    verdict: verdict('retry', {
+      status: 'failed',
+      category: 'effect-not-verified',
+      failedAction: 0,
+      message: 'display did not clear',
+      actions: [click('C', { verified: false })],
+    }),
     actions: seen(T0 + 40_000, 1),
     retries: 0,
     stop: T0 + 42_000,
   });
-  write({ verdict: verdict('retry', { durationMs: 1500, actions: [click('C')] }), actions: seen(T0 + 42_100, 1), retries: 1, stop: T0 + 43_600 });
+  write({
+    verdict: verdict('retry', { durationMs: 1500, actions: [click('C')] }),
+    actions: seen(T0 + 42_100, 1),
+    retries: 1,
+    stop: T0 + 43_600,
+  });
   writeRunMetadata(resultsDir, retraceEnvironment({ display: { width: 1280, height: 800 }, appCommands: ['galculator'] }));
 });
 
@@ -159,7 +173,12 @@ describe('the Allure result of a goal attempt', () => {
     expect(multiply.parameters).toContainEqual({ name: 'mode', value: 'healed', excluded: true });
     // The overall rate counts verdict runs (3 of 4), not every run.
     expect(multiply.parameters).toContainEqual({ name: 'path success rate', value: '50% of last 4 (75% of 4 overall)', excluded: true });
-    expect(multiply.steps.map((s) => s.name)).toEqual(['click "1"', 'click "2" — found by ocr', 'click "*" — found by element', 'expect text "84"']);
+    expect(multiply.steps.map((s) => s.name)).toEqual([
+      'click "1"',
+      'click "2" — found by ocr',
+      'click "*" — found by element',
+      'expect text "84"',
+    ]);
     expect(multiply.steps[1]?.parameters).toContainEqual({ name: 'resolvedBy', value: 'ocr' });
     expect(multiply.steps[1]?.parameters).toContainEqual({ name: 'healed', value: 'target found by ocr, moved by 12, 0 px' });
     expect(multiply.description).toContain('**Healed action 2** (click "2"): target found by ocr, moved by 12, 0 px');
@@ -195,8 +214,14 @@ describe('the Allure result of a goal attempt', () => {
   });
 
   test('statuses come from the verdict, with the category marker; flaky on healed and retried passes', () => {
-    expect(one('add')).toMatchObject({ status: 'failed', statusDetails: { message: expect.stringMatching(/^\[expectation-failed\] screenshot add/) } });
-    expect(one('launch')).toMatchObject({ status: 'broken', statusDetails: { message: '[infrastructure] galculator did not start: exit code 127' } });
+    expect(one('add')).toMatchObject({
+      status: 'failed',
+      statusDetails: { message: expect.stringMatching(/^\[expectation-failed\] screenshot add/) },
+    });
+    expect(one('launch')).toMatchObject({
+      status: 'broken',
+      statusDetails: { message: '[infrastructure] galculator did not start: exit code 127' },
+    });
     expect(one('multiply')).toMatchObject({ status: 'passed', statusDetails: { flaky: true } });
     expect(one('add').statusDetails.flaky).toBeUndefined();
     const [failed, passed] = byGoal('retry').sort((a, b) => (a.start ?? 0) - (b.start ?? 0));
@@ -224,7 +249,9 @@ describe('the Allure result of a goal attempt', () => {
     // From when it started to the end of the goal.
     expect(note.steps[1]).toMatchObject({ start: T0 + 20_900, stop: T0 + 22_000 });
     // A failure no action shows gets one step that says so.
-    expect(one('launch').steps.map((s) => [s.name, s.status])).toEqual([['[infrastructure] galculator did not start: exit code 127', 'broken']]);
+    expect(one('launch').steps.map((s) => [s.name, s.status])).toEqual([
+      ['[infrastructure] galculator did not start: exit code 127', 'broken'],
+    ]);
   });
 
   test('categories.json and environment.properties describe the run', () => {

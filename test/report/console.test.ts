@@ -66,8 +66,25 @@ describe('the live console', () => {
 
   test('a healed goal says which action healed and why', () => {
     const { live, screen } = consoleOf(1);
-    const healed = { kind: 'click', ms: 1, waitMs: 0, resolveMs: 0, actMs: 0, settleMs: 0, verifyMs: 0, retries: 0, verified: true, resolvedBy: 'template', description: 'click "Add"', healed: 'target found by template, moved by 40, 40 px' } as const;
-    live.handle({ kind: 'goal', worker: '1', end: goalEndOf(verdict('specs/counter.yaml', 'add', { mode: 'healed', actions: [healed] }), 0, 0) });
+    const healed = {
+      kind: 'click',
+      ms: 1,
+      waitMs: 0,
+      resolveMs: 0,
+      actMs: 0,
+      settleMs: 0,
+      verifyMs: 0,
+      retries: 0,
+      verified: true,
+      resolvedBy: 'template',
+      description: 'click "Add"',
+      healed: 'target found by template, moved by 40, 40 px',
+    } as const;
+    live.handle({
+      kind: 'goal',
+      worker: '1',
+      end: goalEndOf(verdict('specs/counter.yaml', 'add', { mode: 'healed', actions: [healed] }), 0, 0),
+    });
     expect(screen.shown()).toEqual([
       '✓ [1/1] specs/counter.yaml › add passed (healed, 1 actions, 0 model calls, 1200 ms)',
       '  healed action 1 (click "Add"): target found by template, moved by 40, 40 px',

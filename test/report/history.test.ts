@@ -5,14 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { InvalidInputError } from '../../src/errors.ts';
-import {
-  MAX_REASON_CHARS,
-  TORN_MARK,
-  appendHistory,
-  historyFile,
-  readHistory,
-  type HistoryRecord,
-} from '../../src/report/history.ts';
+import { MAX_REASON_CHARS, TORN_MARK, appendHistory, historyFile, readHistory, type HistoryRecord } from '../../src/report/history.ts';
 
 const run = promisify(execFile);
 
@@ -40,9 +33,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 describe('appendHistory', () => {
   test('two processes appending 200 lines each lose and tear nothing', async () => {
     const worker = join(import.meta.dirname, 'fixtures', 'append-worker.ts');
-    await Promise.all(
-      ['a', 'b'].map((id) => run(process.execPath, ['--import', 'tsx', worker, dir, id, '200'], { timeout: 60_000 })),
-    );
+    await Promise.all(['a', 'b'].map((id) => run(process.execPath, ['--import', 'tsx', worker, dir, id, '200'], { timeout: 60_000 })));
     const text = readFileSync(historyFile(dir), 'utf8');
     const lines = text.split('\n');
     expect(lines.pop()).toBe('');
@@ -71,7 +62,14 @@ describe('appendHistory', () => {
   });
 
   test('round-trips every field', async () => {
-    const full = record({ status: 'failed', failedAction: 2, category: 'target-not-found', reason: 'no "7" button', retries: 1, healed: true });
+    const full = record({
+      status: 'failed',
+      failedAction: 2,
+      category: 'target-not-found',
+      reason: 'no "7" button',
+      retries: 1,
+      healed: true,
+    });
     await appendHistory(dir, [full]);
     expect(await readHistory(dir)).toEqual([full]);
   });
@@ -95,7 +93,9 @@ describe('readHistory', () => {
   test('a line of the wrong shape says which field', async () => {
     mkdirSync(join(dir, 'history'));
     writeFileSync(historyFile(dir), `${JSON.stringify(record())}\n${JSON.stringify({ ...record(), status: 'green' })}\n`);
-    await expect(readHistory(dir)).rejects.toThrow(/runs\.jsonl:2: not a history record: status must be one of passed, failed, broken, skipped, got "green"/);
+    await expect(readHistory(dir)).rejects.toThrow(
+      /runs\.jsonl:2: not a history record: status must be one of passed, failed, broken, skipped, got "green"/,
+    );
   });
 
   test('an unterminated last line (a killed writer) is ignored with a warning', async () => {

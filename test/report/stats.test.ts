@@ -86,7 +86,9 @@ describe('computePathStats', () => {
   test('a goal retried by --retry: every failed attempt counts (one line per attempt)', () => {
     // Three runs with --retry 3: F F F P, then P, then F P.
     const attempts = [
-      ...['failed', 'failed', 'failed', 'passed'].map((status, i) => rec(i, { runId: 'a', status: status as 'failed' | 'passed', retries: i, attempt: i + 1 })),
+      ...['failed', 'failed', 'failed', 'passed'].map((status, i) =>
+        rec(i, { runId: 'a', status: status as 'failed' | 'passed', retries: i, attempt: i + 1 }),
+      ),
       rec(4, { runId: 'b', attempt: 1 }),
       rec(5, { runId: 'c', status: 'failed', attempt: 1 }),
       rec(6, { runId: 'c', retries: 1, attempt: 2 }),

@@ -18,7 +18,20 @@ const goal: Verdict = {
   mode: 'replayed',
   modelCalls: 0,
   durationMs: 790,
-  actions: [{ kind: 'click', ms: 61, waitMs: 5, resolveMs: 2, actMs: 8, settleMs: 40, verifyMs: 6, retries: 0, verified: true, resolvedBy: 'recorded' }],
+  actions: [
+    {
+      kind: 'click',
+      ms: 61,
+      waitMs: 5,
+      resolveMs: 2,
+      actMs: 8,
+      settleMs: 40,
+      verifyMs: 6,
+      retries: 0,
+      verified: true,
+      resolvedBy: 'recorded',
+    },
+  ],
 };
 
 test('writes the PRODUCT.md shape and reads it back', async () => {

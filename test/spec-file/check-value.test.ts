@@ -2,7 +2,10 @@ import { describe, expect, test } from 'vitest';
 import { valueProblem } from '../../src/spec-file/check-value.ts';
 import { bool, int, list, num, obj, oneOf, str } from '../../src/spec-file/shape.ts';
 
-const item = obj({ name: { doc: 'a name', shape: str({ minLength: 1 }), required: true }, size: { doc: 'a size', shape: int({ minimum: 1 }) } });
+const item = obj({
+  name: { doc: 'a name', shape: str({ minLength: 1 }), required: true },
+  size: { doc: 'a size', shape: int({ minimum: 1 }) },
+});
 
 describe('valueProblem: the shape language on a JSON value', () => {
   test('a value of its shape has no problem; unknown keys pass only an open mapping', () => {

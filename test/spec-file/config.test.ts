@@ -87,15 +87,11 @@ planer: rules
     write('learn: [auto\n');
     expect(messages(() => loadConfig(root))[0]).toMatch(/^retrace\.config\.yaml:\d+:\d+: YAML syntax error: /);
     write('- learn\n');
-    expect(messages(() => loadConfig(root))).toEqual([
-      'retrace.config.yaml:1:1: the top level must be a mapping (got a list of 1 item)',
-    ]);
+    expect(messages(() => loadConfig(root))).toEqual(['retrace.config.yaml:1:1: the top level must be a mapping (got a list of 1 item)']);
   });
 
   it('reports an explicitly named file that does not exist', () => {
     mkdirSync(join(root, 'conf'));
-    expect(messages(() => loadConfig(root, { file: 'conf/ci.yaml' }))).toEqual([
-      'conf/ci.yaml: cannot be read: no such file',
-    ]);
+    expect(messages(() => loadConfig(root, { file: 'conf/ci.yaml' }))).toEqual(['conf/ci.yaml: cannot be read: no such file']);
   });
 });

@@ -52,9 +52,7 @@ describe('placeholders, containsSecret, describeForDisplay', () => {
       { namespace: 'env', name: 'A', raw: '${env.A}', index: 2 },
       { namespace: 'secret', name: 'B', raw: '${secret.B}', index: 13 },
     ]);
-    expect(parseTemplate('${foo.C}').problems).toEqual([
-      { kind: 'unknown-namespace', namespace: 'foo', raw: '${foo.C}', index: 0 },
-    ]);
+    expect(parseTemplate('${foo.C}').problems).toEqual([{ kind: 'unknown-namespace', namespace: 'foo', raw: '${foo.C}', index: 0 }]);
   });
 
   it('says whether a template reveals a secret', () => {

@@ -94,7 +94,20 @@ describe('specs/spec.schema.json', () => {
   it('has a config schema with the config keys', () => {
     const props = configJsonSchema()['properties'] as Record<string, unknown>;
     expect(Object.keys(props)).toEqual(
-      expect.arrayContaining(['learn', 'planner', 'relearn', 'healWithModel', 'updateBaselines', 'workers', 'paths', 'reports', 'model', 'timeouts', 'bounds', 'display']),
+      expect.arrayContaining([
+        'learn',
+        'planner',
+        'relearn',
+        'healWithModel',
+        'updateBaselines',
+        'workers',
+        'paths',
+        'reports',
+        'model',
+        'timeouts',
+        'bounds',
+        'display',
+      ]),
     );
   });
 });

@@ -53,7 +53,13 @@ function specText(app: string, query: string, goals: readonly string[], preserve
 }
 
 const slug = (v: Variant): string =>
-  `${v.app}-${(v.query || Object.entries(v.env ?? {}).map(([k, x]) => `${k}-${x}`).join('-') || 'base').replace(/[^A-Za-z0-9]+/g, '-')}`.toLowerCase();
+  `${v.app}-${(
+    v.query ||
+      Object.entries(v.env ?? {})
+        .map(([k, x]) => `${k}-${x}`)
+        .join('-') ||
+      'base'
+  ).replace(/[^A-Za-z0-9]+/g, '-')}`.toLowerCase();
 
 /**
  * Writes `specs/base/<app>.yaml` for every corpus app: learned once, on the unchanged app. With
@@ -82,7 +88,10 @@ export function writeVariantSpecs(project: Project, variants: readonly Variant[]
   const ids = new Map<string, Variant>();
   variants.forEach((variant, i) => {
     const name = `${String(i).padStart(3, '0')}-${slug(variant)}`;
-    project.write(`specs/${folder}/${name}.yaml`, specText(variant.app, variant.query, variant.goals, variant.kind === 'benign' ? variant.preserves : undefined, variant.env));
+    project.write(
+      `specs/${folder}/${name}.yaml`,
+      specText(variant.app, variant.query, variant.goals, variant.kind === 'benign' ? variant.preserves : undefined, variant.env),
+    );
     copyLearned(project, `specs/base/${variant.app}`, `specs/${folder}/${name}`);
     ids.set(`specs/${folder}/${name}.yaml`, variant);
   });

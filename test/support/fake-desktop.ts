@@ -88,8 +88,20 @@ export const PROMPT_LINE = { x: 20, y: 138, prompt: 4, char: 6, gap: 2, height: 
 
 const shift = <T extends Point>(r: T, by: Point): T => ({ ...r, x: r.x + by.x, y: r.y + by.y });
 
-const LIGHT = { ground: [230, 230, 230, 255], box: [255, 255, 255, 255], ink: [30, 60, 160, 255], text: [20, 20, 20, 255], ring: [60, 120, 220, 255] } as const;
-const DARK = { ground: [230, 230, 230, 255], box: [50, 52, 58, 255], ink: [140, 170, 240, 255], text: [20, 40, 140, 255], ring: [240, 150, 40, 255] } as const;
+const LIGHT = {
+  ground: [230, 230, 230, 255],
+  box: [255, 255, 255, 255],
+  ink: [30, 60, 160, 255],
+  text: [20, 20, 20, 255],
+  ring: [60, 120, 220, 255],
+} as const;
+const DARK = {
+  ground: [230, 230, 230, 255],
+  box: [50, 52, 58, 255],
+  ink: [140, 170, 240, 255],
+  text: [20, 40, 140, 255],
+  ring: [240, 150, 40, 255],
+} as const;
 
 export class CounterApp {
   count = 0;
@@ -190,7 +202,12 @@ export class CounterApp {
     const frame = createFrame(WINDOW.width, WINDOW.height, c.ground);
     if (!this.withoutAdd) drawButton(frame, this.add, 'vertical');
     drawButton(frame, shift(RESET, this.offset), 'horizontal');
-    if (o.covered) fillRegion(frame, { ...this.add, x: this.add.x - 4, y: this.add.y - 4, width: this.add.width + 8, height: this.add.height + 8 }, [120, 120, 120, 255]);
+    if (o.covered)
+      fillRegion(
+        frame,
+        { ...this.add, x: this.add.x - 4, y: this.add.y - 4, width: this.add.width + 8, height: this.add.height + 8 },
+        [120, 120, 120, 255],
+      );
     if (o.twin) drawButton(frame, shift(TWIN, this.offset), 'vertical');
     if (this.focused) strokeRegion(frame, this.focused, c.ring, 2);
     if (o.tickMs) {
@@ -206,7 +223,12 @@ export class CounterApp {
       }
     }
     const alert = o.alertAt !== undefined && this.count >= o.alertAt;
-    drawText(frame, `COUNT ${o.wordsLagMs === undefined ? this.count : this.said}`, shift(WORDS, this.offset), alert ? ([200, 20, 20, 255] as Rgba) : c.text);
+    drawText(
+      frame,
+      `COUNT ${o.wordsLagMs === undefined ? this.count : this.said}`,
+      shift(WORDS, this.offset),
+      alert ? ([200, 20, 20, 255] as Rgba) : c.text,
+    );
     if (o.errorAt !== undefined && this.count >= o.errorAt) drawText(frame, 'ERROR', shift(ERROR_AT, this.offset), c.text);
     if (o.promptMs !== undefined) this.drawLine(frame, c);
     return frame;
@@ -231,7 +253,9 @@ function drawButton(frame: Frame, box: Region, stripes: 'vertical' | 'horizontal
   for (let i = 0; i < along; i += 4) {
     fillRegion(
       frame,
-      stripes === 'vertical' ? { x: inner.x + i, y: inner.y, width: 2, height: inner.height } : { x: inner.x, y: inner.y + i, width: inner.width, height: 2 },
+      stripes === 'vertical'
+        ? { x: inner.x + i, y: inner.y, width: 2, height: inner.height }
+        : { x: inner.x, y: inner.y + i, width: inner.width, height: 2 },
       [200, 60, 40, 255],
     );
   }

@@ -30,11 +30,27 @@ export class FakeElements implements ElementSource {
     if (this.options.silent) return [];
     const app = this.app;
     const window: Element = {
-      ref: ':1.1/root', role: 'window', toolkitRole: 'frame', name: 'Counter', description: '', states: STATES,
-      box: { x: 0, y: 0, width: WINDOW.width, height: WINDOW.height }, index: 0, depth: 0,
+      ref: ':1.1/root',
+      role: 'window',
+      toolkitRole: 'frame',
+      name: 'Counter',
+      description: '',
+      states: STATES,
+      box: { x: 0, y: 0, width: WINDOW.width, height: WINDOW.height },
+      index: 0,
+      depth: 0,
     };
     const child = (ref: string, role: string, toolkitRole: string, name: string, box: Element['box'], index: number): Element => ({
-      ref, role, toolkitRole, name, description: '', states: STATES, box, parent: window.ref, index, depth: 1,
+      ref,
+      role,
+      toolkitRole,
+      name,
+      description: '',
+      states: STATES,
+      box,
+      parent: window.ref,
+      index,
+      depth: 1,
     });
     return [
       window,
@@ -43,7 +59,19 @@ export class FakeElements implements ElementSource {
       child(':1.1/count', 'label', 'label', (this.options.countName ?? String)(app.count), app.countBox, 2),
       // What covers "Add" is one of the app's windows, published after its main one.
       ...(app.options.covered
-        ? [{ ref: ':1.1/over', role: 'dialog', toolkitRole: 'dialog', name: 'Busy', description: '', states: STATES, box: { x: app.add.x - 4, y: app.add.y - 4, width: app.add.width + 8, height: app.add.height + 8 }, index: 1, depth: 0 }]
+        ? [
+            {
+              ref: ':1.1/over',
+              role: 'dialog',
+              toolkitRole: 'dialog',
+              name: 'Busy',
+              description: '',
+              states: STATES,
+              box: { x: app.add.x - 4, y: app.add.y - 4, width: app.add.width + 8, height: app.add.height + 8 },
+              index: 1,
+              depth: 0,
+            },
+          ]
         : []),
     ];
   }

@@ -25,7 +25,12 @@ export function learnPath(actions: readonly Action[], variant: CounterOptions = 
 }
 
 /** Learns `actions` on a given desktop in memory (one that publishes elements, say), one action a cycle. */
-export async function learnOn(desktop: FakeDesktop, actions: readonly Action[], options: CycleOptions = OPTIONS, reader?: TextReader): Promise<Learned> {
+export async function learnOn(
+  desktop: FakeDesktop,
+  actions: readonly Action[],
+  options: CycleOptions = OPTIONS,
+  reader?: TextReader,
+): Promise<Learned> {
   const cycle = new ActionCycle(desktop.stage(undefined, reader), options);
   const assets: AssetSink = new Map();
   const recorded: RecordedAction[] = [];

@@ -107,8 +107,12 @@ export class CliProcess {
   }
 }
 
-export const startCli = (project: Project, args: readonly string[], env: Record<string, string | undefined> = {}, timeoutMs?: number): CliProcess =>
-  new CliProcess(project, args, env, timeoutMs);
+export const startCli = (
+  project: Project,
+  args: readonly string[],
+  env: Record<string, string | undefined> = {},
+  timeoutMs?: number,
+): CliProcess => new CliProcess(project, args, env, timeoutMs);
 
 export interface ProcInfo {
   readonly pid: number;
@@ -153,8 +157,7 @@ export function descendants(root: number): ProcInfo[] {
 }
 
 /** Live members of process group `pgid`. */
-export const groupMembers = (pgid: number): ProcInfo[] =>
-  allProcs().filter((p) => p.pgid === pgid && p.state !== 'Z' && p.state !== 'X');
+export const groupMembers = (pgid: number): ProcInfo[] => allProcs().filter((p) => p.pgid === pgid && p.state !== 'Z' && p.state !== 'X');
 
 export const isAlive = (pid: number): boolean => {
   const p = readProc(pid);
@@ -245,7 +248,12 @@ export async function freezeDuringXRequest(xvfb: number, worker: number, timeout
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     process.kill(xvfb, 'SIGSTOP');
-    const caught = await pollFor('a request to wait in the frozen server', () => (unreadRequests(xvfb, worker) > 0 ? true : undefined), 400, 10).catch(() => false);
+    const caught = await pollFor(
+      'a request to wait in the frozen server',
+      () => (unreadRequests(xvfb, worker) > 0 ? true : undefined),
+      400,
+      10,
+    ).catch(() => false);
     if (caught) return;
     process.kill(xvfb, 'SIGCONT');
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -126,7 +126,11 @@ export const glyphReader: TextReader = {
     for (const w of words) {
       const line = lines[lines.length - 1];
       if (line && line.box.y === w.box.y) {
-        lines[lines.length - 1] = { text: `${line.text} ${w.text}`, box: { ...line.box, width: w.box.x + w.box.width - line.box.x }, confidence: 95 };
+        lines[lines.length - 1] = {
+          text: `${line.text} ${w.text}`,
+          box: { ...line.box, width: w.box.x + w.box.width - line.box.x },
+          confidence: 95,
+        };
       } else lines.push(w);
     }
     return { text: lines.map((l) => l.text).join('\n'), words, lines };

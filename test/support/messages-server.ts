@@ -149,10 +149,7 @@ const ERROR_TYPES: Readonly<Record<number, string>> = {
   529: 'overloaded_error',
 };
 
-export async function startMessagesServer(
-  script: readonly ScriptedReply[],
-  options: MessagesServerOptions = {},
-): Promise<MessagesServer> {
+export async function startMessagesServer(script: readonly ScriptedReply[], options: MessagesServerOptions = {}): Promise<MessagesServer> {
   const maxRequests = options.maxRequests ?? 100;
   const queue = [...script];
   const requests: RecordedRequest[] = [];

@@ -19,7 +19,15 @@ export async function screenshotPage(file: string, size: readonly [number, numbe
   try {
     await run(
       '/usr/bin/chromium',
-      ['--headless', '--no-sandbox', '--disable-gpu', `--user-data-dir=${join(dir, 'profile')}`, `--window-size=${size[0]},${size[1]}`, `--screenshot=${png}`, pathToFileURL(file).href],
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        `--user-data-dir=${join(dir, 'profile')}`,
+        `--window-size=${size[0]},${size[1]}`,
+        `--screenshot=${png}`,
+        pathToFileURL(file).href,
+      ],
       { timeout: 60_000 },
     );
     return decodePng(readFileSync(png));

@@ -5,7 +5,9 @@
  * With `variant`, the app opens with the query in `$VARIANT` (empty: the base app); `launch`
  * replaces the whole launch command.
  */
-export function calculatorSpec(options: { readonly variant?: boolean; readonly multiply?: boolean; readonly launch?: string } = {}): string {
+export function calculatorSpec(
+  options: { readonly variant?: boolean; readonly multiply?: boolean; readonly launch?: string } = {},
+): string {
   const query = options.variant ? ' "${env.VARIANT}"' : '';
   const multiply = options.multiply
     ? `  - id: multiply

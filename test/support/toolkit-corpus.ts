@@ -64,7 +64,13 @@ function specText(app: string, args: readonly string[], env: ToolkitVariant['env
   if (!entry) throw new Error(`unknown toolkit app ${app}`);
   const allEnv = { ...entry.env, ...env };
   return stringify({
-    name: `${entry.toolkit} order form${args.length ? ` (${args.join(' ')})` : ''}${env ? ` ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}`,
+    name: `${entry.toolkit} order form${args.length ? ` (${args.join(' ')})` : ''}${
+      env
+        ? ` ${Object.entries(env)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')}`
+        : ''
+    }`,
     app: {
       launch: `${entry.launch}${args.length ? ` '${args.join(entry.join)}'` : ''}`,
       window: entry.window,
@@ -75,7 +81,10 @@ function specText(app: string, args: readonly string[], env: ToolkitVariant['env
 }
 
 const slug = (c: ToolkitCase): string =>
-  [...c.args, ...Object.entries(c.env ?? {}).map(([k, v]) => `${k}-${v}`)].join('-').replace(/[^A-Za-z0-9]+/g, '-').toLowerCase() || 'base';
+  [...c.args, ...Object.entries(c.env ?? {}).map(([k, v]) => `${k}-${v}`)]
+    .join('-')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .toLowerCase() || 'base';
 
 /** Writes the display config and `specs/base/<app>.yaml` for each app, with only the goals given. */
 export function writeToolkitBase(project: Project, goals: Readonly<Record<string, readonly string[]>>): void {

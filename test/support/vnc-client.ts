@@ -93,7 +93,8 @@ export function openRfbSession(pageUrl: string, screen = 1): Promise<RfbSession>
             const [x, y, w, h] = [0, 2, 4, 6].map((at) => head.readUInt16BE(at)) as [number, number, number, number];
             if (head.readInt32BE(8) !== 0) throw new Error(`unexpected RFB encoding ${head.readInt32BE(8)}`);
             const pixels = await read(w * h * bytesPerPixel);
-            for (let row = 0; row < h; row++) pixels.copy(screen, ((y + row) * width + x) * bytesPerPixel, row * w * bytesPerPixel, (row + 1) * w * bytesPerPixel);
+            for (let row = 0; row < h; row++)
+              pixels.copy(screen, ((y + row) * width + x) * bytesPerPixel, row * w * bytesPerPixel, (row + 1) * w * bytesPerPixel);
           }
           return Buffer.from(screen);
         }
@@ -113,7 +114,9 @@ export async function rfbHandshake(pageUrl: string): Promise<RfbGreeting> {
  * What a browser does with the address retrace prints: loads the page, its noVNC module, and
  * opens the VNC session. Returns the page and the server's greeting.
  */
-export async function openViewer(pageUrl: string): Promise<{ readonly page: string; readonly module: number; readonly greeting: RfbGreeting }> {
+export async function openViewer(
+  pageUrl: string,
+): Promise<{ readonly page: string; readonly module: number; readonly greeting: RfbGreeting }> {
   const response = await fetch(pageUrl);
   if (response.status !== 200) throw new Error(`${pageUrl}: HTTP ${response.status}`);
   const page = await response.text();
@@ -142,22 +145,32 @@ function get(url: URL, headers: Record<string, string>): Promise<Answer> {
 /** A WebSocket open as a browser page would try it: refused (its status), or every byte it got in `forMs`. */
 function tryWebSocket(url: URL, options: { readonly host?: string; readonly origin?: string }): Promise<Answer> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(url.href.replace(/^http/, 'ws'), ['binary'], { ...(options.host && { headers: { host: options.host } }), ...(options.origin && { origin: options.origin }) });
+    const ws = new WebSocket(url.href.replace(/^http/, 'ws'), ['binary'], {
+      ...(options.host && { headers: { host: options.host } }),
+      ...(options.origin && { origin: options.origin }),
+    });
     let bytes = 0;
     ws.on('unexpected-response', (_request, response) => resolve({ status: response.statusCode ?? 0, bytes: 0 }));
     ws.on('error', () => resolve({ status: 0, bytes }));
     // Opened: the handshake passed; what a viewer gets first is the server's greeting.
-    ws.on('open', () => ws.once('message', (data: Buffer) => {
-      bytes += data.length;
-      ws.close();
-      resolve({ status: 101, bytes });
-    }));
+    ws.on('open', () =>
+      ws.once('message', (data: Buffer) => {
+        bytes += data.length;
+        ws.close();
+        resolve({ status: 101, bytes });
+      }),
+    );
   });
 }
 
 /** What `strangerAnswers` must find: every stranger refused with nothing sent, the page's own WebSocket greeted. */
 export const STRANGERS_REFUSED = (answers: Record<string, Answer>): Record<string, Answer> =>
-  Object.fromEntries(Object.keys(answers).map((what) => [what, what === "the page's own websocket" ? { status: 101, bytes: 12 } : { status: 403, bytes: 0 }]));
+  Object.fromEntries(
+    Object.keys(answers).map((what) => [
+      what,
+      what === "the page's own websocket" ? { status: 101, bytes: 12 } : { status: 403, bytes: 0 },
+    ]),
+  );
 
 /**
  * What the bridge of `pageUrl` answers to requests a stranger can make: another local user (no

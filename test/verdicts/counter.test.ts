@@ -21,7 +21,19 @@ const counter = (query: string): Variant => {
  * The rows of issue 12's table, the 6 s reaction of issue 17 ("an action was done twice"), and its
  * final result that reverts after 300 ms.
  */
-const ROWS = ['swallow=3', 'bug=error-toast', 'theme=dark', 'layout=swapped', 'bug=revert', 'bug=double-click', 'pad=40', 'clock=on', 'delay=400', 'delay=6000', 'bug=revert&revertAt=3&revert=300'].map(counter);
+const ROWS = [
+  'swallow=3',
+  'bug=error-toast',
+  'theme=dark',
+  'layout=swapped',
+  'bug=revert',
+  'bug=double-click',
+  'pad=40',
+  'clock=on',
+  'delay=400',
+  'delay=6000',
+  'bug=revert&revertAt=3&revert=300',
+].map(counter);
 
 describe('the counter variants of issue 12', () => {
   const project = new Project();

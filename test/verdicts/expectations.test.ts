@@ -19,7 +19,9 @@ import type { Summary } from '../../src/report/summary.ts';
 type Goal = Summary['goals'][number];
 
 const variant = (app: string, query: string, goal: string, env?: string): Variant => {
-  const found = VARIANTS.find((v) => v.app === app && v.query === query && v.goals.includes(goal) && (env === undefined || v.env?.[env] !== undefined));
+  const found = VARIANTS.find(
+    (v) => v.app === app && v.query === query && v.goals.includes(goal) && (env === undefined || v.env?.[env] !== undefined),
+  );
   if (!found) throw new Error(`variants.json has no ${app} variant "${query}"${env ? ` with ${env}` : ''} for ${goal}`);
   return found;
 };
@@ -40,19 +42,23 @@ const REGRESSIONS = [
  * start (4–6 s from the app's start, still there when the replay begins), and a prompt that comes
  * late (typed before it, the text lands around it: "sho $((6$ *7))").
  */
-const COVERS = [
-  variant('calculator', 'splash=4000', 'add'),
-  variant('calculator', '', 'add', 'RETRACE_FOREIGN_WINDOW'),
-];
+const COVERS = [variant('calculator', 'splash=4000', 'add'), variant('calculator', '', 'add', 'RETRACE_FOREIGN_WINDOW')];
 const LATE_PROMPT = variant('terminal', 'prompt=1500', 'compute');
 const WAITS = [...COVERS, LATE_PROMPT];
 const ROWS = [...REGRESSIONS, variant('slow', 'accent=green', 'load'), ...WAITS];
 
 const retries = (goal: Goal): number => goal.actions.reduce((n, a) => n + a.retries, 0);
 /** How long the first action waited before it acted: a cover at start shows here. */
-const waited = (goal: Goal): number | undefined => (goal.actions[0] ? Math.round(goal.actions[0].waitMs + goal.actions[0].resolveMs) : undefined);
+const waited = (goal: Goal): number | undefined =>
+  goal.actions[0] ? Math.round(goal.actions[0].waitMs + goal.actions[0].resolveMs) : undefined;
 
-const name = (v: Variant): string => `${v.app} ${v.query || Object.entries(v.env ?? {}).map(([k, x]) => `${k}=${x}`).join(' ')}`;
+const name = (v: Variant): string =>
+  `${v.app} ${
+    v.query ||
+    Object.entries(v.env ?? {})
+      .map(([k, x]) => `${k}=${x}`)
+      .join(' ')
+  }`;
 
 // A few minutes on a loaded 2-core machine: run with the full corpus only (RETRACE_VERDICTS=full);
 // CI keeps the counter's final result that reverts and its 6 s reaction (counter.test.ts), and the
@@ -78,9 +84,20 @@ describe.runIf(FULL)('expectations that prove something (issue 17)', () => {
     await project.cli(['run', 'specs/relearn', '--relearn', '--strict', '--update-baselines', 'none', '--workers', '2'], {}, 400_000);
     for (const goal of project.summary().goals) relearned.set(relearnIds.get(goal.spec) as Variant, goal);
     const rows = (run: string, from: Map<Variant, Goal>) =>
-      [...from].map(([v, g]) => ({ run, variant: name(v), expected: v.kind === 'benign' ? 'passed' : 'failed', got: g.status, retries: retries(g), firstActionWaitMs: waited(g), why: g.message?.split('\n')[0] }));
+      [...from].map(([v, g]) => ({
+        run,
+        variant: name(v),
+        expected: v.kind === 'benign' ? 'passed' : 'failed',
+        got: g.status,
+        retries: retries(g),
+        firstActionWaitMs: waited(g),
+        why: g.message?.split('\n')[0],
+      }));
     mkdirSync(join(REPO, 'reports'), { recursive: true });
-    writeFileSync(join(REPO, 'reports', 'expectations.json'), `${JSON.stringify([...rows('replay', results), ...rows('--relearn', relearned)], null, 2)}\n`);
+    writeFileSync(
+      join(REPO, 'reports', 'expectations.json'),
+      `${JSON.stringify([...rows('replay', results), ...rows('--relearn', relearned)], null, 2)}\n`,
+    );
   }, 900_000);
 
   const pathOf = (spec: string, v: Variant): string => join('paths', spec.replace(/\.yaml$/, ''), `${v.goals[0]}.path.json`);
@@ -93,7 +110,9 @@ describe.runIf(FULL)('expectations that prove something (issue 17)', () => {
   test('an answer that is also a key label held before the goal began: learning warns, and suggests a region', () => {
     const subtract = learned.goals.find((g) => g.goal === 'subtract');
     expect(subtract?.status).toBe('passed');
-    expect(subtract?.warnings?.join('\n')).toMatch(/text "5" \(line \d+\) already held before the goal's first action, so it proves nothing: narrow it to .*region: \[\d+, \d+, \d+, \d+\]/);
+    expect(subtract?.warnings?.join('\n')).toMatch(
+      /text "5" \(line \d+\) already held before the goal's first action, so it proves nothing: narrow it to .*region: \[\d+, \d+, \d+, \d+\]/,
+    );
     expect(learned.goals.find((g) => g.goal === 'load')?.warnings ?? []).toEqual([]);
     expect(learned.goals.find((g) => g.goal === 'compute')?.status).toBe('passed');
   });
@@ -110,7 +129,7 @@ describe.runIf(FULL)('expectations that prove something (issue 17)', () => {
     expect(project.read(pathOf(spec, v))).toBe(recorded.get(v));
   });
 
-  test('the 1 s revert, past the replay\'s own hold, fails on the reverted screen', () => {
+  test("the 1 s revert, past the replay's own hold, fails on the reverted screen", () => {
     // By the click's effect: looked at again after the revert (its element effect is waited
     // for), or watched by the hold; by the expectation judged after the hold; or — when loading
     // took longer than learned on a loaded machine — by the last action, waiting for "Loaded 42".

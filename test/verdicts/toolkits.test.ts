@@ -53,12 +53,25 @@ describe('verdicts on real toolkits', () => {
   beforeAll(async () => {
     const goalsOf = (app: string): string[] => [...new Set(chosen.filter((c) => c.app === app).flatMap((c) => c.goals))];
     writeToolkitBase(project, Object.fromEntries(APPS.map((app) => [app, goalsOf(app)])));
-    const learned = await project.cli(['run', 'specs/base', '--planner', 'rules', '--workers', '2', '--update-baselines', 'changed'], {}, 900_000);
+    const learned = await project.cli(
+      ['run', 'specs/base', '--planner', 'rules', '--workers', '2', '--update-baselines', 'changed'],
+      {},
+      900_000,
+    );
     expect(learned.code, `learning the base apps failed:\n${learned.stdout}\n${learned.stderr}`).toBe(0);
     const ids = writeToolkitVariants(project, chosen);
-    await project.cli(['run', 'specs/variants', '--learn', 'off', '--strict', '--update-baselines', 'none', '--workers', '2'], {}, 3_600_000);
+    await project.cli(
+      ['run', 'specs/variants', '--learn', 'off', '--strict', '--update-baselines', 'none', '--workers', '2'],
+      {},
+      3_600_000,
+    );
     const summary = JSON.parse(project.read('reports/summary.json')) as Summary;
-    outcomes = summary.goals.map((g) => ({ case: ids.get(g.spec) as ToolkitCase, goal: g.goal, status: g.status, ...(g.message ? { message: g.message } : {}) }));
+    outcomes = summary.goals.map((g) => ({
+      case: ids.get(g.spec) as ToolkitCase,
+      goal: g.goal,
+      status: g.status,
+      ...(g.message ? { message: g.message } : {}),
+    }));
   }, 4_000_000);
 
   test('every chosen goal run has a verdict; no regression passes', () => {
@@ -69,13 +82,16 @@ describe('verdicts on real toolkits', () => {
         APPS.map((app) => {
           const mine = outcomes.filter((o) => o.case.app === app);
           const of = (kind: string) => mine.filter((o) => o.case.kind === kind);
-          return [app, {
-            toolkit: mine[0]?.case.toolkit ?? app,
-            regressions: of('regression').length,
-            silentIncorrectSuccess: of('regression').filter(wrong).length,
-            benign: of('benign').length,
-            overHalt: of('benign').filter(wrong).length,
-          }];
+          return [
+            app,
+            {
+              toolkit: mine[0]?.case.toolkit ?? app,
+              regressions: of('regression').length,
+              silentIncorrectSuccess: of('regression').filter(wrong).length,
+              benign: of('benign').length,
+              overHalt: of('benign').filter(wrong).length,
+            },
+          ];
         }),
       ),
       wrong: outcomes.filter(wrong).map((o) => ({
@@ -91,6 +107,10 @@ describe('verdicts on real toolkits', () => {
     mkdirSync(join(REPO, 'reports'), { recursive: true });
     writeFileSync(join(REPO, 'reports', 'verdicts-toolkits.json'), `${JSON.stringify(report, null, 2)}\n`);
     expect(outcomes.length).toBe(chosen.reduce((n, c) => n + c.goals.length, 0));
-    expect(outcomes.filter((o) => o.case.kind === 'regression' && o.status === 'passed').map((o) => `${o.case.app} ${o.case.args.join(' ')}: ${o.goal}`)).toEqual([]);
+    expect(
+      outcomes
+        .filter((o) => o.case.kind === 'regression' && o.status === 'passed')
+        .map((o) => `${o.case.app} ${o.case.args.join(' ')}: ${o.goal}`),
+    ).toEqual([]);
   });
 });

@@ -49,9 +49,19 @@ describe('verdict corpus', () => {
     const learned = await project.cli(['run', 'specs/base', '--workers', '2', '--update-baselines', 'changed'], {}, 600_000);
     expect(learned.code, `learning the base apps failed:\n${learned.stdout}\n${learned.stderr}`).toBe(0);
     const ids = writeVariantSpecs(project, variants);
-    await project.cli(['run', 'specs/variants', '--learn', 'off', '--strict', '--update-baselines', 'none', '--workers', '2'], {}, 2_400_000);
+    await project.cli(
+      ['run', 'specs/variants', '--learn', 'off', '--strict', '--update-baselines', 'none', '--workers', '2'],
+      {},
+      2_400_000,
+    );
     const summary = JSON.parse(project.read('reports/summary.json')) as Summary;
-    outcomes = summary.goals.map((g) => ({ spec: g.spec, variant: ids.get(g.spec) as Variant, goal: g.goal, status: g.status, ...(g.message ? { message: g.message } : {}) }));
+    outcomes = summary.goals.map((g) => ({
+      spec: g.spec,
+      variant: ids.get(g.spec) as Variant,
+      goal: g.goal,
+      status: g.status,
+      ...(g.message ? { message: g.message } : {}),
+    }));
   }, 3_000_000);
 
   test('the corpus has at least 10 regression and 10 benign variants', () => {
@@ -75,7 +85,14 @@ describe('verdict corpus', () => {
       overHalt: halted.length,
       overHaltRate: halted.length / Math.max(1, outcomes.filter((o) => o.variant.kind === 'benign').length),
       silent: silent.map((o) => ({ app: o.variant.app, query: o.variant.query, goal: o.goal })),
-      halted: halted.map((o) => ({ app: o.variant.app, query: o.variant.query, env: o.variant.env, goal: o.goal, status: o.status, message: o.message?.split('\n')[0] })),
+      halted: halted.map((o) => ({
+        app: o.variant.app,
+        query: o.variant.query,
+        env: o.variant.env,
+        goal: o.goal,
+        status: o.status,
+        message: o.message?.split('\n')[0],
+      })),
       outcomes: outcomes.map((o) => ({
         app: o.variant.app,
         query: o.variant.query,

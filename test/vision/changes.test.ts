@@ -19,7 +19,12 @@ describe('framesEqual', () => {
     fillRegion(b, { x: 10, y: 10, width: 5, height: 5 }, BLACK);
     expect(framesEqual(a, b, [{ x: 8, y: 8, width: 10, height: 10 }])).toBe(true);
     expect(framesEqual(a, b, [{ x: 8, y: 8, width: 4, height: 10 }])).toBe(false);
-    expect(framesEqual(a, b, [{ x: 8, y: 8, width: 10, height: 5 }, { x: 0, y: 13, width: 50, height: 2 }])).toBe(true);
+    expect(
+      framesEqual(a, b, [
+        { x: 8, y: 8, width: 10, height: 5 },
+        { x: 0, y: 13, width: 50, height: 2 },
+      ]),
+    ).toBe(true);
   });
 });
 
@@ -42,7 +47,10 @@ describe('changedRegions', () => {
     fillRegion(b, { x: 10, y: 10, width: 4, height: 4 }, BLACK);
     fillRegion(b, { x: 21, y: 10, width: 4, height: 4 }, BLACK); // 7 px apart
     fillRegion(b, { x: 60, y: 10, width: 4, height: 4 }, BLACK); // 35 px apart
-    expect(changedRegions(a, b).map(({ x, width }) => [x, width])).toEqual([[10, 15], [60, 4]]);
+    expect(changedRegions(a, b).map(({ x, width }) => [x, width])).toEqual([
+      [10, 15],
+      [60, 4],
+    ]);
     expect(changedRegions(a, b, { gap: 3 })).toHaveLength(3);
     expect(changedRegions(a, b, { gap: 40 })).toEqual([{ x: 10, y: 10, width: 54, height: 4, pixels: 48 }]);
   });

@@ -128,7 +128,9 @@ describe('compareFrames', () => {
     // Masking the display makes them equal.
     expect(compareFrames(a, b, null, { mask: [{ x: 5, y: 30, width: 321, height: 56 }] }).ok).toBe(true);
     // Crops work as inputs (offset views into a larger buffer are copied by crop).
-    expect(compareFrames(crop(a, { x: 0, y: 100, width: 331, height: 200 }), crop(b, { x: 0, y: 100, width: 331, height: 200 }), null).ok).toBe(true);
+    expect(
+      compareFrames(crop(a, { x: 0, y: 100, width: 331, height: 200 }), crop(b, { x: 0, y: 100, width: 331, height: 200 }), null).ok,
+    ).toBe(true);
   });
 
   it('throws on malformed input, with numbers', () => {

@@ -18,7 +18,12 @@ function reference(m: Uint8Array, w: number, h: number): { labels: number[]; box
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       if (!m[y * w + x]) continue;
-      for (const [dx, dy] of [[1, 0], [-1, 1], [0, 1], [1, 1]] as const) {
+      for (const [dx, dy] of [
+        [1, 0],
+        [-1, 1],
+        [0, 1],
+        [1, 1],
+      ] as const) {
         const xx = x + dx;
         const yy = y + dy;
         if (xx < 0 || xx >= w || yy >= h || !m[yy * w + xx]) continue;
@@ -47,7 +52,11 @@ function reference(m: Uint8Array, w: number, h: number): { labels: number[]; box
 
 describe('labelComponents', () => {
   it('joins pixels touching at a corner and boxes each component with its pixel count', () => {
-    const { mask: m, w, h } = mask(
+    const {
+      mask: m,
+      w,
+      h,
+    } = mask(
       '#.....', //
       '.#..##',
       '..#.#.',
@@ -59,24 +68,55 @@ describe('labelComponents', () => {
       { x0: 4, y0: 1, x1: 5, y1: 2, n: 3 },
     ]);
     expect(Array.from(labels)).toEqual([
-      1, 0, 0, 0, 0, 0, //
-      0, 1, 0, 0, 2, 2,
-      0, 0, 1, 0, 2, 0,
-      0, 0, 0, 0, 0, 0,
+      1,
+      0,
+      0,
+      0,
+      0,
+      0, //
+      0,
+      1,
+      0,
+      0,
+      2,
+      2,
+      0,
+      0,
+      1,
+      0,
+      2,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
     ]);
   });
 
   it('numbers components in the row-major order of their first pixel', () => {
-    const { mask: m, w, h } = mask(
+    const {
+      mask: m,
+      w,
+      h,
+    } = mask(
       '...#', //
       '#..#',
       '#...',
     );
-    expect(labelComponents(m, w, h).boxes.map((b) => [b.x0, b.y0])).toEqual([[3, 0], [0, 1]]);
+    expect(labelComponents(m, w, h).boxes.map((b) => [b.x0, b.y0])).toEqual([
+      [3, 0],
+      [0, 1],
+    ]);
   });
 
   it('does not join the end of a row to the start of the next', () => {
-    const { mask: m, w, h } = mask(
+    const {
+      mask: m,
+      w,
+      h,
+    } = mask(
       '...#', //
       '#...',
       '...#',

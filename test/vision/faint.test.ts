@@ -22,12 +22,16 @@ const glyph = (x: number, y: number): Region[] => [
   { x, y: y + 6, width: 8, height: 2 },
   { x, y: y + 12, width: 10, height: 2 },
 ];
-const word = (x: number, y: number, letters: number): Region[] =>
-  Array.from({ length: letters }, (_, i) => glyph(x + 14 * i, y)).flat();
+const word = (x: number, y: number, letters: number): Region[] => Array.from({ length: letters }, (_, i) => glyph(x + 14 * i, y)).flat();
 
 /** A dark page with a line of light text on it (which sets the whole-image stretch). */
 function page(): Frame {
-  return drawn(240, 120, PAGE, word(10, 10, 6).map((r) => [r, LIGHT] as const));
+  return drawn(
+    240,
+    120,
+    PAGE,
+    word(10, 10, 6).map((r) => [r, LIGHT] as const),
+  );
 }
 
 const grayAt = (frame: Frame, x: number, y: number): number => {

@@ -21,7 +21,12 @@ import { BLACK, WHITE, drawn, loadImage, noiseFrame, pixel } from './helpers.ts'
 
 describe('regions', () => {
   it('clamps to a frame or to a width and height', () => {
-    expect(clampRegion({ x: -5, y: 10, width: 20, height: 100 }, { width: 50, height: 40 })).toEqual({ x: 0, y: 10, width: 15, height: 30 });
+    expect(clampRegion({ x: -5, y: 10, width: 20, height: 100 }, { width: 50, height: 40 })).toEqual({
+      x: 0,
+      y: 10,
+      width: 15,
+      height: 30,
+    });
     expect(clampRegion({ x: 45, y: 0, width: 20, height: 5 }, 50, 40)).toEqual({ x: 45, y: 0, width: 5, height: 5 });
     expect(clampRegion({ x: 60, y: 0, width: 20, height: 5 }, 50, 40)).toEqual({ x: 50, y: 0, width: 0, height: 5 });
     expect(clampRegion({ x: 1.5, y: 1.5, width: 2, height: 2 }, 50, 40)).toEqual({ x: 1, y: 1, width: 3, height: 3 });
@@ -71,7 +76,15 @@ describe('pixels', () => {
   });
 
   it('converts to luma', () => {
-    const f = drawn(3, 1, [255, 0, 0, 255], [[{ x: 1, y: 0, width: 1, height: 1 }, [0, 255, 0, 255]], [{ x: 2, y: 0, width: 1, height: 1 }, WHITE]]);
+    const f = drawn(
+      3,
+      1,
+      [255, 0, 0, 255],
+      [
+        [{ x: 1, y: 0, width: 1, height: 1 }, [0, 255, 0, 255]],
+        [{ x: 2, y: 0, width: 1, height: 1 }, WHITE],
+      ],
+    );
     expect(Array.from(toGray(f).data)).toEqual([77, 149, 255]);
   });
 

@@ -7,8 +7,7 @@ import type { Rgba } from '../../src/vision/types.ts';
 import { random } from '../support/seeded.ts';
 
 /** A PNG of test/vision/images, decoded. */
-export const loadImage = (name: string): Frame =>
-  decodePng(readFileSync(new URL(`./images/${name}.png`, import.meta.url)));
+export const loadImage = (name: string): Frame => decodePng(readFileSync(new URL(`./images/${name}.png`, import.meta.url)));
 
 /** Deterministic pseudo-random numbers in [0, 1), shared with the other tests. */
 export { random };

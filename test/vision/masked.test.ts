@@ -10,7 +10,10 @@ const INK: Rgba = [17, 17, 17, 255];
 
 /** A field of `n` square dots of `side` px, `gap` px apart, and what else `extra` draws. */
 const field = (n: number, side: number, gap: number, extra: (readonly [Region, Rgba])[] = []): Frame =>
-  drawn(120, 30, WHITE, [...Array.from({ length: n }, (_, i) => [{ x: 4 + i * (side + gap), y: 15 - (side >> 1), width: side, height: side }, INK] as const), ...extra]);
+  drawn(120, 30, WHITE, [
+    ...Array.from({ length: n }, (_, i) => [{ x: 4 + i * (side + gap), y: 15 - (side >> 1), width: side, height: side }, INK] as const),
+    ...extra,
+  ]);
 
 describe('maskedGlyphs', () => {
   test('counts the dots of a password field, recorded and replayed in a larger font', () => {

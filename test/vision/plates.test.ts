@@ -12,7 +12,11 @@ function image(width: number, height: number, draw: (x: number, y: number) => nu
 
 /** invertPlates on the ink components as ink cleaning labels them (darker than 200). */
 function invertPlates(img: GrayImage): ReturnType<typeof invertLabelled> {
-  const { labels, boxes } = labelComponents(img.data.map((v) => (v < 200 ? 1 : 0)), img.width, img.height);
+  const { labels, boxes } = labelComponents(
+    img.data.map((v) => (v < 200 ? 1 : 0)),
+    img.width,
+    img.height,
+  );
   return invertLabelled(img, labels, boxes);
 }
 
@@ -36,9 +40,7 @@ describe('invertPlates', () => {
   });
 
   it('leaves dark shapes that are no plates: a key-sized block, a thin bar, a big glyph', () => {
-    const img = image(120, 60, (x, y) =>
-      inBox(x, y, 5, 5, 20, 20) || inBox(x, y, 30, 5, 80, 4) || inBox(x, y, 5, 30, 12, 24) ? 0 : 255,
-    );
+    const img = image(120, 60, (x, y) => (inBox(x, y, 5, 5, 20, 20) || inBox(x, y, 30, 5, 80, 4) || inBox(x, y, 5, 30, 12, 24) ? 0 : 255));
     const before = img.data.slice();
     expect(invertPlates(img)).toEqual([]);
     expect(img.data).toEqual(before);

@@ -8,18 +8,18 @@ const box = (x: number, y: number, width: number, height: number): Region => ({ 
 
 /** Every key of the galculator screenshot, measured on the image. */
 const CALC_KEYS: Region[] = [
-  box(160, 96, 52, 36), box(216, 96, 54, 36), box(274, 96, 52, 36), // C AC <-
+  box(160, 96, 52, 36),
+  box(216, 96, 54, 36),
+  box(274, 96, 52, 36), // C AC <-
   ...[142, 182, 222].flatMap((y) => [5, 70, 135, 200, 265].map((x) => box(x, y, 61, 36))), // ( ) MS MR M+ / 7 8 9 / sqrt / 4 5 6 * %
-  ...[5, 70, 135, 200].map((x) => box(x, 262, 61, 36)), box(265, 262, 61, 76), // 1 2 3 - =
+  ...[5, 70, 135, 200].map((x) => box(x, 262, 61, 36)),
+  box(265, 262, 61, 76), // 1 2 3 - =
   ...[5, 70, 135, 200].map((x) => box(x, 302, 61, 36)), // 0 . +/- +
 ];
 
-const KEYPAD_KEYS: Region[] = [61, 105, 149, 193, 237].flatMap((y) =>
-  [7, 65, 123, 181].map((x) => box(x, y, 54, y === 237 ? 39 : 40)),
-);
+const KEYPAD_KEYS: Region[] = [61, 105, 149, 193, 237].flatMap((y) => [7, 65, 123, 181].map((x) => box(x, y, 54, y === 237 ? 39 : 40)));
 
-const matchOf = (found: readonly Region[], want: Region): Region | undefined =>
-  found.find((r) => iou(r, want) >= 0.85);
+const matchOf = (found: readonly Region[], want: Region): Region | undefined => found.find((r) => iou(r, want) >= 0.85);
 
 describe('segmentControls', () => {
   it('finds every key of a real calculator, each with its label', () => {

@@ -17,7 +17,10 @@ const after = variant(3);
 describe('waitForStable, told when the app draws', () => {
   it('looks at a still window twice: at the start and when the quiet window ends', async () => {
     const clock = new FakeClock();
-    const r = await waitForStable(fakeScreen(clock, () => base), { clock, drawing: fakeDrawing(clock, []) });
+    const r = await waitForStable(
+      fakeScreen(clock, () => base),
+      { clock, drawing: fakeDrawing(clock, []) },
+    );
     expect(r).toMatchObject({ stable: true, frames: 2, settleMs: 0 });
     expect(r.elapsedMs).toBeGreaterThanOrEqual(30);
     expect(r.elapsedMs).toBeLessThanOrEqual(35);
@@ -28,7 +31,12 @@ describe('waitForStable, told when the app draws', () => {
     const screen = (t: number): Frame => (t < 23 ? base : t < 41 ? variant(1) : after);
     const ready = (frame: Frame): boolean => framesEqual(frame, after);
     const clock = new FakeClock();
-    const r = await waitForStable(fakeScreen(clock, screen), { clock, expectChangeFrom: base, ready, drawing: fakeDrawing(clock, [23, 41]) });
+    const r = await waitForStable(fakeScreen(clock, screen), {
+      clock,
+      expectChangeFrom: base,
+      ready,
+      drawing: fakeDrawing(clock, [23, 41]),
+    });
     expect(r).toMatchObject({ stable: true, reacted: true, changed: true, settleMs: 41 });
     expect(r.frame).toEqual(after);
     expect(r.elapsedMs).toBeLessThanOrEqual(41 + 20 + 4);
@@ -43,7 +51,12 @@ describe('waitForStable, told when the app draws', () => {
     const screen = (t: number): Frame => (t < 23 ? base : t < 41 ? variant(1) : after);
     const clock = new FakeClock();
     const told: Array<{ frame: Frame; at: number }> = [];
-    const r = await waitForStable(fakeScreen(clock, screen), { clock, expectChangeFrom: base, drawing: fakeDrawing(clock, [23, 41]), onState: (frame) => told.push({ frame, at: clock.now() }) });
+    const r = await waitForStable(fakeScreen(clock, screen), {
+      clock,
+      expectChangeFrom: base,
+      drawing: fakeDrawing(clock, [23, 41]),
+      onState: (frame) => told.push({ frame, at: clock.now() }),
+    });
     expect(told.map((s) => s.frame)).toEqual([variant(1), after]);
     expect(told[1]!.frame).toEqual(r.frame);
     // Told at the grab that saw it, the quiet window (30 ms) still to come.
@@ -52,7 +65,10 @@ describe('waitForStable, told when the app draws', () => {
     // A window that never changes: its first frame is the state the wait ends on.
     const still = new FakeClock();
     const once: Frame[] = [];
-    await waitForStable(fakeScreen(still, () => base), { clock: still, drawing: fakeDrawing(still, [5, 12]), onState: (frame) => once.push(frame) });
+    await waitForStable(
+      fakeScreen(still, () => base),
+      { clock: still, drawing: fakeDrawing(still, [5, 12]), onState: (frame) => once.push(frame) },
+    );
     expect(once).toEqual([base]);
   });
 
@@ -67,7 +83,10 @@ describe('waitForStable, told when the app draws', () => {
 
   it('drawing that changes no pixel does not restart the quiet window', async () => {
     const clock = new FakeClock();
-    const r = await waitForStable(fakeScreen(clock, () => base), { clock, drawing: fakeDrawing(clock, [5, 12, 18]) });
+    const r = await waitForStable(
+      fakeScreen(clock, () => base),
+      { clock, drawing: fakeDrawing(clock, [5, 12, 18]) },
+    );
     expect(r).toMatchObject({ stable: true, settleMs: 0 });
     expect(r.elapsedMs).toBeLessThanOrEqual(35);
   });
@@ -75,20 +94,29 @@ describe('waitForStable, told when the app draws', () => {
   it('with nothing drawn, gives up on a reaction at reactMs, confirmed by one grab', async () => {
     const clock = new FakeClock();
     const drawing = fakeDrawing(clock, []);
-    const r = await waitForStable(fakeScreen(clock, () => base), { clock, expectChangeFrom: base, reactMs: 300, drawing });
+    const r = await waitForStable(
+      fakeScreen(clock, () => base),
+      { clock, expectChangeFrom: base, reactMs: 300, drawing },
+    );
     expect(r).toMatchObject({ stable: true, reacted: false, changed: false, frames: 2 });
     expect(r.elapsedMs).toBeGreaterThanOrEqual(300);
     expect(r.elapsedMs).toBeLessThanOrEqual(305);
     // A reaction the display did not report shows in that grab.
     const late = new FakeClock();
-    const seen = await waitForStable(fakeScreen(late, (t) => (t < 100 ? base : after)), { clock: late, expectChangeFrom: base, reactMs: 300, drawing: fakeDrawing(late, []) });
+    const seen = await waitForStable(
+      fakeScreen(late, (t) => (t < 100 ? base : after)),
+      { clock: late, expectChangeFrom: base, reactMs: 300, drawing: fakeDrawing(late, []) },
+    );
     expect(seen).toMatchObject({ stable: true, reacted: true, changed: true });
   });
 
   it('grabs an animation no faster than drawGapMs, and is never stable while it runs', async () => {
     const clock = new FakeClock();
     const drawsAt = Array.from({ length: 500 }, (_, i) => i * 2);
-    const r = await waitForStable(fakeScreen(clock, (t) => variant(Math.floor(t / 2)), 1), { clock, timeoutMs: 500, drawing: fakeDrawing(clock, drawsAt) });
+    const r = await waitForStable(
+      fakeScreen(clock, (t) => variant(Math.floor(t / 2)), 1),
+      { clock, timeoutMs: 500, drawing: fakeDrawing(clock, drawsAt) },
+    );
     expect(r.stable).toBe(false);
     expect(r.frames).toBeLessThanOrEqual(500 / 5 + 2);
   });
@@ -97,7 +125,10 @@ describe('waitForStable, told when the app draws', () => {
 describe('waitForStable', () => {
   it('declares a still screen stable after the quiet window, with no fixed sleep', async () => {
     const clock = new FakeClock();
-    const r = await waitForStable(fakeScreen(clock, () => base), { clock });
+    const r = await waitForStable(
+      fakeScreen(clock, () => base),
+      { clock },
+    );
     expect(r.stable).toBe(true);
     expect(r.settleMs).toBe(0);
     expect(r.changing).toEqual([]);
@@ -156,7 +187,10 @@ describe('waitForStable', () => {
 
   it('gives up waiting for a reaction after reactMs and reports no change', async () => {
     const clock = new FakeClock();
-    const r = await waitForStable(fakeScreen(clock, () => base), { clock, expectChangeFrom: base, reactMs: 300 });
+    const r = await waitForStable(
+      fakeScreen(clock, () => base),
+      { clock, expectChangeFrom: base, reactMs: 300 },
+    );
     expect(r).toMatchObject({ stable: true, reacted: false, changed: false, settleMs: 0 });
     expect(r.elapsedMs).toBeGreaterThanOrEqual(290);
     expect(r.elapsedMs).toBeLessThanOrEqual(320);
@@ -182,7 +216,10 @@ describe('waitForStable', () => {
     const box = cloneFrame(base);
     fillRegion(box, { x: 60, y: 30, width: 10, height: 16 }, BLACK);
     const clock2 = new FakeClock();
-    const r2 = await waitForStable(fakeScreen(clock2, (t) => (Math.floor(t / 10) % 2 ? box : base)), { clock: clock2, timeoutMs: 1000 });
+    const r2 = await waitForStable(
+      fakeScreen(clock2, (t) => (Math.floor(t / 10) % 2 ? box : base)),
+      { clock: clock2, timeoutMs: 1000 },
+    );
     expect(r2.stable).toBe(false);
     expect(r2.elapsedMs).toBeGreaterThanOrEqual(975);
     expect(r2.elapsedMs).toBeLessThanOrEqual(1010);
@@ -191,7 +228,10 @@ describe('waitForStable', () => {
 
   it('is never stable on a screen that keeps changing, and says where', async () => {
     const clock = new FakeClock();
-    const r = await waitForStable(fakeScreen(clock, (t) => variant(Math.floor(t / 7))), { clock, timeoutMs: 500 });
+    const r = await waitForStable(
+      fakeScreen(clock, (t) => variant(Math.floor(t / 7))),
+      { clock, timeoutMs: 500 },
+    );
     expect(r.stable).toBe(false);
     expect(r.changing.length).toBeGreaterThan(0);
     for (const c of r.changing) {
@@ -288,6 +328,12 @@ describe('detectDynamic', () => {
 
   it('finds nothing on a still screen', async () => {
     const clock = new FakeClock();
-    expect(await detectDynamic(fakeScreen(clock, () => base), 500, { clock })).toEqual([]);
+    expect(
+      await detectDynamic(
+        fakeScreen(clock, () => base),
+        500,
+        { clock },
+      ),
+    ).toEqual([]);
   });
 });

@@ -30,7 +30,6 @@ describe('structureSimilarity', () => {
     expect(structureSimilarity(crop(calc84, display), retheme(crop(calc84, display)))).toBeGreaterThanOrEqual(0.95);
   });
 
-
   test("a selected list item in a dark theme has the selection's structure, the item unselected not", () => {
     const selected = loadImage('list-cherry-selected');
     expect(structureSimilarity(selected, loadImage('list-cherry-selected-dark'))).toBeGreaterThanOrEqual(EFFECT_THRESHOLDS.structureMin);
@@ -68,11 +67,16 @@ describe('structureSimilarity', () => {
 
 describe('colourRole', () => {
   const text = (ground: [number, number, number], ink: [number, number, number]): Frame =>
-    drawn(60, 20, [...ground, 255], [
-      [{ x: 6, y: 4, width: 3, height: 12 }, [...ink, 255]],
-      [{ x: 14, y: 4, width: 8, height: 3 }, [...ink, 255]],
-      [{ x: 26, y: 4, width: 3, height: 12 }, [...ink, 255]],
-    ]);
+    drawn(
+      60,
+      20,
+      [...ground, 255],
+      [
+        [{ x: 6, y: 4, width: 3, height: 12 }, [...ink, 255]],
+        [{ x: 14, y: 4, width: 8, height: 3 }, [...ink, 255]],
+        [{ x: 26, y: 4, width: 3, height: 12 }, [...ink, 255]],
+      ],
+    );
 
   test('dark or light text on greys is plain, whatever the theme', () => {
     expect(colourRole(text([255, 255, 255], [17, 17, 17]))).toBe('plain');
@@ -89,11 +93,16 @@ describe('colourRole', () => {
 
   /** A box of `box` colour with the text inside, on a page of `page` colour around it (3 px). */
   const boxed = (page: [number, number, number], box: [number, number, number], ink: [number, number, number]): Frame =>
-    drawn(66, 26, [...page, 255], [
-      [{ x: 3, y: 3, width: 60, height: 20 }, [...box, 255]],
-      [{ x: 9, y: 7, width: 3, height: 12 }, [...ink, 255]],
-      [{ x: 17, y: 7, width: 8, height: 3 }, [...ink, 255]],
-    ]);
+    drawn(
+      66,
+      26,
+      [...page, 255],
+      [
+        [{ x: 3, y: 3, width: 60, height: 20 }, [...box, 255]],
+        [{ x: 9, y: 7, width: 3, height: 12 }, [...ink, 255]],
+        [{ x: 17, y: 7, width: 8, height: 3 }, [...ink, 255]],
+      ],
+    );
 
   test('a dark theme keeps the role: a dark green on a dark page, a message box on a dark page', () => {
     expect(colourRole(text([32, 33, 36], [29, 90, 29]))).toBe('success');

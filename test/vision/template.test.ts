@@ -28,9 +28,15 @@ describe('findTemplate', () => {
   it('searches only the search region', () => {
     const hay = noiseFrame(300, 200, 4);
     const needle = crop(hay, { x: 200, y: 120, width: 30, height: 30 });
-    expect(findTemplate(hay, needle, { ...SURE, searchRegion: { x: 150, y: 100, width: 100, height: 80 } }).point).toEqual({ x: 200, y: 120 });
+    expect(findTemplate(hay, needle, { ...SURE, searchRegion: { x: 150, y: 100, width: 100, height: 80 } }).point).toEqual({
+      x: 200,
+      y: 120,
+    });
     expect(findTemplate(hay, needle, { ...SURE, searchRegion: { x: 0, y: 0, width: 150, height: 200 } }).found).toBe(false);
-    expect(findTemplate(hay, needle, { ...SURE, searchRegion: { x: 0, y: 0, width: 20, height: 20 } })).toMatchObject({ found: false, score: 0 });
+    expect(findTemplate(hay, needle, { ...SURE, searchRegion: { x: 0, y: 0, width: 20, height: 20 } })).toMatchObject({
+      found: false,
+      score: 0,
+    });
   });
 
   it('finds a real button after the window moved within a 1280 × 800 screen', () => {
@@ -67,7 +73,8 @@ describe('findTemplate', () => {
     const hay = noiseFrame(200, 150, 9);
     const needle = crop(hay, { x: 50, y: 60, width: 32, height: 24 });
     const brighter = cloneFrame(needle);
-    for (let i = 0; i < brighter.data.length; i++) if (i % 4 !== 3) brighter.data[i] = Math.min(255, Math.round(brighter.data[i]! * 0.8 + 30));
+    for (let i = 0; i < brighter.data.length; i++)
+      if (i % 4 !== 3) brighter.data[i] = Math.min(255, Math.round(brighter.data[i]! * 0.8 + 30));
     expect(findTemplate(hay, brighter, SURE).point).toEqual({ x: 50, y: 60 });
   });
 });

@@ -59,7 +59,12 @@ describe('matchText', () => {
     expect(fuzzyTolerance(8)).toBe(1);
     expect(fuzzyTolerance(10)).toBe(2);
     expect(fuzzyTolerance(17)).toBe(3);
-    expect(matchText('General Setings Display', 'Settings', 'fuzzy')).toMatchObject({ ok: true, distance: 1, maxDistance: 1, matched: 'Setings' });
+    expect(matchText('General Setings Display', 'Settings', 'fuzzy')).toMatchObject({
+      ok: true,
+      distance: 1,
+      maxDistance: 1,
+      matched: 'Setings',
+    });
     expect(matchText('General Setngs Display', 'Settings', 'fuzzy')).toMatchObject({ ok: false, distance: 2 });
     expect(matchText('DARK MODE ENABLD', 'Dark mode enabled', 'fuzzy').ok).toBe(true);
     expect(matchText('Saved', 'Saved', 'fuzzy', { maxDistance: 0 }).ok).toBe(true);

@@ -67,7 +67,15 @@ export async function checkExpectations(
         break;
       case 'element': {
         const { kind: _kind, line: _line, timeoutMs, ...wanted } = expectation;
-        results.push(await assertElement(stage, { ...wanted, timeoutMs: timeoutMs ?? context.expectMs, resolveText: context.resolveText, display: context.display, mask: context.mask }));
+        results.push(
+          await assertElement(stage, {
+            ...wanted,
+            timeoutMs: timeoutMs ?? context.expectMs,
+            resolveText: context.resolveText,
+            display: context.display,
+            mask: context.mask,
+          }),
+        );
         break;
       }
     }
@@ -78,9 +86,18 @@ export async function checkExpectations(
 /** An expectation about the screen, once the app has ended. */
 function ended(expectation: Exclude<Expectation, { kind: 'exited' }>, exit: AppExit): AssertionResult {
   const what =
-    expectation.kind === 'screenshot' ? `screenshot "${expectation.name}"`
-    : expectation.kind === 'window' ? `window "${expectation.title}"`
-    : expectation.kind === 'element' ? `element ${expectation.role}${expectation.name ? ` "${expectation.name}"` : ''}`
-    : `${expectation.kind} "${expectation.text}"`;
-  return { kind: expectation.kind, description: what, ok: false, message: `the application ${describeExit(exit)} before it could be checked`, ms: 0 };
+    expectation.kind === 'screenshot'
+      ? `screenshot "${expectation.name}"`
+      : expectation.kind === 'window'
+        ? `window "${expectation.title}"`
+        : expectation.kind === 'element'
+          ? `element ${expectation.role}${expectation.name ? ` "${expectation.name}"` : ''}`
+          : `${expectation.kind} "${expectation.text}"`;
+  return {
+    kind: expectation.kind,
+    description: what,
+    ok: false,
+    message: `the application ${describeExit(exit)} before it could be checked`,
+    ms: 0,
+  };
 }

@@ -49,15 +49,20 @@ function mismatch(element: Element, check: ElementCheck): string | undefined {
   if (check.value !== undefined && element.value !== check.value) return `its value is ${element.value ?? 'none'}, expected ${check.value}`;
   for (const state of STATES) {
     const wanted = check[state];
-    if (wanted !== undefined && element.states[state] !== wanted) return `it is ${wanted ? 'not ' : ''}${state}, expected ${wanted ? '' : 'not '}${state}`;
+    if (wanted !== undefined && element.states[state] !== wanted)
+      return `it is ${wanted ? 'not ' : ''}${state}, expected ${wanted ? '' : 'not '}${state}`;
   }
   return undefined;
 }
 
 export async function assertElement(stage: Stage, check: ElementCheck): Promise<AssertionResult> {
   const started = performance.now();
-  const query = targetQuery({ role: check.role, ...(check.name !== undefined && { name: check.name }), ...(check.nth !== undefined && { nth: check.nth }) }, check.resolveText);
-  const what = describeElement(check, check.name === undefined ? '' : check.display(check.name)) + (check.nth === undefined ? '' : ` #${check.nth}`);
+  const query = targetQuery(
+    { role: check.role, ...(check.name !== undefined && { name: check.name }), ...(check.nth !== undefined && { nth: check.nth }) },
+    check.resolveText,
+  );
+  const what =
+    describeElement(check, check.name === undefined ? '' : check.display(check.name)) + (check.nth === undefined ? '' : ` #${check.nth}`);
   const last = await pollAssertion(async () => {
     const read = await snapshot(stage, (await stage.window()).region);
     if (!read.ok) return { ok: false, read: '', message: read.why };
@@ -65,7 +70,11 @@ export async function assertElement(stage: Stage, check: ElementCheck): Promise<
     const found = matchElements(read.elements, query);
     if (found.length === 0) {
       const names = matchElements(read.elements, { role: check.role }).map((e) => `"${check.mask(accessibleName(e))}"`);
-      return { ok: false, read: '', message: `not shown${names.length > 0 ? `; the ${check.role} elements shown are ${names.slice(0, 12).join(', ')}` : ''}` };
+      return {
+        ok: false,
+        read: '',
+        message: `not shown${names.length > 0 ? `; the ${check.role} elements shown are ${names.slice(0, 12).join(', ')}` : ''}`,
+      };
     }
     // Any of several equal matches will do, unless nth picked one.
     const problems = found.map((e) => mismatch(e, check));

@@ -15,7 +15,9 @@ export async function assertExited(stage: Stage, code: number | 'any', timeoutMs
     kind: 'exited',
     description: `exited ${code}`,
     ok,
-    message: ok ? `the application ${describeExit(exit)}` : `expected the application ${wanted}, but ${read}${exit ? '' : ` after ${timeoutMs} ms`}${tail}`,
+    message: ok
+      ? `the application ${describeExit(exit)}`
+      : `expected the application ${wanted}, but ${read}${exit ? '' : ` after ${timeoutMs} ms`}${tail}`,
     read,
     ms: Math.round(performance.now() - started),
   };

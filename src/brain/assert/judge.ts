@@ -55,7 +55,11 @@ export async function judgeQuietScreen(stage: Stage, judge: () => Promise<Assert
   let results: AssertionResult[] = [];
   let ignore = hold.ignore;
   for (let round = 0; round < JUDGE_LIMITS.rounds; round++) {
-    let quiet = await settle(stage, { timeoutMs: Math.min(hold.timeoutMs, 2 * hold.holdMs + JUDGE_LIMITS.quietGraceMs), ignore, quietMs: hold.holdMs });
+    let quiet = await settle(stage, {
+      timeoutMs: Math.min(hold.timeoutMs, 2 * hold.holdMs + JUDGE_LIMITS.quietGraceMs),
+      ignore,
+      quietMs: hold.holdMs,
+    });
     if (!quiet.stable) {
       // Content that keeps changing on its own (a clock the path never saw) must not keep the
       // hold from ever ending: what still changed at the end is left out, and the hold starts over.
@@ -65,7 +69,8 @@ export async function judgeQuietScreen(stage: Stage, judge: () => Promise<Assert
     results = await judge();
     if (results.some((r) => !r.ok)) return results;
     const now = (await stage.shoot()).frame;
-    const same = now.width === quiet.frame.width && now.height === quiet.frame.height && settleChanges(quiet.frame, now, { ignore }).length === 0;
+    const same =
+      now.width === quiet.frame.width && now.height === quiet.frame.height && settleChanges(quiet.frame, now, { ignore }).length === 0;
     if (same) return results;
   }
   return results;
@@ -95,7 +100,12 @@ export async function heldBefore(
  * The warning for each expectation that held before the goal began and holds at its end.
  * `changed` are the regions the goal's last action changed: the place to narrow a text to.
  */
-export function provedNothing(expectations: readonly Expectation[], results: readonly AssertionResult[], before: ReadonlySet<number>, changed: readonly Region[]): string[] {
+export function provedNothing(
+  expectations: readonly Expectation[],
+  results: readonly AssertionResult[],
+  before: ReadonlySet<number>,
+  changed: readonly Region[],
+): string[] {
   const region = changed.length > 0 ? changed.slice(1).reduce(unionRegions, changed[0] as Region) : undefined;
   const narrow = region
     ? `narrow it to where the goal's last action changed the window (region: [${region.x}, ${region.y}, ${region.width}, ${region.height}])`

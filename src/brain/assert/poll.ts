@@ -8,10 +8,7 @@ const INTERVALS_MS = EXPECTATION_LIMITS.pollIntervalsMs;
  * Calls `attempt` until it reports ok or `timeoutMs` has passed, and returns the last outcome.
  * The first attempt is immediate; later ones back off along EXPECTATION_LIMITS.pollIntervalsMs.
  */
-export async function pollAssertion<T extends { readonly ok: boolean }>(
-  attempt: () => Promise<T>,
-  timeoutMs: number,
-): Promise<T> {
+export async function pollAssertion<T extends { readonly ok: boolean }>(attempt: () => Promise<T>, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (let i = 0; ; i++) {
     const outcome = await attempt();

@@ -44,22 +44,43 @@ export async function assertScreenshot(stage: Stage, check: ScreenshotCheck, con
   };
 
   if (!shot.stable) {
-    return { kind: 'screenshot', description, ok: false, message: `the window never became stable within ${context.stableTimeoutMs} ms; mask the regions that change on their own`, ms: ms() };
+    return {
+      kind: 'screenshot',
+      description,
+      ok: false,
+      message: `the window never became stable within ${context.stableTimeoutMs} ms; mask the regions that change on their own`,
+      ms: ms(),
+    };
   }
   if (!existsSync(file)) {
     if (context.update === 'none') {
-      return { kind: 'screenshot', description, ok: false, message: `no baseline ${file} (baselines are not written with --update-baselines none; run locally to create it)`, ms: ms() };
+      return {
+        kind: 'screenshot',
+        description,
+        ok: false,
+        message: `no baseline ${file} (baselines are not written with --update-baselines none; run locally to create it)`,
+        ms: ms(),
+      };
     }
     const written = write();
     // As Playwright: writing a missing baseline is a pass only when writing was asked for
     // (changed, all); under the default (missing) the goal fails, and the next run compares.
     const asked = context.update !== 'missing';
-    const message = asked ? `wrote a new baseline ${file}` : `no baseline ${file}: this run's screenshot was written as the new baseline (nothing was compared); check it, and run again`;
+    const message = asked
+      ? `wrote a new baseline ${file}`
+      : `no baseline ${file}: this run's screenshot was written as the new baseline (nothing was compared); check it, and run again`;
     return { kind: 'screenshot', description, ok: asked, baseline: 'new', written, message, ms: ms() };
   }
   if (context.update === 'all') {
     write();
-    return { kind: 'screenshot', description, ok: true, baseline: 'updated', message: `rewrote the baseline ${file} (--update-baselines all)`, ms: ms() };
+    return {
+      kind: 'screenshot',
+      description,
+      ok: true,
+      baseline: 'updated',
+      message: `rewrote the baseline ${file} (--update-baselines all)`,
+      ms: ms(),
+    };
   }
   const expected = decodePng(readFileSync(file));
   const diff = createFrame(Math.max(expected.width, actual.width), Math.max(expected.height, actual.height));
@@ -72,7 +93,14 @@ export async function assertScreenshot(stage: Stage, check: ScreenshotCheck, con
   if (result.ok) return { kind: 'screenshot', description, ok: true, baseline: 'matched', message: `matches ${file}`, ms: ms() };
   if (context.update === 'changed') {
     write();
-    return { kind: 'screenshot', description, ok: true, baseline: 'updated', message: `rewrote the changed baseline ${file}: ${result.message}`, ms: ms() };
+    return {
+      kind: 'screenshot',
+      description,
+      ok: true,
+      baseline: 'updated',
+      message: `rewrote the changed baseline ${file}: ${result.message}`,
+      ms: ms(),
+    };
   }
   return {
     kind: 'screenshot',

@@ -10,7 +10,10 @@ import { pollAssertion } from './poll.ts';
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /** Everything readable in the window (or region): the page read plus label-by-label reads, and the frame read. */
-async function readWindow(stage: Stage, region: Region | undefined): Promise<{ read: string; judged: NonNullable<AssertionResult['judged']> }> {
+async function readWindow(
+  stage: Stage,
+  region: Region | undefined,
+): Promise<{ read: string; judged: NonNullable<AssertionResult['judged']> }> {
   const { frame } = await stage.shoot();
   const page = await stage.guard(readAll(stage.reader, frame, region ? { region } : {}));
   return { read: page.text, judged: { frame, ...(region ? { region } : {}), words: page.words.map((w) => w.box) } };

@@ -61,9 +61,7 @@ export function planComputerCall(action: string, input: Record<string, unknown>,
   /** The point a pointer action targets: its coordinate, else the pointer's position. */
   const pointer = (key = 'coordinate'): { point: Point } | { error: string } => {
     if (input[key] === undefined || input[key] === null) {
-      return ctx.cursor
-        ? { point: ctx.cursor }
-        : { error: `${action} needs ${key}: [x, y] (the pointer position is not known yet)` };
+      return ctx.cursor ? { point: ctx.cursor } : { error: `${action} needs ${key}: [x, y] (the pointer position is not known yet)` };
     }
     const p = toWindowPoint(input[key], g);
     return p.ok ? { point: p.point } : { error: `${action}: ${p.reason}` };
@@ -203,7 +201,7 @@ export const clickElementDeclaration = (): Record<string, unknown> => ({
   name: CLICK_ELEMENT,
   description:
     'Clicks an element of the newest element list by its ref (e1, e2, …): the centre of its box. ' +
-    'Prefer it to a coordinate click when the control is listed; the click is recorded by the element\'s role and name.',
+    "Prefer it to a coordinate click when the control is listed; the click is recorded by the element's role and name.",
   input_schema: {
     type: 'object',
     properties: {
@@ -218,13 +216,20 @@ export const clickElementDeclaration = (): Record<string, unknown> => ({
  * Plans a {@link CLICK_ELEMENT} call: a click on the element the ref names in `offered` (the list
  * sent with the newest screenshot), by its element target when it has one, else at its box's centre.
  */
-export function planElementClick(input: Record<string, unknown>, offered: readonly OfferedElement[] | undefined, g: ShotGeometry): CallPlan {
-  if (offered === undefined) return reject(`${CLICK_ELEMENT}: the newest screenshot came without an element list; click at a coordinate instead`);
+export function planElementClick(
+  input: Record<string, unknown>,
+  offered: readonly OfferedElement[] | undefined,
+  g: ShotGeometry,
+): CallPlan {
+  if (offered === undefined)
+    return reject(`${CLICK_ELEMENT}: the newest screenshot came without an element list; click at a coordinate instead`);
   const ref = str(input.ref)?.trim() ?? '';
   const index = /^e([1-9]\d*)$/.exec(ref)?.[1];
   const element = index === undefined ? undefined : offered[Number(index) - 1];
   if (element === undefined) {
-    return reject(`${CLICK_ELEMENT}: ${JSON.stringify(input.ref ?? null)} is not a ref of the newest element list (e1 to e${offered.length})`);
+    return reject(
+      `${CLICK_ELEMENT}: ${JSON.stringify(input.ref ?? null)} is not a ref of the newest element list (e1 to e${offered.length})`,
+    );
   }
   const which = input.click === undefined || input.click === null ? 'left' : str(input.click);
   if (which !== 'left' && which !== 'double' && which !== 'right') {

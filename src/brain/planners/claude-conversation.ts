@@ -143,9 +143,7 @@ export function assertMessage(value: unknown, model: string): asserts value is B
 /** Input + output tokens of a response, cache reads and writes included. */
 export function usedTokens(message: BetaMessage): number {
   const u = message.usage;
-  return (
-    u.input_tokens + u.output_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0)
-  );
+  return u.input_tokens + u.output_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
 }
 
 /**
@@ -157,9 +155,7 @@ export function assertNoSecrets(request: unknown, secretValues: readonly string[
   const values = secretValues.filter((v) => v.length > 0);
   if (values.length === 0) return;
   const text = JSON.stringify(request, (_key, v: unknown) =>
-    typeof v === 'object' && v !== null && (v as { type?: unknown }).type === 'base64' && 'data' in v
-      ? { ...(v as object), data: '' }
-      : v,
+    typeof v === 'object' && v !== null && (v as { type?: unknown }).type === 'base64' && 'data' in v ? { ...(v as object), data: '' } : v,
   );
   const leaked = values.filter((v) => text.includes(v)).length;
   if (leaked > 0) {

@@ -94,11 +94,7 @@ export function toModelError(err: unknown, ctx: RequestContext): InfrastructureE
   }
   if (err instanceof APIError) {
     const status = err.status ?? 'no status';
-    return new InfrastructureError(
-      'MODEL',
-      `The Anthropic API failed (${status}${tries(ctx.attempts)}${said}).`,
-      { cause: err },
-    );
+    return new InfrastructureError('MODEL', `The Anthropic API failed (${status}${tries(ctx.attempts)}${said}).`, { cause: err });
   }
   if (err instanceof SyntaxError) {
     return new InfrastructureError(

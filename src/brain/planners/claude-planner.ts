@@ -40,12 +40,7 @@ import {
 import { toModelError } from './claude-errors.ts';
 import { elementsMessage, goalMessage, IMPOSSIBLE_MARKER, systemPrompt } from './claude-prompt.ts';
 import { takeScreenshot, type ShotGeometry } from './claude-screenshot.ts';
-import {
-  computerToolDeclaration,
-  resolveComputerTool,
-  resolveModel,
-  type ResolvedComputerTool,
-} from './computer-tools.ts';
+import { computerToolDeclaration, resolveComputerTool, resolveModel, type ResolvedComputerTool } from './computer-tools.ts';
 import type { Decision, LearningBounds, Observation, OfferedElement, Planner } from './types.ts';
 
 export interface ClaudePlannerOptions {
@@ -213,9 +208,7 @@ export class ClaudePlanner implements Planner {
     const toolsetName = this.toolsetName(current.call);
     if (previous?.error) {
       this.current = undefined;
-      this.results.push(
-        toolResult(current.call.id, `The action failed: ${previous.error}`, { isError: true, toolsetName }),
-      );
+      this.results.push(toolResult(current.call.id, `The action failed: ${previous.error}`, { isError: true, toolsetName }));
       this.skipRest('an earlier action of this turn failed');
       return undefined;
     }
@@ -282,9 +275,7 @@ export class ClaudePlanner implements Planner {
 
   private skipRest(reason: string): void {
     for (const call of this.queue) {
-      this.results.push(
-        toolResult(call.id, `Not performed: ${reason}.`, { isError: true, toolsetName: this.toolsetName(call) }),
-      );
+      this.results.push(toolResult(call.id, `Not performed: ${reason}.`, { isError: true, toolsetName: this.toolsetName(call) }));
     }
     this.queue = [];
   }

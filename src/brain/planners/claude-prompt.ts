@@ -47,8 +47,7 @@ export function goalMessage(goal: string, geometry: ShotGeometry): string {
   return [
     `Goal: ${goal}`,
     '',
-    `Here is the application window (${geometry.shotWidth}×${geometry.shotHeight} pixels). ` +
-      'Reach the goal, then answer DONE.',
+    `Here is the application window (${geometry.shotWidth}×${geometry.shotHeight} pixels). ` + 'Reach the goal, then answer DONE.',
   ].join('\n');
 }
 

@@ -60,11 +60,7 @@ export type WindowPoint = { readonly ok: true; readonly point: Point } | { reado
  * (the right and bottom edges themselves are accepted).
  */
 export function toWindowPoint(coordinate: unknown, g: ShotGeometry): WindowPoint {
-  if (
-    !Array.isArray(coordinate) ||
-    coordinate.length !== 2 ||
-    !coordinate.every((c) => typeof c === 'number' && Number.isFinite(c))
-  ) {
+  if (!Array.isArray(coordinate) || coordinate.length !== 2 || !coordinate.every((c) => typeof c === 'number' && Number.isFinite(c))) {
     return { ok: false, reason: `coordinate must be [x, y] with two numbers; got ${JSON.stringify(coordinate)}` };
   }
   const [x, y] = coordinate as [number, number];

@@ -30,11 +30,7 @@ import { computerToolSwitch, modelSwitch } from '../../switches.ts';
 /** The model a run uses unless told otherwise: the one default, kept with the other run options. */
 export const DEFAULT_MODEL = DEFAULT_OPTIONS.model;
 
-export type ComputerToolType =
-  | 'computer_toolset_20260801'
-  | 'computer_20251124'
-  | 'computer_20250124'
-  | 'computer_20241022';
+export type ComputerToolType = 'computer_toolset_20260801' | 'computer_20251124' | 'computer_20250124' | 'computer_20241022';
 
 export interface ComputerToolVersion {
   readonly type: ComputerToolType;
@@ -54,8 +50,7 @@ export const COMPUTER_TOOL_VERSIONS: readonly ComputerToolVersion[] = Object.fre
 
 const NEWEST: ComputerToolVersion = COMPUTER_TOOL_VERSIONS[0]!;
 
-const versionOf = (type: ComputerToolType): ComputerToolVersion =>
-  COMPUTER_TOOL_VERSIONS.find((v) => v.type === type)!;
+const versionOf = (type: ComputerToolType): ComputerToolVersion => COMPUTER_TOOL_VERSIONS.find((v) => v.type === type)!;
 
 /** Model families (ids without their date suffix) and the tool version each one speaks. */
 export const MODEL_COMPUTER_TOOLS: Readonly<Record<string, ComputerToolType>> = Object.freeze({
@@ -99,7 +94,10 @@ export interface ResolvedComputerTool extends ComputerToolVersion {
  * (`anthropic.…-v1:0`), and the `-latest` alias. Undefined for an id the table does not know.
  */
 export function modelFamily(model: string): string | undefined {
-  const id = model.trim().toLowerCase().replace(/^.*?(?=claude-)/, '');
+  const id = model
+    .trim()
+    .toLowerCase()
+    .replace(/^.*?(?=claude-)/, '');
   const stem = id.replace(/(?:[-@]\d{8})?(?:-v\d+(?::\d+)?)?(?:-latest)?$/, '');
   return Object.hasOwn(MODEL_COMPUTER_TOOLS, stem) ? stem : undefined;
 }
@@ -118,10 +116,7 @@ export function resolveModel(model?: string, env: string | undefined = modelSwit
  * @param override a tool type (e.g. `computer_20250124`); @default RETRACE_COMPUTER_TOOL
  * @throws InvalidInputError when the override names no known version
  */
-export function resolveComputerTool(
-  model: string,
-  override: string | undefined = computerToolSwitch(),
-): ResolvedComputerTool {
+export function resolveComputerTool(model: string, override: string | undefined = computerToolSwitch()): ResolvedComputerTool {
   const family = modelFamily(model);
   const forced = override?.trim();
   if (forced) {

@@ -23,7 +23,10 @@ export default async function inspect(args: ParsedArgs): Promise<number> {
   const store = new PathStore(options.paths);
   const path = goalId === undefined ? undefined : store.read(spec.id, goalOf(spec, goalId).id);
   if (goalId !== undefined && !path) {
-    throw new InvalidInputError({ file: spec.id }, `goal "${goalId}" has no recorded path to replay (${relative(root, store.locate(spec.id, goalId).file)}); run it or record it first`);
+    throw new InvalidInputError(
+      { file: spec.id },
+      `goal "${goalId}" has no recorded path to replay (${relative(root, store.locate(spec.id, goalId).file)}); run it or record it first`,
+    );
   }
   const out = typeof args.flags.out === 'string' ? args.flags.out : join(options.reports, 'inspect', specDirName(spec.id));
   const say = (text: string): void => void process.stderr.write(`${terminalText(text)}\n`);

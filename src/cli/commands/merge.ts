@@ -7,7 +7,8 @@ import { InvalidInputError } from '../../errors.ts';
 import { terminalText } from '../../safe-text.ts';
 
 export default async function merge(args: ParsedArgs): Promise<number> {
-  if (args.positionals.length === 0) throw new InvalidInputError({ file: 'command line' }, 'retrace merge needs the report directories of the shards');
+  if (args.positionals.length === 0)
+    throw new InvalidInputError({ file: 'command line' }, 'retrace merge needs the report directories of the shards');
   const { reports } = resolveDirs(args);
   checkOutputs([{ what: '--reports', path: reports, kind: 'folder' }]);
   const merged = await mergeReports(reports, args.positionals);

@@ -16,12 +16,23 @@ import { describeAction } from '../../spec-file/describe.ts';
 import { InvalidInputError } from '../../errors.ts';
 import { terminalText } from '../../safe-text.ts';
 
-export default async function show(store: PathStore, reports: string, { ref, spec, goal }: { ref: string; spec: string; goal: string }, html: string | undefined): Promise<number> {
+export default async function show(
+  store: PathStore,
+  reports: string,
+  { ref, spec, goal }: { ref: string; spec: string; goal: string },
+  html: string | undefined,
+): Promise<number> {
   const path = store.read(spec, goal);
-  if (!path) throw new InvalidInputError({ file: 'command line' }, `${ref}: no recorded path (${relative(process.cwd(), store.locate(spec, goal).file)})`);
+  if (!path)
+    throw new InvalidInputError(
+      { file: 'command line' },
+      `${ref}: no recorded path (${relative(process.cwd(), store.locate(spec, goal).file)})`,
+    );
   const history = (await readHistory(reports)).filter((r) => r.spec === spec && r.goal === goal);
   const stats = computePathStats(history)[0];
-  const last = existsSync(summaryFile(reports)) ? (await readSummary(reports)).goals.find((g) => g.spec === spec && g.goal === goal) : undefined;
+  const last = existsSync(summaryFile(reports))
+    ? (await readSummary(reports)).goals.find((g) => g.spec === spec && g.goal === goal)
+    : undefined;
   const lastRun: readonly ActionReport[] | undefined = last?.actions;
 
   const out: string[] = [
@@ -34,7 +45,9 @@ export default async function show(store: PathStore, reports: string, { ref, spe
   for (const [i, a] of path.actions.entries()) {
     const r = lastRun?.[i];
     const on = a.anchor ? ` on ${a.anchor.text ? `"${a.anchor.text}"` : 'a crop'} at (${a.anchor.point.x}, ${a.anchor.point.y})` : '';
-    const run = r ? `  | ${r.verified ? 'verified' : 'NOT verified'} by ${r.resolvedBy}, ${r.ms} ms (wait ${r.waitMs}, resolve ${r.resolveMs}, act ${r.actMs}, settle ${r.settleMs}, verify ${r.verifyMs})` : '';
+    const run = r
+      ? `  | ${r.verified ? 'verified' : 'NOT verified'} by ${r.resolvedBy}, ${r.ms} ms (wait ${r.waitMs}, resolve ${r.resolveMs}, act ${r.actMs}, settle ${r.settleMs}, verify ${r.verifyMs})`
+      : '';
     out.push(`  ${i + 1}. ${describeAction(a.action)}${on}; ${a.effects.length} effects, settled in ${a.settleMs} ms${run}`);
   }
   const proposal = store.readProposal(spec, goal);

@@ -28,7 +28,10 @@ const usage = (detail: string): InvalidInputError => new InvalidInputError({ fil
 function knownSpec(root: string, ref: string, specRef: string): { readonly id: string; readonly goals: readonly string[] } {
   const candidates = /\.ya?ml$/i.test(specRef) ? [specRef] : [`${specRef}.yaml`, `${specRef}.yml`];
   const file = candidates.map((c) => resolve(root, c)).find((f) => statSync(f, { throwIfNoEntry: false })?.isFile());
-  if (!file) throw usage(`${ref}: there is no spec file ${candidates.join(' or ')}; name the spec as it lies in the project, e.g. specs/calc.yaml#multiply`);
+  if (!file)
+    throw usage(
+      `${ref}: there is no spec file ${candidates.join(' or ')}; name the spec as it lies in the project, e.g. specs/calc.yaml#multiply`,
+    );
   const parsed = readYaml(file);
   if ('issues' in parsed) throw issuesToError(displayName(root, file), parsed.issues);
   let goals: unknown;
@@ -37,12 +40,18 @@ function knownSpec(root: string, ref: string, specRef: string): { readonly id: s
   } catch (error) {
     throw usage(`${ref}: ${displayName(root, file)} cannot be read as a spec (${(error as Error).message})`);
   }
-  const ids = Array.isArray(goals) ? goals.map((g: unknown) => (g as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string') : [];
+  const ids = Array.isArray(goals)
+    ? goals.map((g: unknown) => (g as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string')
+    : [];
   return { id: specId(root, file), goals: ids };
 }
 
 /** The `<spec>#<goal>` argument of `retrace paths <verb>`: a known spec's id and one of its goals. */
-export function goalRef(root: string, verb: string, ref: string | undefined): { readonly ref: string; readonly spec: string; readonly goal: string } {
+export function goalRef(
+  root: string,
+  verb: string,
+  ref: string | undefined,
+): { readonly ref: string; readonly spec: string; readonly goal: string } {
   const match = ref ? /^(.+)#([^#]+)$/.exec(ref) : null;
   if (!ref || !match) throw usage(`retrace paths ${verb} needs <spec>#<goal>, e.g. specs/calc.yaml#multiply (got ${ref ?? 'nothing'})`);
   const [, specRef = '', goal = ''] = match;
@@ -58,7 +67,9 @@ async function settle(store: PathStore, root: string, verb: 'accept' | 'reject',
   checkOutputs([{ what: '--paths', path: store.dir, kind: 'folder' }]);
   const done = verb === 'accept' ? await store.accept(spec, goal) : await store.reject(spec, goal);
   if (!done) throw usage(`${ref}: there is no proposed path to ${verb} (${store.locate(spec, goal).proposed})`);
-  process.stdout.write(terminalText(verb === 'accept' ? `accepted: ${ref} now replays the healed path\n` : `rejected: the proposal for ${ref} is gone\n`));
+  process.stdout.write(
+    terminalText(verb === 'accept' ? `accepted: ${ref} now replays the healed path\n` : `rejected: the proposal for ${ref} is gone\n`),
+  );
   return 0;
 }
 
@@ -109,7 +120,9 @@ export default async function paths(args: ParsedArgs): Promise<number> {
   for (const r of rows) {
     const rate = r.successRate === undefined ? 'no runs' : rateText(r);
     const timing = r.meanMs === undefined ? '' : `, mean ${Math.round(r.meanMs)} ms, p95 ${Math.round(r.p95Ms ?? 0)} ms`;
-    process.stdout.write(`${terminalText(r.path)}  ${r.actions} actions (${r.planner})  ${rate}${timing}  ${r.state}${r.proposed ? '  [healed proposal: accept or reject]' : ''}\n`);
+    process.stdout.write(
+      `${terminalText(r.path)}  ${r.actions} actions (${r.planner})  ${rate}${timing}  ${r.state}${r.proposed ? '  [healed proposal: accept or reject]' : ''}\n`,
+    );
     if (r.lastFailure) process.stdout.write(`    last failure: ${terminalText(r.lastFailure.reason ?? r.lastFailure.category ?? '')}\n`);
   }
   return 0;

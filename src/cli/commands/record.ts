@@ -28,7 +28,13 @@ const say = (text: string): void => void process.stderr.write(`${terminalText(se
 
 /** Puts `${secret.X}` back in place of each secret value the spec uses, longest value first. */
 export function secretHider(specText: string, env: NodeJS.ProcessEnv): (text: string) => string {
-  const pairs = [...new Set(placeholders(specText).filter((p) => p.namespace === 'secret').map((p) => p.name))]
+  const pairs = [
+    ...new Set(
+      placeholders(specText)
+        .filter((p) => p.namespace === 'secret')
+        .map((p) => p.name),
+    ),
+  ]
     .map((name) => [env[name] ?? '', `\${secret.${name}}`] as const)
     .filter(([value]) => value.length > 0)
     .sort((a, b) => b[0].length - a[0].length);
@@ -64,20 +70,31 @@ async function demonstrate(session: AuthorSession, goalId: string, specText: str
   const goal = goalOf(spec, goalId);
   // Everything is loaded before recording starts: a terminal's Ctrl-C reaches the whole process
   // group, and a module loader's helper process (tsx's esbuild, when run from source) with it.
-  const [{ listenInput, startVncBridge, interceptSignals }, { detectDynamic }, { ScreenWatch }, { recordDemonstration }, { settle }, { CYCLE_LIMITS }, { checkExpectations }, { onlyNewBaselines }, { stepsText }] =
-    await Promise.all([
-      import('../../desktop/index.ts'),
-      import('../../vision/settle.ts'),
-      import('../../author/screen-watch.ts'),
-      import('../../author/recorder.ts'),
-      import('../../brain/settle.ts'),
-      import('../../brain/thresholds.ts'),
-      import('../../brain/assert/check.ts'),
-      import('../../brain/assert/screenshot.ts'),
-      import('../../author/spec-steps.ts'),
-    ]);
+  const [
+    { listenInput, startVncBridge, interceptSignals },
+    { detectDynamic },
+    { ScreenWatch },
+    { recordDemonstration },
+    { settle },
+    { CYCLE_LIMITS },
+    { checkExpectations },
+    { onlyNewBaselines },
+    { stepsText },
+  ] = await Promise.all([
+    import('../../desktop/index.ts'),
+    import('../../vision/settle.ts'),
+    import('../../author/screen-watch.ts'),
+    import('../../author/recorder.ts'),
+    import('../../brain/settle.ts'),
+    import('../../brain/thresholds.ts'),
+    import('../../brain/assert/check.ts'),
+    import('../../brain/assert/screenshot.ts'),
+    import('../../author/spec-steps.ts'),
+  ]);
 
-  const vnc = desktop.display.owned ? await startVncBridge([desktop.display], { title: `retrace record: ${spec.id}#${goal.id}` }) : undefined;
+  const vnc = desktop.display.owned
+    ? await startVncBridge([desktop.display], { title: `retrace record: ${spec.id}#${goal.id}` })
+    : undefined;
   try {
     say('watching for content that changes on its own');
     const dynamic = await stage.guard(detectDynamic(stage.grabber((await stage.window()).region), CYCLE_LIMITS.dynamicProbeMs));
@@ -98,7 +115,9 @@ async function demonstrate(session: AuthorSession, goalId: string, specText: str
     });
     process.stdout.write(
       terminalText(`recording goal "${goal.id}" of ${spec.id} on display ${desktop.display.name}\n`) +
-        (desktop.display.env.XAUTHORITY ? terminalText(`  its X cookie (for X tools of your own): XAUTHORITY=${desktop.display.env.XAUTHORITY}\n`) : '') +
+        (desktop.display.env.XAUTHORITY
+          ? terminalText(`  its X cookie (for X tools of your own): XAUTHORITY=${desktop.display.env.XAUTHORITY}\n`)
+          : '') +
         (vnc ? `  drive the app in a browser: ${vnc.url}\n` : '') +
         'recording: do the goal in the app, then press Ctrl-C (or send SIGTERM) to stop\n',
     );
@@ -115,7 +134,8 @@ async function demonstrate(session: AuthorSession, goalId: string, specText: str
       recordDemonstration({ events, final, dynamic, reader: session.reader, assets, hideSecrets: secretHider(specText, process.env) }),
     );
     for (const skip of recorded.skipped) say(`skipped: ${skip}`);
-    for (const [i, a] of recorded.actions.entries()) say(`  ${i + 1}. ${describeAction(a.action)}${a.anchor?.text ? `  (on "${a.anchor.text}")` : ''}`);
+    for (const [i, a] of recorded.actions.entries())
+      say(`  ${i + 1}. ${describeAction(a.action)}${a.anchor?.text ? `  (on "${a.anchor.text}")` : ''}`);
     if (recorded.actions.length === 0) {
       say('nothing was recorded: no input reached the app; nothing saved');
       return 1;
@@ -139,7 +159,17 @@ async function demonstrate(session: AuthorSession, goalId: string, specText: str
     if (goal.expect.length === 0) say(`warning: goal "${goal.id}" has no expect: its path is saved without proof that it reaches the goal`);
 
     // Written into the spec only when the goal says nothing of how: the steps are then its source.
-    const edit = goal.goal === undefined ? stepsText(specText, spec.file, root, goal.id, recorded.actions.map((a) => a.action), process.env) : undefined;
+    const edit =
+      goal.goal === undefined
+        ? stepsText(
+            specText,
+            spec.file,
+            root,
+            goal.id,
+            recorded.actions.map((a) => a.action),
+            process.env,
+          )
+        : undefined;
     const store = new PathStore(options.paths);
     const path: Path = {
       version: PATH_FORMAT_VERSION,
@@ -153,7 +183,9 @@ async function demonstrate(session: AuthorSession, goalId: string, specText: str
     await store.write(path, assets);
     if (edit) writeFileAtomic(spec.file, edit.text);
     const shown = relative(root, store.locate(spec.id, goal.id).file);
-    process.stdout.write(`${terminalText(`saved ${shown} (${path.actions.length} actions)${edit ? `; wrote its steps: into ${spec.id}` : ''}`)}\n`);
+    process.stdout.write(
+      `${terminalText(`saved ${shown} (${path.actions.length} actions)${edit ? `; wrote its steps: into ${spec.id}` : ''}`)}\n`,
+    );
     release();
     return 0;
   } finally {

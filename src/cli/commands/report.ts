@@ -18,8 +18,7 @@ export default async function report(args: ParsedArgs): Promise<number> {
   process.stderr.write('building the Allure report…\n');
   const index = await buildAllureReport({ reportsDir: reports });
   process.stdout.write(
-    `flaky-path report: ${show(flaky.markdown)}, ${show(flaky.html)}, ${show(flaky.json)}\n` +
-      `Allure report: ${show(index)}\n`,
+    `flaky-path report: ${show(flaky.markdown)}, ${show(flaky.html)}, ${show(flaky.json)}\n` + `Allure report: ${show(index)}\n`,
   );
   return 0;
 }

@@ -39,4 +39,3 @@ export const enableAccessibility = async (sessionAddress: string, timeoutMs: num
  */
 export const accessibilityEnv = (enabled: boolean): Readonly<Record<string, string>> =>
   enabled ? { ACCESSIBILITY_ENABLED: '1', QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1' } : { NO_AT_BRIDGE: '1' };
-

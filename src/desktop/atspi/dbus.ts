@@ -70,7 +70,10 @@ class Calls {
   /** The connection failed: every call waiting on it fails with it. */
   fail(error: unknown): void {
     this.open = false;
-    const failure = new BusCallError(`D-Bus connection to ${this.address} failed: ${(error as Error)?.message ?? error}`, 'retrace.Disconnected');
+    const failure = new BusCallError(
+      `D-Bus connection to ${this.address} failed: ${(error as Error)?.message ?? error}`,
+      'retrace.Disconnected',
+    );
     for (const [serial, call] of [...this.waiting]) this.finish(serial, call)?.reject(failure);
   }
 
@@ -78,13 +81,19 @@ class Calls {
     const serial = message.replySerial;
     const call = serial === undefined ? undefined : this.finish(serial, this.waiting.get(serial));
     if (call === undefined) {
-      if (message.malformed !== undefined) console.warn(`retrace: dropped a D-Bus message from ${this.address} that answers no call: ${message.malformed}`);
+      if (message.malformed !== undefined)
+        console.warn(`retrace: dropped a D-Bus message from ${this.address} that answers no call: ${message.malformed}`);
       return;
     }
     if (message.malformed !== undefined) {
       call.reject(new BusCallError(`${describeCall(call.call)}: the reply could not be read: ${message.malformed}`, 'retrace.BadMessage'));
     } else if (message.type === MESSAGE_TYPE.error) {
-      call.reject(new BusCallError(`${describeCall(call.call)}: ${String(message.body[0] ?? message.errorName)}`, message.errorName ?? 'org.freedesktop.DBus.Error.Failed'));
+      call.reject(
+        new BusCallError(
+          `${describeCall(call.call)}: ${String(message.body[0] ?? message.errorName)}`,
+          message.errorName ?? 'org.freedesktop.DBus.Error.Failed',
+        ),
+      );
     } else {
       call.resolve(message.body);
     }
@@ -150,7 +159,9 @@ class Calls {
         this.sweeping = setTimeout(() => this.sweep(), call.deadline - now);
         return;
       }
-      this.finish(serial, call)?.reject(new BusCallError(`${describeCall(call.call)}: no answer in ${this.timeoutMs} ms`, 'retrace.Timeout'));
+      this.finish(serial, call)?.reject(
+        new BusCallError(`${describeCall(call.call)}: no answer in ${this.timeoutMs} ms`, 'retrace.Timeout'),
+      );
     }
   }
 
@@ -202,7 +213,10 @@ export const openPeer = async (address: string, timeoutMs = CALL_TIMEOUT_MS): Pr
   socket.unref();
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new BusCallError(`${address}: no authentication in ${timeoutMs} ms`, 'retrace.Timeout')), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new BusCallError(`${address}: no authentication in ${timeoutMs} ms`, 'retrace.Timeout')),
+        timeoutMs,
+      );
       let said = '';
       const hear = (chunk: Buffer): void => {
         said += chunk.toString('latin1');

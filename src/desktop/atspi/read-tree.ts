@@ -168,7 +168,12 @@ export const readAppTree = async (link: BusLink, bus: string): Promise<{ element
   const fromCache = [...elements.values()];
   // A count of -1 is an element that makes its children on demand (GTK's tree views, their rows
   // and cells): the cache never lists them.
-  const gaps = fromCache.filter((e) => { const count = counts.get(e.ref) ?? 0; return count < 0 || count > (listed.get(e.ref) ?? 0); }).map((e) => e.ref);
+  const gaps = fromCache
+    .filter((e) => {
+      const count = counts.get(e.ref) ?? 0;
+      return count < 0 || count > (listed.get(e.ref) ?? 0);
+    })
+    .map((e) => e.ref);
   if ((listed.get(rootRef) ?? 0) === 0) gaps.push(rootRef);
   const [boxes, extras, below] = await Promise.all([
     Promise.all(fromCache.map((e) => maybe(link.call(e.bus, e.path, 'org.a11y.atspi.Component', 'GetExtents', 'u', [SCREEN_COORDS])))),

@@ -67,7 +67,10 @@ export const ROLES: Readonly<Record<string, ElementRole>> = {
  * spells it ("push button") or as retrace names a role it has no word for ("push-button").
  */
 export const ROLE_NAMES: ReadonlySet<string> = new Set([
-  ...Object.values(ROLES), 'textarea', ...TOOLKIT_ROLES, ...TOOLKIT_ROLES.map((r) => r.replace(/\s+/g, '-')),
+  ...Object.values(ROLES),
+  'textarea',
+  ...TOOLKIT_ROLES,
+  ...TOOLKIT_ROLES.map((r) => r.replace(/\s+/g, '-')),
 ]);
 
 /** Roles a query for one retrace role also accepts (a GTK switch is a toggle button). */

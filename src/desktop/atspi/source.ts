@@ -82,7 +82,9 @@ export class AtspiElementSource implements ElementSource {
     const extras = new Map(trees.flatMap((tree) => [...(tree?.extras ?? [])]));
     const scale = deviceScale(raws, window);
     this.scales.set(app, scale);
-    return withLayoutLabels(inTreeOrder(raws).map(({ raw, index, depth }) => toElement(raw, extras.get(raw.ref), window, index, depth, scale)));
+    return withLayoutLabels(
+      inTreeOrder(raws).map(({ raw, index, depth }) => toElement(raw, extras.get(raw.ref), window, index, depth, scale)),
+    );
   }
 
   async find(app: AppSession, query: ElementQuery, options: ElementReadOptions = {}): Promise<readonly Element[]> {
@@ -260,7 +262,14 @@ const deviceScale = (raws: readonly RawElement[], window: Region): number => {
   return 1;
 };
 
-const toElement = (raw: RawElement, extras: RawExtras | undefined, window: Region, index: number, depth: number, scale: number): Element => {
+const toElement = (
+  raw: RawElement,
+  extras: RawExtras | undefined,
+  window: Region,
+  index: number,
+  depth: number,
+  scale: number,
+): Element => {
   const toolkitRole = toolkitRoleName(raw.role);
   const role = retraceRole(toolkitRole, raw.states);
   const state = (bit: number): boolean => hasState(raw.states, bit);
@@ -294,7 +303,12 @@ const scaled = (box: Region, scale: number, window: Region): Region => {
   if (scale === 1) return { ...box, x: box.x - window.x, y: box.y - window.y };
   const x = Math.round(box.x * scale);
   const y = Math.round(box.y * scale);
-  return { x: x - window.x, y: y - window.y, width: Math.round((box.x + box.width) * scale) - x, height: Math.round((box.y + box.height) * scale) - y };
+  return {
+    x: x - window.x,
+    y: y - window.y,
+    width: Math.round((box.x + box.width) * scale) - x,
+    height: Math.round((box.y + box.height) * scale) - y,
+  };
 };
 
 /** The toolkit role's number, for an element read again. */

@@ -57,7 +57,25 @@ export interface MethodCall {
 
 const FIELD = { path: 1, interface: 2, member: 3, errorName: 4, replySerial: 5, destination: 6, sender: 7, signature: 8 } as const;
 
-const ALIGN: Readonly<Record<string, number>> = { y: 1, g: 1, v: 1, n: 2, q: 2, b: 4, i: 4, u: 4, h: 4, s: 4, o: 4, a: 4, x: 8, t: 8, d: 8, '(': 8, '{': 8 };
+const ALIGN: Readonly<Record<string, number>> = {
+  y: 1,
+  g: 1,
+  v: 1,
+  n: 2,
+  q: 2,
+  b: 4,
+  i: 4,
+  u: 4,
+  h: 4,
+  s: 4,
+  o: 4,
+  a: 4,
+  x: 8,
+  t: 8,
+  d: 8,
+  '(': 8,
+  '{': 8,
+};
 
 /** Where the single complete type starting at `i` ends. */
 function typeEnd(signature: string, i: number): number {
@@ -164,17 +182,54 @@ class Writer {
   value(type: string, v: unknown): void {
     const c = type[0]!;
     switch (c) {
-      case 'y': return this.u8(Number(v));
-      case 'b': return this.u32(v ? 1 : 0);
-      case 'u': case 'h': return this.u32(Number(v));
-      case 'i': this.align(4); this.room(4); this.buffer.writeInt32LE(Number(v), this.pos); this.pos += 4; return;
-      case 'n': this.align(2); this.room(2); this.buffer.writeInt16LE(Number(v), this.pos); this.pos += 2; return;
-      case 'q': this.align(2); this.room(2); this.buffer.writeUInt16LE(Number(v), this.pos); this.pos += 2; return;
-      case 'x': this.align(8); this.room(8); this.buffer.writeBigInt64LE(BigInt(v as number | bigint), this.pos); this.pos += 8; return;
-      case 't': this.align(8); this.room(8); this.buffer.writeBigUInt64LE(BigInt(v as number | bigint), this.pos); this.pos += 8; return;
-      case 'd': this.align(8); this.room(8); this.buffer.writeDoubleLE(Number(v), this.pos); this.pos += 8; return;
-      case 's': case 'o': return this.string(String(v), 4);
-      case 'g': return this.string(String(v), 1);
+      case 'y':
+        return this.u8(Number(v));
+      case 'b':
+        return this.u32(v ? 1 : 0);
+      case 'u':
+      case 'h':
+        return this.u32(Number(v));
+      case 'i':
+        this.align(4);
+        this.room(4);
+        this.buffer.writeInt32LE(Number(v), this.pos);
+        this.pos += 4;
+        return;
+      case 'n':
+        this.align(2);
+        this.room(2);
+        this.buffer.writeInt16LE(Number(v), this.pos);
+        this.pos += 2;
+        return;
+      case 'q':
+        this.align(2);
+        this.room(2);
+        this.buffer.writeUInt16LE(Number(v), this.pos);
+        this.pos += 2;
+        return;
+      case 'x':
+        this.align(8);
+        this.room(8);
+        this.buffer.writeBigInt64LE(BigInt(v as number | bigint), this.pos);
+        this.pos += 8;
+        return;
+      case 't':
+        this.align(8);
+        this.room(8);
+        this.buffer.writeBigUInt64LE(BigInt(v as number | bigint), this.pos);
+        this.pos += 8;
+        return;
+      case 'd':
+        this.align(8);
+        this.room(8);
+        this.buffer.writeDoubleLE(Number(v), this.pos);
+        this.pos += 8;
+        return;
+      case 's':
+      case 'o':
+        return this.string(String(v), 4);
+      case 'g':
+        return this.string(String(v), 1);
       case 'v': {
         if (!(v instanceof Variant)) throw new Error('a D-Bus variant needs a Variant value');
         this.string(v.signature, 1);
@@ -283,7 +338,8 @@ class Reader {
 
   /** Throws unless `n` more bytes are in the message. */
   need(n: number): void {
-    if (this.pos + n > this.buffer.length) throw new RangeError(`a value runs past the message's end (byte ${this.pos} + ${n} of ${this.buffer.length})`);
+    if (this.pos + n > this.buffer.length)
+      throw new RangeError(`a value runs past the message's end (byte ${this.pos} + ${n} of ${this.buffer.length})`);
   }
 
   align(n: number): void {
@@ -315,17 +371,54 @@ class Reader {
     const b = this.buffer;
     const c = type[0]!;
     switch (c) {
-      case 'y': return this.u8();
-      case 'b': return this.u32() !== 0;
-      case 'u': case 'h': return this.u32();
-      case 'i': { this.align(4); const v = this.little ? b.readInt32LE(this.pos) : b.readInt32BE(this.pos); this.pos += 4; return v; }
-      case 'n': { this.align(2); const v = this.little ? b.readInt16LE(this.pos) : b.readInt16BE(this.pos); this.pos += 2; return v; }
-      case 'q': { this.align(2); const v = this.little ? b.readUInt16LE(this.pos) : b.readUInt16BE(this.pos); this.pos += 2; return v; }
-      case 'x': { this.align(8); const v = this.little ? b.readBigInt64LE(this.pos) : b.readBigInt64BE(this.pos); this.pos += 8; return v; }
-      case 't': { this.align(8); const v = this.little ? b.readBigUInt64LE(this.pos) : b.readBigUInt64BE(this.pos); this.pos += 8; return v; }
-      case 'd': { this.align(8); const v = this.little ? b.readDoubleLE(this.pos) : b.readDoubleBE(this.pos); this.pos += 8; return v; }
-      case 's': case 'o': return this.string(this.u32());
-      case 'g': return this.string(this.u8());
+      case 'y':
+        return this.u8();
+      case 'b':
+        return this.u32() !== 0;
+      case 'u':
+      case 'h':
+        return this.u32();
+      case 'i': {
+        this.align(4);
+        const v = this.little ? b.readInt32LE(this.pos) : b.readInt32BE(this.pos);
+        this.pos += 4;
+        return v;
+      }
+      case 'n': {
+        this.align(2);
+        const v = this.little ? b.readInt16LE(this.pos) : b.readInt16BE(this.pos);
+        this.pos += 2;
+        return v;
+      }
+      case 'q': {
+        this.align(2);
+        const v = this.little ? b.readUInt16LE(this.pos) : b.readUInt16BE(this.pos);
+        this.pos += 2;
+        return v;
+      }
+      case 'x': {
+        this.align(8);
+        const v = this.little ? b.readBigInt64LE(this.pos) : b.readBigInt64BE(this.pos);
+        this.pos += 8;
+        return v;
+      }
+      case 't': {
+        this.align(8);
+        const v = this.little ? b.readBigUInt64LE(this.pos) : b.readBigUInt64BE(this.pos);
+        this.pos += 8;
+        return v;
+      }
+      case 'd': {
+        this.align(8);
+        const v = this.little ? b.readDoubleLE(this.pos) : b.readDoubleBE(this.pos);
+        this.pos += 8;
+        return v;
+      }
+      case 's':
+      case 'o':
+        return this.string(this.u32());
+      case 'g':
+        return this.string(this.u8());
       case 'v': {
         const signature = this.string(this.u8());
         const types = completeTypes(signature);
@@ -356,7 +449,8 @@ class Reader {
         }
         if (element[0] === '{') {
           const [key, value, ...more] = innerTypes(element);
-          if (key === undefined || value === undefined || more.length > 0) throw new Error(`D-Bus dict entry "${element}" is not a key and a value`);
+          if (key === undefined || value === undefined || more.length > 0)
+            throw new Error(`D-Bus dict entry "${element}" is not a key and a value`);
           const dict: Record<string, unknown> = {};
           while (this.pos < end) {
             this.align(8);
@@ -399,7 +493,8 @@ export class MessageReader {
       const fieldsLength = little ? data.readUInt32LE(at + 12) : data.readUInt32BE(at + 12);
       const headerEnd = 16 + fieldsLength + ((8 - (fieldsLength % 8)) % 8);
       const total = headerEnd + bodyLength;
-      if (total > MAX_MESSAGE_BYTES) throw new WireFramingError(`a D-Bus message of ${total} bytes (at most ${MAX_MESSAGE_BYTES} are allowed)`);
+      if (total > MAX_MESSAGE_BYTES)
+        throw new WireFramingError(`a D-Bus message of ${total} bytes (at most ${MAX_MESSAGE_BYTES} are allowed)`);
       if (data.length - at < total) break;
       messages.push(readMessage(data.subarray(at, at + total), little, headerEnd));
       at += total;
@@ -434,7 +529,14 @@ function readMessage(data: Buffer, little: boolean, headerEnd: number): WireMess
       else if (code === FIELD.signature && typeof value === 'string') signature = value;
     }
   } catch (error) {
-    return { type, serial, signature: '', body: [], ...(replySerial !== undefined && { replySerial }), malformed: `its header cannot be read: ${reasonOf(error)}` };
+    return {
+      type,
+      serial,
+      signature: '',
+      body: [],
+      ...(replySerial !== undefined && { replySerial }),
+      malformed: `its header cannot be read: ${reasonOf(error)}`,
+    };
   }
   const message: { -readonly [K in keyof WireMessage]: WireMessage[K] } = { type, serial, signature, body: [] };
   if (replySerial !== undefined) message.replySerial = replySerial;

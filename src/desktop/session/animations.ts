@@ -33,5 +33,4 @@ export const GTK_SETTINGS_INI = '[Settings]\ngtk-enable-animations=0\ngtk-cursor
  * launch scripts that can pass toolkit flags (fixtures/apps/open gives Chromium
  * `--force-prefers-reduced-motion`).
  */
-export const animationsEnv = (allowed: boolean): Readonly<Record<string, string>> =>
-  allowed ? {} : { RETRACE_ANIMATIONS: 'off' };
+export const animationsEnv = (allowed: boolean): Readonly<Record<string, string>> => (allowed ? {} : { RETRACE_ANIMATIONS: 'off' });

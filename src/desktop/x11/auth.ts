@@ -88,7 +88,13 @@ export const writeCookieFile = (): { readonly dir: string; readonly file: string
   const family = Buffer.alloc(2);
   family.writeUInt16BE(FAMILY_WILD);
   const empty = Buffer.alloc(0);
-  const entry = [family, countedField(empty), countedField(empty), countedField(Buffer.from(MIT_COOKIE, 'latin1')), countedField(randomBytes(COOKIE_BYTES))];
+  const entry = [
+    family,
+    countedField(empty),
+    countedField(empty),
+    countedField(Buffer.from(MIT_COOKIE, 'latin1')),
+    countedField(randomBytes(COOKIE_BYTES)),
+  ];
   writeFileSync(file, Buffer.concat(entry), { mode: 0o600, flag: 'wx' });
   return { dir, file };
 };

@@ -10,7 +10,20 @@ import { connect, type Socket } from 'node:net';
 import { cookieFor, type XAuth } from './auth.ts';
 import { XProtocolError, xErrorOf } from './x-errors.ts';
 
-const OPCODE = { getWindowAttributes: 3, getGeometry: 14, internAtom: 16, getProperty: 20, getSelectionOwner: 23, sendEvent: 25, translateCoordinates: 40, getInputFocus: 43, getImage: 73, queryExtension: 98, changeKeyboardMapping: 100, getKeyboardMapping: 101 } as const;
+const OPCODE = {
+  getWindowAttributes: 3,
+  getGeometry: 14,
+  internAtom: 16,
+  getProperty: 20,
+  getSelectionOwner: 23,
+  sendEvent: 25,
+  translateCoordinates: 40,
+  getInputFocus: 43,
+  getImage: 73,
+  queryExtension: 98,
+  changeKeyboardMapping: 100,
+  getKeyboardMapping: 101,
+} as const;
 const Z_PIXMAP = 2;
 const MAP_STATE_VIEWABLE = 2;
 const CLIENT_MESSAGE = 33;
@@ -161,7 +174,10 @@ export const connectionTo = (display: string, env: XEnv): (() => Promise<XConnec
       const opened = XConnection.open(display, env);
       current = opened;
       void opened
-        .then((x) => x.closed, () => undefined)
+        .then(
+          (x) => x.closed,
+          () => undefined,
+        )
         .then(() => {
           if (current === opened) current = undefined;
         });
@@ -204,7 +220,11 @@ export class XConnection {
       try {
         this.received(chunk);
       } catch (error) {
-        this.fail(error instanceof XProtocolError ? error : new XProtocolError(`X connection: a reply could not be read: ${(error as Error).message}`));
+        this.fail(
+          error instanceof XProtocolError
+            ? error
+            : new XProtocolError(`X connection: a reply could not be read: ${(error as Error).message}`),
+        );
         socket.destroy();
       }
     };
@@ -256,7 +276,10 @@ export class XConnection {
         let connection: XConnection;
         try {
           const { root, pixels, keycodes } = parseSetup(setup.subarray(0, total));
-          connection = new XConnection(socket, reads, root, pixels, keycodes, { base: setup.readUInt32LE(12), mask: setup.readUInt32LE(16) });
+          connection = new XConnection(socket, reads, root, pixels, keycodes, {
+            base: setup.readUInt32LE(12),
+            mask: setup.readUInt32LE(16),
+          });
         } catch (error) {
           finish(new XProtocolError(`X server ${display} sent a setup reply that cannot be read: ${(error as Error).message}`));
           return;
@@ -491,7 +514,8 @@ export class XConnection {
     while (this.buffer.length >= 32) {
       const kind = this.buffer.readUInt8(0);
       const size = kind === 1 || kind === 35 ? 32 + this.buffer.readUInt32LE(4) * 4 : 32;
-      if (size > MAX_PACKET_BYTES) throw new XProtocolError(`X connection: a reply of ${size} bytes (at most ${MAX_PACKET_BYTES} are read)`);
+      if (size > MAX_PACKET_BYTES)
+        throw new XProtocolError(`X connection: a reply of ${size} bytes (at most ${MAX_PACKET_BYTES} are read)`);
       if (this.buffer.length < size) {
         if (kind === 1) this.startFilling(size);
         return;
@@ -551,7 +575,8 @@ export class XConnection {
     this.settle(sequence, pending, failure ?? packet);
     // Replies come in request order: the requests without a reply sent before this one are done
     // (their errors would have come first); those sent after it are not, whatever it answered.
-    for (const [earlier, waiting] of this.pending) if (waiting.noReply && sentBefore(earlier, sequence)) this.settle(earlier, waiting, packet);
+    for (const [earlier, waiting] of this.pending)
+      if (waiting.noReply && sentBefore(earlier, sequence)) this.settle(earlier, waiting, packet);
   }
 
   private settle(sequence: number, pending: Pending, result: Buffer | Error): void {

@@ -25,8 +25,7 @@ interface Waiter {
   readonly wake: () => void;
 }
 
-const meets = (a: Region, b: Region): boolean =>
-  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const meets = (a: Region, b: Region): boolean => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 export class DrawingWatch {
   private seq = 0;
@@ -34,9 +33,13 @@ export class DrawingWatch {
   private readonly waiters = new Set<Waiter>();
   private ended = false;
 
-  private constructor(private readonly x: XConnection, damageEvent: number) {
+  private constructor(
+    private readonly x: XConnection,
+    damageEvent: number,
+  ) {
     x.onEvent = (code, event) => {
-      if (code === damageEvent) this.drew({ x: event.readInt16LE(16), y: event.readInt16LE(18), width: event.readUInt16LE(20), height: event.readUInt16LE(22) });
+      if (code === damageEvent)
+        this.drew({ x: event.readInt16LE(16), y: event.readInt16LE(18), width: event.readUInt16LE(20), height: event.readUInt16LE(22) });
     };
     void x.closed.then(() => {
       this.ended = true;

@@ -28,7 +28,11 @@ export class XTest {
 
   /** Sends `events` in order, in one write; resolves once the server has handled them all. */
   send(events: readonly FakeEvent[]): Promise<void> {
-    return this.x.requests(this.extension, FAKE_INPUT, events.map((e) => this.body(e)));
+    return this.x.requests(
+      this.extension,
+      FAKE_INPUT,
+      events.map((e) => this.body(e)),
+    );
   }
 
   /** A FakeInput request's body: type, detail, delay 0, root, and for a motion its absolute point. */

@@ -57,13 +57,7 @@ export const stretchBetween = (ground: number, ink: number): Stretch => ({ ink, 
  * reaches black like other ink. `inkLevel`: stretched values below it are ink.
  * Returns the boxes of the components restored.
  */
-export function restoreFaintInk(
-  original: GrayImage,
-  out: GrayImage,
-  ground: number,
-  stretch: Stretch,
-  inkLevel: number,
-): ComponentBox[] {
+export function restoreFaintInk(original: GrayImage, out: GrayImage, ground: number, stretch: Stretch, inkLevel: number): ComponentBox[] {
   const { width: w, height: h, data } = original;
   const n = w * h;
   const level = ground - FAINT_STEP;

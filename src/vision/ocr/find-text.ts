@@ -70,12 +70,7 @@ const SHORT_WHITELIST = Array.from({ length: 95 }, (_, i) => String.fromCharCode
   .join('');
 
 /** Finds `text` on `frame`; best hits first, an empty list when it is not there. */
-export async function findText(
-  reader: TextReader,
-  frame: Frame,
-  text: string,
-  options: FindTextOptions = {},
-): Promise<TextHit[]> {
+export async function findText(reader: TextReader, frame: Frame, text: string, options: FindTextOptions = {}): Promise<TextHit[]> {
   const target = matchKey(text);
   if (target === '') return [];
   if (options.region) {
@@ -194,8 +189,7 @@ export async function readAll(reader: TextReader, frame: Frame, options: ReadAll
       // A page word of several characters on a single glyph, read with doubt, never wins
       // ("Cc" on the "C" key).
       const rivals = inside.filter((w) => overlapsMostly(w.box, candidate.label));
-      const wins = (w: TextBox): boolean =>
-        w.confidence >= read.confidence && !(single && w.text.length > 1 && w.confidence < DOUBTFUL);
+      const wins = (w: TextBox): boolean => w.confidence >= read.confidence && !(single && w.text.length > 1 && w.confidence < DOUBTFUL);
       if (covered && rivals.some(wins)) continue;
       for (const w of rivals) {
         const at = words.indexOf(w);
@@ -265,7 +259,7 @@ function wordKey(text: string, target: string): string {
 
 const similarity = (distance: number, target: string): number => Math.max(0, 1 - distance / Math.max(1, target.length));
 const scoreOf = (distance: number, target: string, confidence: number): number =>
-  similarity(distance, target) * (0.6 + 0.4 * Math.max(0, Math.min(100, confidence)) / 100);
+  similarity(distance, target) * (0.6 + (0.4 * Math.max(0, Math.min(100, confidence))) / 100);
 
 /** Runs of consecutive words (as many as the target has) that match, plus a match inside one long word. */
 function matchWords(words: readonly TextBox[], target: string, maxDistance: number, source: 'frame' | 'label'): TextHit[] {
@@ -289,7 +283,12 @@ function matchWords(words: readonly TextBox[], target: string, maxDistance: numb
       const win = bestWindow(target, key);
       if (win.distance > maxDistance) return;
       const perChar = w.box.width / key.length;
-      const box = { x: Math.round(w.box.x + win.start * perChar), y: w.box.y, width: Math.max(1, Math.round((win.end - win.start) * perChar)), height: w.box.height };
+      const box = {
+        x: Math.round(w.box.x + win.start * perChar),
+        y: w.box.y,
+        width: Math.max(1, Math.round((win.end - win.start) * perChar)),
+        height: w.box.height,
+      };
       hits.push({ box, score: 0.9 * scoreOf(win.distance, target, w.confidence), read: w.text, source });
     });
   }
@@ -308,8 +307,7 @@ function matchLabel(words: readonly TextBox[], text: string, candidate: LabelCan
 }
 
 /** One glyph read as its upper and lower case ("Cc" for a lone "C") is the first of them. */
-const singleLetter = (text: string): string =>
-  /^(\p{L})\1$/iu.test(text) && text[0] !== text[1] ? text.slice(0, 1) : text;
+const singleLetter = (text: string): string => (/^(\p{L})\1$/iu.test(text) && text[0] !== text[1] ? text.slice(0, 1) : text);
 
 /** A label shaped like one character. */
 const isSingleGlyph = (c: LabelCandidate): boolean => c.glyphs <= 2 && c.label.width <= 1.3 * c.label.height;

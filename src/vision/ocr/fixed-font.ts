@@ -165,7 +165,7 @@ function readRun(gray: GrayImage, start: number, end: number, bandTop: number, r
   const out: Placement[] = [];
   for (let cellTop = bandTop + rows - H; cellTop <= bandTop; cellTop++) {
     for (let phase = 0; phase < W; phase++) {
-      const first = start - (((start - phase) % W) + W) % W;
+      const first = start - ((((start - phase) % W) + W) % W);
       let text = '';
       for (let cx = first; cx <= end; cx += W) {
         const cell = cellRows(gray, cx, cellTop);

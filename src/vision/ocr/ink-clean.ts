@@ -68,7 +68,6 @@ export interface CleanReport {
   readonly asterisks: readonly Region[];
 }
 
-
 /**
  * Erases non-text ink of `gray` in place (sets it to 255, with its anti-aliased fringe) and
  * reports what was erased and how many lines of text are left.
@@ -263,6 +262,10 @@ export function cleanInk(gray: GrayImage, options: CleanOptions = {}): CleanRepo
     }
   }
   const glyphs = comps.filter((_, i) => drop[i + 1] !== 1).map((c) => ({ x: c.x0, y: c.y0, width: bw(c), height: bh(c) }));
-  const asterisks = findAsterisks(label, w, comps.map((c, i) => (drop[i + 1] === 1 ? null : c)));
+  const asterisks = findAsterisks(
+    label,
+    w,
+    comps.map((c, i) => (drop[i + 1] === 1 ? null : c)),
+  );
   return { erased, lines, spaces, glyphs, ink, textHeight, asterisks };
 }

@@ -77,8 +77,12 @@ function isChevron(c: Component, id: number, label: Int32Array, w: number, textH
   const middle = [c.x0 + third, c.x1 - third] as const;
   const right = [c.x1 - third + 1, c.x1] as const;
   return (
-    inked(c.y0, ...left) && inked(c.y0, ...right) && !inked(c.y0, ...middle) &&
-    inked(c.y1, ...middle) && !inked(c.y1, ...left) && !inked(c.y1, ...right)
+    inked(c.y0, ...left) &&
+    inked(c.y0, ...right) &&
+    !inked(c.y0, ...middle) &&
+    inked(c.y1, ...middle) &&
+    !inked(c.y1, ...left) &&
+    !inked(c.y1, ...right)
   );
 }
 
@@ -118,7 +122,9 @@ function isTriangle(c: Component, id: number, label: Int32Array, w: number): boo
     if (r === null) return false;
     const t = r[0]! >= r[r.length - 1]! ? r : [...r].reverse();
     const step = Math.max(2, 0.3 * side);
-    return t[0]! >= 0.7 * side && t[t.length - 1]! <= 0.35 * side && t.every((v, k) => k === 0 || (v <= t[k - 1]! && t[k - 1]! - v <= step));
+    return (
+      t[0]! >= 0.7 * side && t[t.length - 1]! <= 0.35 * side && t.every((v, k) => k === 0 || (v <= t[k - 1]! && t[k - 1]! - v <= step))
+    );
   };
   return tapers(runs('x'), ch) || tapers(runs('y'), cw);
 }

@@ -84,7 +84,8 @@ export function normalizeForOcr(frame: Frame, options: NormalizeOptions): Normal
   const fixed = readFixedFont(gray);
   if (fixed.length > 0) {
     for (const { band } of fixed) {
-      for (let y = band.y; y < band.y + band.height; y++) gray.data.fill(255, y * gray.width + band.x, y * gray.width + band.x + band.width);
+      for (let y = band.y; y < band.y + band.height; y++)
+        gray.data.fill(255, y * gray.width + band.x, y * gray.width + band.x + band.width);
     }
     clean = { ...cleanInk(gray), erased: clean.erased };
   }
@@ -95,11 +96,7 @@ export function normalizeForOcr(frame: Frame, options: NormalizeOptions): Normal
  * The normalized image, or the part of it in `area` (input coordinates), scaled, padded and
  * encoded. `options.layout` picks the scale estimate.
  */
-export function prepareNormalized(
-  normalized: Normalized,
-  area: Region | null,
-  options: Omit<PreprocessOptions, 'clean'>,
-): Prepared {
+export function prepareNormalized(normalized: Normalized, area: Region | null, options: Omit<PreprocessOptions, 'clean'>): Prepared {
   const { inverted, clean } = normalized;
   const box = area ? clampRegion(area, normalized.gray) : null;
   const gray = box ? cropGray(normalized.gray, box) : normalized.gray;
@@ -113,7 +110,16 @@ export function prepareNormalized(
   const pad = Math.max(10, Math.round(target * 0.6));
   const padded = padImage(scaled, pad, 255);
   const origin = { x: box?.x ?? 0, y: box?.y ?? 0 };
-  return { image: toPgm(padded), width: padded.width, height: padded.height, scale: scaled.width / gray.width, pad, origin, inverted, clean };
+  return {
+    image: toPgm(padded),
+    width: padded.width,
+    height: padded.height,
+    scale: scaled.width / gray.width,
+    pad,
+    origin,
+    inverted,
+    clean,
+  };
 }
 
 /** normalizeForOcr and prepareNormalized of the whole frame. */

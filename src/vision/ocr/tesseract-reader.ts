@@ -147,7 +147,10 @@ export class TesseractReader implements TextReader {
         results.push(await this.recognize(prepare(area, 'line'), '7', options.whitelist, frame));
       }
       return {
-        text: results.map((r) => r.text).filter((t) => t !== '').join('\n'),
+        text: results
+          .map((r) => r.text)
+          .filter((t) => t !== '')
+          .join('\n'),
         words: results.flatMap((r) => r.words),
         lines: results.flatMap((r) => r.lines),
       };

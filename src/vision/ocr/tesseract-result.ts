@@ -21,7 +21,11 @@ export function toResult(page: Tesseract.Page, prepared: Prepared, frame: Frame)
     for (const paragraph of block.paragraphs) {
       for (const line of paragraph.lines) {
         const kept: TextBox[] = [];
-        for (const word of fixCase(line.words.map((w) => withAsterisks(partOf(w), prepared, frame)), prepared, frame)) {
+        for (const word of fixCase(
+          line.words.map((w) => withAsterisks(partOf(w), prepared, frame)),
+          prepared,
+          frame,
+        )) {
           for (const part of splitAtSpaces(word, prepared, frame)) {
             const text = part.text.trim();
             if (!text || /^[|¦]+$/.test(text)) continue;
@@ -68,11 +72,12 @@ function trimBorderNoise(words: TextBox[], prepared: Prepared, frame: Frame): vo
   const erased = prepared.clean?.erased ?? [];
   const m = 2;
   const besideErased = (box: Region): boolean =>
-    erased.some((e) => box.x - m < e.x + e.width && e.x < box.x + box.width + m && box.y - m < e.y + e.height && e.y < box.y + box.height + m);
+    erased.some(
+      (e) => box.x - m < e.x + e.width && e.x < box.x + box.width + m && box.y - m < e.y + e.height && e.y < box.y + box.height + m,
+    );
   const atLeft = (box: Region): boolean => box.x <= m || besideErased(box);
   const atRight = (box: Region): boolean => box.x + box.width >= frame.width - m || besideErased(box);
-  const atEdge = (box: Region): boolean =>
-    atLeft(box) || atRight(box) || box.y <= m || box.y + box.height >= frame.height - m;
+  const atEdge = (box: Region): boolean => atLeft(box) || atRight(box) || box.y <= m || box.y + box.height >= frame.height - m;
   for (let i = words.length - 1; i >= 0; i--) if (DOT_NOISE.test(words[i]!.text) && atEdge(words[i]!.box)) words.splice(i, 1);
   const first = words[0];
   if (first && OPEN_NOISE.test(first.text) && atLeft(first.box)) words[0] = { ...first, text: first.text.replace(OPEN_NOISE, '') };
@@ -135,20 +140,23 @@ function splitAtSpaces(word: WordPart, prepared: Prepared, frame: Frame): { text
   const spaces = prepared.clean?.spaces ?? [];
   if (word.symbols.length < 2 || spaces.length === 0) return whole;
   const box = whole[0]!.box;
-  const inWord = spaces.filter(
-    (s) => s.x > box.x && s.x < box.x + box.width && s.y < box.y + box.height && box.y < s.y + s.height,
-  );
+  const inWord = spaces.filter((s) => s.x > box.x && s.x < box.x + box.width && s.y < box.y + box.height && box.y < s.y + s.height);
   if (inWord.length === 0) return whole;
   const boxes = word.symbols.map((s) => boxToFrame(s.bbox, prepared, frame));
   const parts: { text: string; box: Region }[] = [];
   let first = 0;
   for (let i = 1; i <= boxes.length; i++) {
     const split =
-      i === boxes.length ||
-      inWord.some((s) => boxes[i - 1]!.x < s.x && boxes[i]!.x >= s.x + s.width - Math.max(2, s.width / 2));
+      i === boxes.length || inWord.some((s) => boxes[i - 1]!.x < s.x && boxes[i]!.x >= s.x + s.width - Math.max(2, s.width / 2));
     if (!split) continue;
     const run = boxes.slice(first, i);
-    parts.push({ text: word.symbols.slice(first, i).map((s) => s.text).join(''), box: run.reduce(unionRegions) });
+    parts.push({
+      text: word.symbols
+        .slice(first, i)
+        .map((s) => s.text)
+        .join(''),
+      box: run.reduce(unionRegions),
+    });
     first = i;
   }
   return parts;
@@ -237,7 +245,13 @@ function sameCase(word: WordPart, inkHeight: (bbox: Tesseract.Bbox) => number): 
   if (heights.some((h) => h === 0) || Math.max(...heights) - Math.min(...heights) > 1) return word;
   const upper = letters.filter((s) => s.text !== s.text.toLowerCase()).length;
   const text = upper * 2 > letters.length ? word.text.toUpperCase() : word.text.toLowerCase();
-  return text === word.text ? word : { ...word, text, symbols: word.symbols.map((s) => ({ ...s, text: upper * 2 > letters.length ? s.text.toUpperCase() : s.text.toLowerCase() })) };
+  return text === word.text
+    ? word
+    : {
+        ...word,
+        text,
+        symbols: word.symbols.map((s) => ({ ...s, text: upper * 2 > letters.length ? s.text.toUpperCase() : s.text.toLowerCase() })),
+      };
 }
 
 /**
