@@ -426,5 +426,11 @@ export interface ActionDetail {
    * The element effects recorded ("entry "Name": text "Alice""); `checked` false when the pixels
    * failed first, else `problem` says why they did not hold (absent: they held).
    */
-  readonly elements?: { readonly expected: readonly string[]; readonly checked: boolean; readonly problem?: string };
+  readonly elements?: {
+    readonly expected: readonly string[];
+    /** Where the recorded elements were, window-relative (older paths kept no boxes). */
+    readonly boxes?: readonly Region[];
+    readonly checked: boolean;
+    readonly problem?: string;
+  };
 }

@@ -2,13 +2,9 @@
  * The detail of a replayed action that a trace shows and a verdict never reads: what each rung of
  * the ladder scored and where, each recorded effect where it was expected and where it was found.
  */
-import type { ActionDetail, ElementEffect, RecordedAction, RungTry } from '../domain.ts';
+import type { ActionDetail, RecordedAction, RungTry } from '../domain.ts';
+import { describeElementEffect } from '../spec-file/describe.ts';
 import { kindOf, type EffectCheck } from './verify.ts';
-
-const describeElementEffect = (e: ElementEffect): string =>
-  `${e.role} "${e.name}": ${Object.entries(e.after)
-    .map(([key, value]) => `${key} ${JSON.stringify(value)}`)
-    .join(', ')}`;
 
 export function actionDetail(
   recorded: RecordedAction,
@@ -33,6 +29,7 @@ export function actionDetail(
       ? {
           elements: {
             expected: recorded.elements.map(describeElementEffect),
+            boxes: recorded.elements.flatMap((e) => (e.box ? [e.box] : [])),
             checked: elementCheck !== undefined,
             ...(elementCheck?.problem ? { problem: elementCheck.problem } : {}),
           },

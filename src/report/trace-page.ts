@@ -71,6 +71,11 @@ function afterBoxes(a: TraceAction): Box[] {
       label: `${e.kind} effect ${e.verified ? 'found' : 'not found'}${e.detail ? `: ${e.detail}` : ''}`,
     });
   }
+  const elements = a.detail?.elements;
+  for (const region of elements?.boxes ?? []) {
+    boxes.push({ region, kind: 'expected', label: 'element effect recorded here' });
+    if (elements?.problem) boxes.push({ region, kind: 'missing', label: `element effect not as recorded: ${elements.problem}` });
+  }
   for (const u of a.report?.unexpected ?? [])
     boxes.push({ region: u.region, kind: 'unexpected', label: `unexpected change: ${u.text || 'no text'}` });
   return boxes;

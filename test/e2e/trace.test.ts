@@ -111,7 +111,9 @@ describe('retrace trace', () => {
       expect(step.failed, step.text).toBe(true);
       expect(step.title).toBe('action 1: type "Alice"');
       // The effect expected, and what was found instead, in words and boxed on the window.
-      expect(step.text).toMatch(/text\tAlice\t\[\d+, \d+, \d+, \d+\]\t\[\d+, \d+, \d+, \d+\]\tNOT found\treads ""/);
+      // The app publishes the entry: its element effect decides, and the pixels there are evidence.
+      expect(step.text).toContain('expected: entry "Your name:" → "Alice"');
+      expect(step.text).toMatch(/found: the entry "Your name:" has text "●+", recorded "Alice"/);
       expect(step.text).toContain('its effect did not verify');
       expect(step.boxes).toMatchObject({ 'box expected': 1, 'box missing': 1 });
       // The boxes are drawn where a person looks: red on the after image.
