@@ -2,7 +2,8 @@
  * The inspect page: one self-contained HTML file (the image and the data inline, no network), so
  * it opens from disk and can be attached to a CI run. The boxes are plain positioned elements,
  * drawn without script; the script adds the pointer's window coordinates and, on a click, ready
- * to paste spec text for what is under it (a drag gives a region).
+ * to paste spec text for what is under it (a drag gives a region). The app's elements are listed as
+ * an indented tree: hovering one draws its box on the window, clicking one copies its target.
  */
 import { escapeHtml } from '../safe-text.ts';
 import type { Inspection } from './inspect.ts';
@@ -32,6 +33,8 @@ h1{font-size:18px;margin:0 0 4px}.meta{color:#666;margin:0 0 12px}
 .snip code{flex:1;background:#fff;border:1px solid #ccc;padding:4px 6px;font:13px monospace;white-space:pre}
 label{margin-right:10px}
 table{border-collapse:collapse;font-size:12px;margin-top:10px}td,th{border-bottom:1px solid #ddd;padding:2px 6px;text-align:left}
+#elements tr.el{cursor:pointer}#elements tr.el:hover{background:#e4f4e8}#elements td.states{color:#666}
+.none{color:#666;margin:10px 0 0}
 `;
 
 const SCRIPT = `
@@ -84,6 +87,16 @@ stage.addEventListener('mouseup', (e) => {
     show(b); offer([['region', region(b)], ['mask', 'mask: [[' + [b.x, b.y, b.width, b.height].join(', ') + ']]']]);
   } else explain(p);
 });
+for (const row of document.querySelectorAll('tr.el')) {
+  const el = data.elements[Number(row.dataset.i)];
+  row.onmouseenter = () => show(el.box);
+  row.onmouseleave = () => show(null);
+  row.onclick = () => {
+    const text = el.target || '{ role: ' + el.role + ', name: ' + q(el.name) + ' }';
+    if (navigator.clipboard) navigator.clipboard.writeText(text);
+    offer([['element', text]]);
+  };
+}
 for (const box of document.querySelectorAll('input[data-layer]')) box.onchange = () => {
   for (const el of document.querySelectorAll('.' + box.dataset.layer)) el.style.display = box.checked ? '' : 'none';
 };
@@ -102,12 +115,22 @@ export function inspectPage(inspection: Inspection, png: Uint8Array): string {
         `<tr><td>${escapeHtml(w.text)}</td><td>[${w.box.x}, ${w.box.y}, ${w.box.width}, ${w.box.height}]</td><td>${w.confidence}</td></tr>`,
     )
     .join('');
-  const elementsNote = inspection.elementsSource === null ? ' (no accessibility source on this desktop)' : '';
+  const elementRows = elements
+    .map(
+      (e, i) =>
+        `<tr class="el" data-i="${i}" title="click to copy"><td style="padding-left:${6 + 14 * e.depth}px">${escapeHtml(e.role)}</td><td>${escapeHtml(e.name)}</td>` +
+        `<td class="states">${escapeHtml(e.states.join(' '))}</td><td>[${e.box.x}, ${e.box.y}, ${e.box.width}, ${e.box.height}]</td><td><code>${escapeHtml(e.target ?? '')}</code></td></tr>`,
+    )
+    .join('');
+  const elementList =
+    inspection.elementsNote === null
+      ? `<table id="elements"><tr><th>role</th><th>name</th><th>states</th><th>box [x, y, w, h]</th><th>target (click to copy)</th></tr>${elementRows}</table>`
+      : `<p class="none" id="elements">No elements: ${escapeHtml(inspection.elementsNote)}</p>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>retrace inspect: ${escapeHtml(inspection.spec)}</title>
 <style>${STYLE}</style></head><body>
 <h1>${escapeHtml(win.title)}</h1>
-<p class="meta">${escapeHtml(inspection.spec)}${inspection.goal ? ` · after goal <b>${escapeHtml(inspection.goal)}</b>` : ''} · window ${win.width}×${win.height} · ${words.length} words · ${controls.length} controls · ${elements.length} elements${elementsNote}</p>
+<p class="meta">${escapeHtml(inspection.spec)}${inspection.goal ? ` · after goal <b>${escapeHtml(inspection.goal)}</b>` : ''} · window ${win.width}×${win.height} · ${words.length} words · ${controls.length} controls · ${elements.length} elements</p>
 <div id="layout">
 <div id="stage" style="width:${win.width}px;height:${win.height}px"><img src="${pngDataUri(png)}" width="${win.width}" height="${win.height}" alt="the window" draggable="false">
 ${boxes}
@@ -116,6 +139,7 @@ ${boxes}
 <div><label><input type="checkbox" data-layer="word" checked> words</label><label><input type="checkbox" data-layer="control" checked> controls</label><label><input type="checkbox" data-layer="element" checked> elements</label></div>
 <div id="coords">move over the window for coordinates; click for a target, drag for a region</div>
 <div id="snips"></div>
+${elementList}
 <table><tr><th>word</th><th>box [x, y, w, h]</th><th>conf.</th></tr>${wordRows}</table>
 </div></div>
 <script type="application/json" id="data">${scriptJson(inspection)}</script>

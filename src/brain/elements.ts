@@ -179,7 +179,7 @@ export function offerElements(elements: readonly Element[] | undefined, window: 
 }
 
 /** The element target that finds `element` among `elements`: its role, name, and `nth` when others match too. */
-function targetOf(element: Element, name: string, elements: readonly Element[]): ElementTarget | undefined {
+export function targetOf(element: Element, name: string, elements: readonly Element[]): ElementTarget | undefined {
   if (name === '' || typeof namePattern(name) !== 'string') return undefined;
   const equals = matchElements(elements, { role: element.role, name });
   const nth = equals.findIndex((e) => e.ref === element.ref);

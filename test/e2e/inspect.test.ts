@@ -1,6 +1,7 @@
 /**
- * `retrace inspect` end to end: a real zenity dialog on retrace's own display, real OCR, and the
- * page it writes rendered in headless Chromium.
+ * `retrace inspect` end to end: real zenity dialogs on retrace's own display (their elements read
+ * over its accessibility bus, as a run reads them), real OCR, and the page it writes rendered in
+ * headless Chromium; and an X app that publishes no elements.
  */
 import { describe, expect, test } from 'vitest';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { Project } from '../support/project.ts';
 import { countPixels, screenshotPage } from '../support/page-shot.ts';
 import type { Inspection } from '../../src/author/inspect.ts';
+import { escapeHtml } from '../../src/safe-text.ts';
 
 const SPEC = `# a zenity dialog
 name: Zenity
@@ -17,6 +19,26 @@ app:
 goals:
   - id: ok
     goal: click "OK"
+`;
+
+const FORM_SPEC = `# a zenity form
+name: Form
+app:
+  launch: zenity --forms --title "Retrace Form" --text Details --add-entry Name --add-entry "<b>&amp;City</b>"
+  window: Retrace Form
+goals:
+  - id: fill
+    goal: type "Alice" into entry "Name"
+`;
+
+const NO_TREE_SPEC = `# xmessage (Athena widgets) publishes nothing over the accessibility bus
+name: Message
+app:
+  launch: xmessage -name retrace-message -title "Retrace Message" "Nothing to read here"
+  window: Retrace Message
+goals:
+  - id: ok
+    goal: click "okay"
 `;
 
 /** The word boxes' border colour on the page: rgba(0, 90, 255, .9) over the window. */
@@ -42,7 +64,7 @@ describe('retrace inspect', () => {
     expect(ok!.confidence).toBeGreaterThan(50);
     // The OK button is a control the segmenter finds, and the word lies inside it.
     expect(inspection.controls.some((c) => c.box.x <= box.x && c.box.y <= box.y && c.box.x + c.box.width >= box.x + box.width)).toBe(true);
-    expect(inspection.elements).toEqual([]);
+    expect(inspection.elements.find((e) => e.role === 'button' && e.name === 'OK')?.target).toBe('click button "OK"');
     expect(project.exists('reports/inspect/specs/zenity/window.png')).toBe(true);
 
     // The same page without its word boxes: the blue the boxes add is the difference.
@@ -54,5 +76,52 @@ describe('retrace inspect', () => {
     // Each word box is outlined: at least its perimeter in pixels, for every word.
     const perimeters = inspection.words.reduce((n, w) => n + w.box.width + w.box.height, 0);
     expect(added).toBeGreaterThan(perimeters);
+  }, 120_000);
+
+  test("lists the app's elements (role, name, states, box, target) in inspect.json and on the page", async () => {
+    project.write('specs/form.yaml', FORM_SPEC);
+    const result = await project.cli(['inspect', 'specs/form.yaml']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const inspection = JSON.parse(project.read('reports/inspect/specs/form/inspect.json')) as Inspection;
+    expect(inspection.elementsSource).toBe('atspi');
+    expect(inspection.elementsNote).toBeNull();
+    const { width, height } = inspection.window;
+    const named = (role: string, name: string) => inspection.elements.find((e) => e.role === role && e.name === name);
+    const expected: [string, string, string][] = [
+      ['entry', 'Name', 'type "…" into entry "Name"'],
+      ['entry', '<b>&amp;City</b>', 'type "…" into entry "<b>&amp;City</b>"'],
+      ['button', 'OK', 'click button "OK"'],
+    ];
+    const html = project.read('reports/inspect/specs/form/index.html');
+    for (const [role, name, target] of expected) {
+      const e = named(role, name);
+      expect(e, `${role} ${name} in ${JSON.stringify(inspection.elements.map((x) => [x.role, x.name]))}`).toBeDefined();
+      expect(e!.target).toBe(target);
+      expect(e!.states).toContain('showing');
+      expect(e!.box.width).toBeGreaterThan(0);
+      expect(e!.box.x + e!.box.width).toBeLessThanOrEqual(width);
+      expect(e!.box.y + e!.box.height).toBeLessThanOrEqual(height);
+      // Its row on the page: escaped, never markup.
+      expect(html).toContain(`<td>${escapeHtml(name)}</td>`);
+      expect(html).toContain(`<code>${escapeHtml(target)}</code>`);
+    }
+    expect(named('entry', 'Name')!.states).toEqual(expect.arrayContaining(['editable', 'sensitive']));
+    // The tree: the window first, every other element deeper.
+    expect(inspection.elements[0]!.depth).toBe(0);
+    expect(html).not.toContain('<b>&amp;City</b></td>');
+    expect((html.match(/<tr class="el"/g) ?? []).length).toBe(inspection.elements.length);
+  }, 120_000);
+
+  test('an app that publishes no elements: elements [] and a line saying so', async () => {
+    project.write('specs/message.yaml', NO_TREE_SPEC);
+    const result = await project.cli(['inspect', 'specs/message.yaml']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const inspection = JSON.parse(project.read('reports/inspect/specs/message/inspect.json')) as Inspection;
+    expect(inspection.elements).toEqual([]);
+    expect(inspection.elementsNote).toMatch(/publishes no elements/);
+    expect(result.stdout).toMatch(/no elements: the application publishes no elements/);
+    expect(project.read('reports/inspect/specs/message/index.html')).toContain(
+      '<p class="none" id="elements">No elements: the application publishes no elements',
+    );
   }, 120_000);
 });

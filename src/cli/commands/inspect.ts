@@ -36,6 +36,7 @@ export default async function inspect(args: ParsedArgs): Promise<number> {
     let code = 0;
     if (path && goalId) code = await replayTo(session, store, goalId, path);
     const { inspectFrame, writeInspection } = await import('../../author/inspect.ts');
+    const { snapshot } = await import('../../brain/elements.ts');
     const shot = await session.stage.shoot();
     const info = await session.stage.window();
     say('reading the window (OCR, controls)');
@@ -45,11 +46,13 @@ export default async function inspect(args: ParsedArgs): Promise<number> {
       title: info.title,
       frame: shot.frame,
       reader: session.reader,
+      elements: await snapshot(session.stage, shot.window),
     });
     const files = writeInspection(out, shot.frame, inspection);
     const shown = (f: string): string => terminalText(relative(root, f) || f);
     process.stdout.write(
       `window ${inspection.window.width}×${inspection.window.height}: ${inspection.words.length} words, ${inspection.controls.length} controls, ${inspection.elements.length} elements\n` +
+        (inspection.elementsNote === null ? '' : `no elements: ${terminalText(inspection.elementsNote)}\n`) +
         `${shown(files.html)}  (open it in a browser: boxes, coordinates, ready-to-paste targets)\n${shown(files.json)}\n${shown(files.png)}\n`,
     );
     return code;
