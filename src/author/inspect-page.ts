@@ -27,7 +27,7 @@ h1{font-size:18px;margin:0 0 4px}.meta{color:#666;margin:0 0 12px}
 .element{border:2px solid rgba(0,160,60,.9)}
 .pick{border:2px solid #e00;background:rgba(255,0,0,.12)}
 #layout{display:flex;gap:20px;align-items:flex-start}
-#side{min-width:320px;max-width:440px}
+#side{min-width:320px;flex:1}
 #coords{font:13px monospace;margin:6px 0}
 .snip{display:flex;gap:6px;align-items:center;margin:4px 0}
 .snip code{flex:1;background:#fff;border:1px solid #ccc;padding:4px 6px;font:13px monospace;white-space:pre}

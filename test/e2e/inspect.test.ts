@@ -10,6 +10,8 @@ import { Project } from '../support/project.ts';
 import { countPixels, screenshotPage } from '../support/page-shot.ts';
 import type { Inspection } from '../../src/author/inspect.ts';
 import { escapeHtml } from '../../src/safe-text.ts';
+import { BrowserPage } from '../support/browser-page.ts';
+import { pathToFileURL } from 'node:url';
 
 const SPEC = `# a zenity dialog
 name: Zenity
@@ -110,6 +112,28 @@ describe('retrace inspect', () => {
     expect(inspection.elements[0]!.depth).toBe(0);
     expect(html).not.toContain('<b>&amp;City</b></td>');
     expect((html.match(/<tr class="el"/g) ?? []).length).toBe(inspection.elements.length);
+
+    // In a browser, as a person uses it: the pointer over the OK row draws its box on the window;
+    // a click on the row offers its target.
+    const page = await BrowserPage.open(pathToFileURL(join(project.root, 'reports/inspect/specs/form/index.html')).href);
+    try {
+      const i = inspection.elements.indexOf(named('button', 'OK')!);
+      const row = await page.evaluate<{ x: number; y: number }>(
+        `(() => { const row = document.querySelector('tr.el[data-i="${i}"]'); row.scrollIntoView({ block: 'center' }); const r = row.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`,
+      );
+      const mouse = (type: string) => page.send('Input.dispatchMouseEvent', { type, x: row.x, y: row.y, button: 'left', clickCount: 1 });
+      await mouse('mouseMoved');
+      const pick = await page.evaluate<string>(
+        `(() => { const s = document.getElementById('pick').style; return [s.display, s.left, s.top, s.width, s.height].join(' '); })()`,
+      );
+      const { x, y, width: w, height: h } = named('button', 'OK')!.box;
+      expect(pick).toBe(`block ${x}px ${y}px ${w}px ${h}px`);
+      await mouse('mousePressed');
+      await mouse('mouseReleased');
+      expect(await page.evaluate<string>(`document.getElementById('snips').textContent`)).toContain('click button "OK"');
+    } finally {
+      await page.close();
+    }
   }, 120_000);
 
   test('an app that publishes no elements: elements [] and a line saying so', async () => {
