@@ -133,7 +133,7 @@ export function onScreen(element: Element, byRef: ReadonlyMap<string, Element>):
     up !== undefined;
     up = up.parent === undefined ? undefined : byRef.get(up.parent)
   ) {
-    if (clips(up) && !containsPoint(up.box, centre)) return false;
+    if (clips(up) && !unknownExtents(up) && !containsPoint(up.box, centre)) return false;
   }
   return true;
 }
@@ -143,6 +143,8 @@ export function onScreen(element: Element, byRef: ReadonlyMap<string, Element>):
  * may hold what overflows it (a page's absolutely placed popup, a menu bar's open menu).
  */
 const CLIPPING: ReadonlySet<string> = new Set(['window', 'dialog', 'list', 'table', 'tree']);
+/** Negative extents are a toolkit's "not known" (the Java ATK wrapper's frame says -1 × -1): they clip nothing. */
+const unknownExtents = (e: Element): boolean => e.box.width < 0 || e.box.height < 0;
 const clips = (e: Element): boolean => CLIPPING.has(e.role) || e.toolkitRole === 'scroll pane' || e.toolkitRole === 'viewport';
 
 /** The element an action at `point` lands on: the deepest actionable one there, else the deepest named one; never one off screen. */

@@ -1,0 +1,46 @@
+/**
+ * Which published elements are on screen: an element whose clipping ancestor has no area is not
+ * (Qt's closed combo list, 0 × 0, publishes its items over the fields below), while a frame whose
+ * extents the toolkit does not know (the Java ATK wrapper's window says -1 × -1) clips nothing.
+ */
+import { describe, expect, test } from 'vitest';
+import type { Element } from '../../src/desktop/types.ts';
+import type { Region } from '../../src/domain.ts';
+import { indexByRef, onScreen } from '../../src/brain/elements.ts';
+
+const STATES = { focused: false, checked: false, sensitive: true, showing: true, editable: false, selected: false, expanded: false };
+
+const element = (ref: string, role: string, box: Region, parent?: string): Element => ({
+  ref,
+  role,
+  toolkitRole: role,
+  name: ref,
+  description: '',
+  states: STATES,
+  box,
+  ...(parent !== undefined && { parent }),
+  index: 0,
+  depth: parent === undefined ? 0 : 1,
+});
+
+const entryUnder = (window: Region): readonly Element[] => [
+  element('frame', 'window', window),
+  element('Name', 'entry', { x: 214, y: 0, width: 206, height: 44 }, 'frame'),
+];
+
+describe('onScreen', () => {
+  test('an element inside its window is on screen', () => {
+    const elements = entryUnder({ x: 0, y: 0, width: 420, height: 200 });
+    expect(onScreen(elements[1]!, indexByRef(elements))).toBe(true);
+  });
+
+  test('an element under a clipping ancestor with no area is not', () => {
+    const elements = entryUnder({ x: 0, y: 0, width: 0, height: 0 });
+    expect(onScreen(elements[1]!, indexByRef(elements))).toBe(false);
+  });
+
+  test('a window whose extents are not known (-1 × -1) clips nothing', () => {
+    const elements = entryUnder({ x: -1, y: -1, width: -1, height: -1 });
+    expect(onScreen(elements[1]!, indexByRef(elements))).toBe(true);
+  });
+});
