@@ -257,9 +257,24 @@ const deviceScale = (raws: readonly RawElement[], window: Region): number => {
     const scale = window.width / box.width;
     const near = (units: number, pixels: number): boolean => Math.abs(units * scale - pixels) <= scale + 1;
     if (!near(box.height, window.height) || !near(box.x, window.x) || !near(box.y, window.y)) continue;
-    return raws.some((other) => other.screenBox.width > box.width + 2) ? 1 : scale;
+    const byRef = new Map(raws.map((r) => [r.ref, r]));
+    return raws.some((other) => other.screenBox.width > box.width + 2 && !insideNothing(other, byRef)) ? 1 : scale;
   }
   return 1;
+};
+
+/**
+ * Below an element with no area: Qt's closed combo list (0 × 0) publishes its items at a width
+ * of their own, which says nothing about the units of the boxes on screen.
+ */
+const insideNothing = (raw: RawElement, byRef: ReadonlyMap<string, RawElement>): boolean => {
+  for (
+    let up = raw.parent === undefined ? undefined : byRef.get(raw.parent);
+    up;
+    up = up.parent === undefined ? undefined : byRef.get(up.parent)
+  )
+    if (up.screenBox.width <= 0 || up.screenBox.height <= 0) return true;
+  return false;
 };
 
 const toElement = (
