@@ -15,10 +15,12 @@ fi
 mkdir -p reports
 status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json=reports/test-results.json "$@" || status=$?
-# One plain closing line for CI systems that read it.
+# One plain closing line for CI systems that read it. A file that failed outside its tests (an
+# import, a beforeAll) fails no test: it counts as one failed, and a line before says which.
 node -e '
   const r = JSON.parse(require("fs").readFileSync("reports/test-results.json", "utf8"));
-  // A suite that failed outside its tests (an import, a beforeAll) fails no test: counted apart.
-  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped, ${r.numFailedTestSuites} failed suites`);
+  const outside = r.testResults.filter((f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed"));
+  for (const f of outside) console.log(`failed outside its tests: ${require("path").relative(process.cwd(), f.name)}`);
+  console.log(`${r.numPassedTests} passed, ${r.numFailedTests + outside.length} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
 ' || true
 exit $status
