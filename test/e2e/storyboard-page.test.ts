@@ -125,9 +125,14 @@ describe('retrace paths show', () => {
     const file = join(project.root, 'last-run.html');
     writeFileSync(file, html);
     const page = await BrowserPage.open(pathToFileURL(file).href);
+    // The images decoded and the page painted twice since: a screenshot sooner can show the last layout.
+    const painted = `Promise.all([...document.images].map((i) => i.decode().catch(() => undefined)))
+      .then(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true)))))`;
     try {
+      await page.evaluate(painted);
       const preview = countPixels(await page.screenshot(), near(HEALED));
       await page.evaluate(`location.hash = 'run-2-after'`);
+      await page.evaluate(painted);
       const zoomed = countPixels(await page.screenshot(), near(HEALED));
       // Previews 360 px wide (the page is wider than the view: at least one shows); then one image at its full 800×600.
       expect(preview).toBeGreaterThan(360 * 260);

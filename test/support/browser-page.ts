@@ -94,6 +94,8 @@ export class BrowserPage {
     const out = await this.send<{ result: { value: T }; exceptionDetails?: { text: string } }>('Runtime.evaluate', {
       expression,
       returnByValue: true,
+      // An expression that is a promise (a wait for the page to paint) is answered once it settles.
+      awaitPromise: true,
     });
     if (out.exceptionDetails) throw new Error(`page script failed: ${out.exceptionDetails.text}`);
     return out.result.value;
