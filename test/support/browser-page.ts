@@ -53,6 +53,8 @@ export class BrowserPage {
       ],
       {
         stdio: ['ignore', 'ignore', 'pipe'],
+        // Its own process group: closing ends the renderer and the zygote too, not only the browser.
+        detached: true,
       },
     );
     const browser = await new Promise<string>((resolve, reject) => {
@@ -117,8 +119,10 @@ export class BrowserPage {
   async close(): Promise<void> {
     this.socket.close();
     const ended = new Promise((resolve) => this.chromium.once('exit', resolve));
-    this.chromium.kill('SIGKILL');
-    if (this.chromium.exitCode === null && this.chromium.signalCode === null) await ended;
-    rmSync(this.dir, { recursive: true, force: true });
+    const running = this.chromium.exitCode === null && this.chromium.signalCode === null;
+    if (running && this.chromium.pid !== undefined) process.kill(-this.chromium.pid, 'SIGKILL');
+    if (running) await ended;
+    // A child killed in the middle of a write may still add a file while the folder is removed.
+    rmSync(this.dir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
