@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { GoalPhases, RunStartup } from '../src/domain.ts';
 import { Project, REPO, runCommand } from '../test/support/project.ts';
+import { PHASE_KEYS, STARTUP_KEYS } from '../src/report/summary.ts';
 import { figure, guarded, progress, type Measurement, type Row, type Target } from './measure.ts';
 
 const GROUP = 'Run: start-up and time split';
@@ -25,16 +26,8 @@ const SPEC = readFileSync(join(REPO, 'specs', 'calculator.yaml'), 'utf8').replac
   'launch: ${env.FIXTURES}/open calculator',
 );
 
-const PHASES = [
-  'startMs',
-  'launchMs',
-  'readyMs',
-  'actionsMs',
-  'holdMs',
-  'checkMs',
-  'reportMs',
-] as const satisfies readonly (keyof GoalPhases)[];
-const STARTUP = ['cliMs', 'engineMs', 'displayMs'] as const satisfies readonly (keyof RunStartup)[];
+const PHASES = PHASE_KEYS;
+const STARTUP = STARTUP_KEYS;
 
 const ROWS = {
   firstAction: { name: 'command → first action − app launch', unit: 'ms', target: SECOND },

@@ -29,7 +29,7 @@ export interface Summary {
 }
 
 /** The keys of the time splits, in the order they happen (the compiler holds them to the types). */
-const PHASE_KEYS = [
+export const PHASE_KEYS = [
   'startMs',
   'launchMs',
   'readyMs',
@@ -38,7 +38,7 @@ const PHASE_KEYS = [
   'checkMs',
   'reportMs',
 ] as const satisfies readonly (keyof GoalPhases)[];
-const STARTUP_KEYS = ['cliMs', 'engineMs', 'displayMs'] as const satisfies readonly (keyof RunStartup)[];
+export const STARTUP_KEYS = ['cliMs', 'engineMs', 'displayMs'] as const satisfies readonly (keyof RunStartup)[];
 
 export const SUMMARY_FILE = 'summary.json';
 
