@@ -44,10 +44,11 @@ const chooseCapture = async (display: Display, forced: ForcedProviders['capture'
   const connection = connectionTo(display.name, display.env);
   const x = await reach(connection);
   const unfit = typeof x === 'string' ? x : isBgrx(x.pixels) ? undefined : `${pixelWords(x.pixels)}, not 32-bit BGRX`;
-  if (unfit === undefined) return [new XProtocolCapture(display, connection), forced ?? 'own X connection, 32-bit BGRX pixels'];
+  if (unfit === undefined)
+    return [new XProtocolCapture(display, connection), forced === undefined ? 'own X connection, 32-bit BGRX pixels' : FORCED];
   if (typeof x !== 'string') x.close();
   if (forced === 'x-protocol') throw unusable(display, 'Capture through the X protocol', unfit);
-  return [new NutCapture(display), `${unfit} → nut-js`];
+  return [new NutCapture(display, typeof x === 'string' ? undefined : x.pixels.masks), `${unfit} → nut-js`];
 };
 
 const chooseInput = async (display: Display, forced: ForcedProviders['input']): Promise<[InputProvider, string]> => {
@@ -56,7 +57,8 @@ const chooseInput = async (display: Display, forced: ForcedProviders['input']): 
   const connection = connectionTo(display.name, display.env);
   const x = await reach(connection);
   const xtest = typeof x === 'string' ? undefined : await XTest.open(x).catch(() => undefined);
-  if (xtest !== undefined) return [new XTestInput(display, connection, xtest), forced ?? 'XTEST on the own X connection'];
+  if (xtest !== undefined)
+    return [new XTestInput(display, connection, xtest), forced === undefined ? 'XTEST on the own X connection' : FORCED];
   const why = typeof x === 'string' ? x : 'XTEST missing';
   if (typeof x !== 'string') x.close();
   if (forced === 'xtest') throw unusable(display, 'Input through XTEST', why);
