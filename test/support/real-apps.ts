@@ -1,14 +1,18 @@
 /**
  * The corpus of real third-party apps (specs/real: galculator, gnome-calculator (GTK 4), xcalc, mousepad, xterm, zenity,
- * a Tk app, FeatherPad, a Swing form) in a throw-away project, as the e2e test and the benchmark run it: the
- * specs keep their ids (so their committed baselines apply), the Tk and Swing fixtures are launched from
- * the repository.
+ * yad, a Tk app, FeatherPad, SpeedCrunch (Qt 5), l3afpad, gtk3-widget-factory, a Swing form) in a throw-away project, as
+ * the e2e tests and the benchmark run it: the specs keep their ids (so their committed baselines apply), the Tk and
+ * Swing fixtures are launched from the repository. Learned once, then replayed with learning off, each run the real CLI.
  */
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Project, REPO } from './project.ts';
+import type { Summary } from '../../src/report/summary.ts';
+import { type CliResult, Project, REPO } from './project.ts';
 
 export const REAL_SPECS = join(REPO, 'specs', 'real');
+
+/** How many times CI replays the learned corpus on each kind of display. */
+export const REPLAYS = 5;
 
 export function realAppsProject(): Project {
   const project = new Project();
@@ -21,3 +25,43 @@ export function realAppsProject(): Project {
   });
   return project;
 }
+
+/** One run of the corpus: its summary and what the CLI said. */
+export interface CorpusRun {
+  readonly result: CliResult;
+  readonly summary: Summary;
+}
+
+export interface CorpusRuns {
+  readonly learned: CorpusRun;
+  readonly replays: readonly CorpusRun[];
+}
+
+/**
+ * Learns the corpus (rules planner) and replays it `times` times with learning off, every run
+ * through the real CLI; under `wrapper` (XVFB_RUN) each run gets a display of its own from it,
+ * else retrace starts its own. Every run happens, whatever the ones before it did.
+ */
+export async function learnAndReplay(
+  project: Project,
+  times: number,
+  options: { readonly wrapper?: readonly string[]; readonly env?: Record<string, string | undefined>; readonly timeoutMs: number },
+): Promise<CorpusRuns> {
+  const run = async (args: readonly string[]): Promise<CorpusRun> => {
+    const all = ['run', 'specs/real', '--paths', 'paths', ...args];
+    const result = options.wrapper
+      ? await project.cliUnder(options.wrapper, all, options.env, options.timeoutMs)
+      : await project.cli(all, options.env, options.timeoutMs);
+    return { result, summary: project.summary() };
+  };
+  const learned = await run(['--planner', 'rules']);
+  const replays: CorpusRun[] = [];
+  for (let i = 0; i < times; i++) replays.push(await run(['--learn', 'off']));
+  return { learned, replays };
+}
+
+/** The spec files of the corpus, as the summary names them. */
+export const REAL_SPEC_FILES = readdirSync(REAL_SPECS)
+  .filter((f) => f.endsWith('.yaml'))
+  .map((f) => `specs/real/${f}`)
+  .sort();
