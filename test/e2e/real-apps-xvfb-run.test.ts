@@ -11,7 +11,7 @@ import { XVFB_RUN } from '../support/project.ts';
 import { type CorpusRuns, learnAndReplay, realAppsProject, REPLAYS } from '../support/real-apps.ts';
 import { expectLearned, expectReplayed } from '../support/real-apps-checks.ts';
 
-const RUN_MS = 600_000;
+const RUN_MS = 1_200_000;
 const mark = `real-apps-${process.pid}-${Date.now()}`;
 
 describe('the real-app corpus under xvfb-run', () => {

@@ -11,7 +11,7 @@ import { type CorpusRuns, learnAndReplay, realAppsProject, REPLAYS } from '../su
 import { expectLearned, expectReplayed } from '../support/real-apps-checks.ts';
 
 const project = realAppsProject();
-const RUN_MS = 600_000;
+const RUN_MS = 1_200_000;
 
 describe('the real-app corpus', () => {
   let runs: CorpusRuns;
