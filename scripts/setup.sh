@@ -12,6 +12,7 @@ packages=(xvfb x11-xserver-utils x11-utils x11-xkb-utils xdotool fonts-dejavu-co
   dbus dbus-x11 at-spi2-core xsettingsd x11vnc
   chromium galculator mousepad xterm zenity x11-apps python3-tk featherpad
   gnome-calculator default-jdk libatk-wrapper-java libatk-wrapper-java-jni
+  gtk-3-examples speedcrunch l3afpad yad
   python3-gi gir1.2-gtk-3.0 python3-pyqt5)
 missing=()
 for p in "${packages[@]}"; do

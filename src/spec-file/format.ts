@@ -276,6 +276,7 @@ export const expectationShape: Shape = {
         checked: { doc: 'Checked (a checkbox, radio or toggle) or not', shape: bool() },
         sensitive: { doc: 'Takes input (true) or is greyed out (false)', shape: bool() },
         focused: { doc: 'Holds the keyboard focus or not', shape: bool() },
+        selected: { doc: 'Selected (a tab, a list item or row) or not', shape: bool() },
       }),
       fields: {
         timeoutMs: timeoutMs('How long to poll for the element (default: timeouts.expectMs)'),

@@ -45,6 +45,7 @@ export type Expectation =
       readonly checked?: boolean;
       readonly sensitive?: boolean;
       readonly focused?: boolean;
+      readonly selected?: boolean;
       readonly timeoutMs?: number;
       readonly line: number;
     };
