@@ -10,12 +10,9 @@ import { accessibleName, matchElements } from '../desktop/index.ts';
 import { secretMasker } from '../spec-file/secrets.ts';
 import { clampRegion, crop, inflateRegion, regionsIntersect } from '../vision/frame.ts';
 import { colourRole } from '../vision/colour-role.ts';
-import { EFFECT_THRESHOLDS } from './thresholds.ts';
+import { EFFECT_THRESHOLDS, ELEMENT_LIMITS } from './thresholds.ts';
 import type { Stage } from './stage.ts';
 import { closestTo, CONTAINERS, describeElement, indexByRef, onScreen, pathOf, snapshot, type Snapshot } from './elements.ts';
-
-/** How often the elements are read again while a replayed effect has not shown in them yet. */
-const POLL_MS = 40;
 
 type Property = keyof ElementProperties;
 const STATES = ['checked', 'sensitive', 'focused', 'selected', 'expanded'] as const;
@@ -90,9 +87,6 @@ const differences = (then: Element, now: Element): Property[] => {
   return (Object.keys(b) as Property[]).filter((p) => a[p] !== b[p]);
 };
 
-/** Most elements an action is recorded to bring or take away: a new screen's first ones say it came. */
-const MAX_APPEARED = 60;
-
 /** An element worth recording as appeared or gone: a dialog, or any other non-container that shows a name or text. */
 const tellsWhat = (e: Element): boolean =>
   e.role === 'dialog' || (!CONTAINERS.has(e.role) && (accessibleName(e) !== '' || (e.text ?? '') !== ''));
@@ -134,7 +128,7 @@ export function elementChanges(before: readonly Element[], after: readonly Eleme
     const byRef = indexByRef(all);
     return elements
       .filter((e) => tellsWhat(e) && !inDynamic(e.box) && !secretMasker.reveals(accessibleName(e)))
-      .slice(0, MAX_APPEARED)
+      .slice(0, ELEMENT_LIMITS.maxAppeared)
       .map((element) => ({ element, path: pathOf(element, byRef) }));
   };
   for (const { element, path } of told(appeared, after)) {
@@ -251,7 +245,7 @@ export async function verifyElementEffects(
     const problem = checks.find((c) => c.problem !== undefined)?.problem;
     if (problem === undefined) return { read, found: effects.map((effect, i) => ({ effect, element: heldOn(checks[i]) })) };
     if (Date.now() >= deadline) return { problem, read, found: [] };
-    await stage.wait(POLL_MS);
+    await stage.wait(ELEMENT_LIMITS.effectPollMs);
   }
 }
 

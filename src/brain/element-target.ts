@@ -25,9 +25,8 @@ import {
   snapshot,
   targetQuery,
 } from './elements.ts';
+import { ELEMENT_LIMITS } from './thresholds.ts';
 
-/** How often a role target is looked for again while the app has not published it yet. */
-const POLL_MS = 100;
 /** How many names of the asked role a "not found" message lists. */
 const LISTED = 12;
 
@@ -60,7 +59,7 @@ export async function locateElement(
       if (!read.ok) return { failure: `${describeTarget(target)}: ${read.why}` };
       return { failure: `${describeTarget(target)}: ${read.elements.length === 0 ? PUBLISHES_NOTHING : notAmong(read.elements, target)}` };
     }
-    await stage.wait(POLL_MS);
+    await stage.wait(ELEMENT_LIMITS.targetPollMs);
   }
 }
 
