@@ -46,6 +46,7 @@ export function workerDesktop(context: RunContext): Promise<WorkerDesktop> {
       const desktop = await openDesktop({
         own: context.ownDisplays,
         size: context.options.display.size,
+        fonts: context.options.display.fonts,
         ...(given !== undefined ? { display: given } : {}),
       });
       try {
