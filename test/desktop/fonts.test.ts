@@ -5,11 +5,14 @@
  * read by fontconfig's own tools, fc-list and fc-match, as any app reads it.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, test } from 'vitest';
 import { acquireDisplay } from '../../src/desktop/index.ts';
+import { findDejavu } from '../../src/desktop/session/fonts.ts';
+import { InfrastructureError } from '../../src/errors.ts';
 import type { Display } from '../../src/desktop/types.ts';
 import { EXTRA_FONTS, otherMachineFontconfig } from '../support/other-fonts.ts';
 
@@ -42,6 +45,33 @@ const match = async (pattern: string, env: Readonly<Record<string, string>>): Pr
   (await run('fc-match', ['--format', '%{family[0]}', pattern], { env: { ...process.env, ...env } })).stdout;
 
 const DEJAVU = ['DejaVu Sans', 'DejaVu Sans Mono', 'DejaVu Serif'];
+
+describe('the DejaVu files', () => {
+  test("all twelve, in a distribution's folders; with the slanted ones missing, an error that names them and the packages", () => {
+    const system = findDejavu(['/usr/share/fonts']);
+    expect(system).toHaveLength(12);
+    const machine = mkdtempSync(join(tmpdir(), 'retrace-font-dirs-'));
+    const nested = join(machine, 'truetype', 'dejavu');
+    mkdirSync(nested, { recursive: true });
+    for (const file of system.filter((f) => !/(Oblique|Italic)\.ttf$/.test(f))) symlinkSync(file, join(nested, file.replace(/^.*\//, '')));
+    const error = (() => {
+      try {
+        findDejavu([machine]);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(InfrastructureError);
+    expect(error).toMatchObject({ code: 'MISSING_TOOL' });
+    expect((error as Error).message).not.toContain('\n');
+    expect((error as Error).message).toContain(
+      'DejaVuSans-Oblique.ttf, DejaVuSans-BoldOblique.ttf, DejaVuSansMono-Oblique.ttf, DejaVuSansMono-BoldOblique.ttf, ' +
+        `DejaVuSerif-Italic.ttf, DejaVuSerif-BoldItalic.ttf are not under ${machine}. Install them (Debian/Ubuntu: ` +
+        'apt-get install fonts-dejavu-core fonts-dejavu-extra), or name the fonts of the project in display.fonts',
+    );
+    rmSync(machine, { recursive: true });
+  });
+});
 
 describe('pinned fonts', () => {
   test('an owned display: core fonts built in only, and a private fontconfig of DejaVu alone on a machine with more fonts, removed at stop', async () => {

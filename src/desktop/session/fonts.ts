@@ -66,24 +66,27 @@ const findFiles = (dirs: readonly string[], wanted: ReadonlySet<string>): Map<st
   return found;
 };
 
+/** The DejaVu files under `dirs`, or an error naming the ones missing and the packages. */
+export const findDejavu = (dirs: readonly string[]): readonly string[] => {
+  const found = findFiles(dirs, new Set(DEJAVU_FILES));
+  const missing = DEJAVU_FILES.filter((name) => !found.has(name));
+  if (missing.length > 0) {
+    throw new InfrastructureError(
+      'MISSING_TOOL',
+      `The apps retrace launches draw their text in DejaVu, and ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} ` +
+        `not under ${dirs.join(' or ')}. Install ${missing.length === 1 ? 'it' : 'them'} ` +
+        '(Debian/Ubuntu: apt-get install fonts-dejavu-core fonts-dejavu-extra), ' +
+        'or name the fonts of the project in display.fonts (retrace.config.yaml).',
+    );
+  }
+  return DEJAVU_FILES.map((name) => found.get(name) as string);
+};
+
 let dejavu: readonly string[] | undefined;
 
-/** The DejaVu files of this machine (looked up once per process), or an error naming the packages. */
+/** This machine's DejaVu files, looked up once per process. */
 const dejavuFiles = (): readonly string[] => {
-  if (dejavu === undefined) {
-    const found = findFiles(SYSTEM_FONT_DIRS, new Set(DEJAVU_FILES));
-    const missing = DEJAVU_FILES.filter((name) => !found.has(name));
-    if (missing.length > 0) {
-      throw new InfrastructureError(
-        'MISSING_TOOL',
-        `The apps retrace launches draw their text in DejaVu, and ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} ` +
-          `not under ${SYSTEM_FONT_DIRS.join(' or ')}. Install ${missing.length === 1 ? 'it' : 'them'} ` +
-          '(Debian/Ubuntu: apt-get install fonts-dejavu-core fonts-dejavu-extra), ' +
-          'or name the fonts of the project in display.fonts (retrace.config.yaml).',
-      );
-    }
-    dejavu = DEJAVU_FILES.map((name) => found.get(name) as string);
-  }
+  dejavu ??= findDejavu(SYSTEM_FONT_DIRS);
   return dejavu;
 };
 
