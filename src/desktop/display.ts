@@ -109,11 +109,12 @@ const pinFonts = (fonts: readonly string[]): { env: Readonly<Record<string, stri
 
 /**
  * `$DISPLAY`, checked to answer. retrace does not own it: no layout, locale or time zone pinned
- * (its apps get retrace's fonts all the same), and stop() leaves the X server alone. Its apps use the user's session bus; when there is none (xvfb-run, a CI
- * container), or it leads to no accessibility bus while accessibility is wanted, retrace starts
- * both for the apps it launches only (their environment; no XSETTINGS manager, which would change
- * the display for every app) and stops them with the display. Without them every GLib app with
- * a private HOME would fork a bus of its own that outlives the run.
+ * (its apps get retrace's fonts all the same), and stop() leaves the X server alone. Its apps use
+ * the user's session bus; when there is none (xvfb-run, a CI container), or it leads to no
+ * accessibility bus while accessibility is wanted, retrace starts both for the apps it launches
+ * only (their environment; no XSETTINGS manager, which would change the display for every app)
+ * and stops them with the display. Without them every GLib app with a private HOME would fork a
+ * bus of its own that outlives the run.
  */
 const reuseDisplay = async (
   name: string,

@@ -95,7 +95,7 @@ const dejavuFiles = (): readonly string[] => {
  * fontconfig takes folders only), a cache beside it, the generic names, and one way of rendering.
  * No <include>: nothing of /etc/fonts or ~/.config/fontconfig applies.
  */
-export const fontconfigText = (dirs: readonly string[], cacheDir: string): string => {
+const fontconfigText = (dirs: readonly string[], cacheDir: string): string => {
   const alias = Object.entries(GENERIC_FAMILIES).map(
     ([generic, family]) =>
       `  <alias binding="same"><family>${escapeHtml(generic)}</family><prefer><family>${escapeHtml(family)}</family></prefer></alias>`,
