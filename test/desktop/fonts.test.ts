@@ -109,8 +109,12 @@ describe('pinned fonts', () => {
       ['monospace', 'DejaVu Sans Mono'],
       ['Sans', 'DejaVu Sans'],
       ['serif', 'DejaVu Serif'],
-      ['Noto Sans Mono', 'DejaVu Sans'],
       ['Cantarell', 'DejaVu Sans'],
+      // A family that is not there is drawn by the generic one its name says, as fontconfig's own rules do.
+      ['Noto Sans Mono', 'DejaVu Sans Mono'],
+      ['Courier New', 'DejaVu Sans Mono'],
+      ['Times New Roman', 'DejaVu Serif'],
+      ['Sans Serif', 'DejaVu Sans'],
     ] as const) {
       expect(await match(asked, { ...other, ...display.env }), asked).toBe(drawn);
     }

@@ -46,6 +46,16 @@ const GENERIC_FAMILIES: Readonly<Record<string, string>> = {
   mono: 'DejaVu Sans Mono',
 };
 
+/**
+ * Words in the name of a family that is not there which say how to draw it, as fontconfig's own
+ * rules (45-latin.conf) class the families they know: a terminal asking for "Liberation Mono"
+ * gets DejaVu Sans Mono, not a proportional font.
+ */
+const GENERIC_BY_WORD: readonly (readonly [string, readonly string[]])[] = [
+  ['monospace', ['mono', 'courier', 'consol', 'code', 'terminal', 'fixed']],
+  ['serif', ['serif', 'times', 'georgia', 'roman']],
+];
+
 /** The file of each name in `wanted`, the first found under `dirs` in name order. */
 const findFiles = (dirs: readonly string[], wanted: ReadonlySet<string>): Map<string, string> => {
   const found = new Map<string, string>();
@@ -108,7 +118,17 @@ const fontconfigText = (dirs: readonly string[], cacheDir: string): string => {
     '<fontconfig>',
     ...dirs.map((dir) => `  <dir>${escapeHtml(dir)}</dir>`),
     `  <cachedir>${escapeHtml(cacheDir)}</cachedir>`,
-    // A family that is not there is drawn by the sans-serif one, not by whichever font scores best.
+    ...GENERIC_BY_WORD.flatMap(([generic, words]) =>
+      words.flatMap((word) => [
+        '  <match target="pattern">',
+        `    <test name="family" compare="contains"><string>${word}</string></test>`,
+        // "Microsoft Sans Serif" is sans.
+        ...(generic === 'serif' ? ['    <test qual="all" name="family" compare="not_contains"><string>sans</string></test>'] : []),
+        `    <edit name="family" mode="append_last"><string>${generic}</string></edit>`,
+        '  </match>',
+      ]),
+    ),
+    // Any other family that is not there is drawn by the sans-serif one, not by whichever font scores best.
     '  <match target="pattern">',
     ...['sans-serif', 'serif', 'monospace'].map(
       (generic) => `    <test qual="all" name="family" compare="not_eq"><string>${generic}</string></test>`,
