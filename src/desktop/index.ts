@@ -42,6 +42,8 @@ export interface OpenDesktopOptions {
   readonly own: boolean;
   /** Screen size of a display retrace starts. @default [1280, 800] */
   readonly size?: readonly [number, number];
+  /** The fonts of the apps launched on it (`display.fonts`, absolute paths). @default DejaVu */
+  readonly fonts?: readonly string[];
   /**
    * A running display to use (the one the run started for this worker), whatever `own` says:
    * its name, and its cookie file when retrace started it.
@@ -60,6 +62,7 @@ export const openDesktop = async (options: OpenDesktopOptions): Promise<Desktop>
   const display = await acquireDisplay({
     reuseEnv: !options.own,
     ...(options.size ? { size: options.size } : {}),
+    ...(options.fonts ? { fonts: options.fonts } : {}),
     ...(options.display !== undefined
       ? {
           name: options.display.name,
@@ -82,8 +85,12 @@ export const openDesktop = async (options: OpenDesktopOptions): Promise<Desktop>
  * A display for a whole run, which the run's worker processes inherit and share (`--keep-open`
  * keeps it after the run): `$DISPLAY` when set and `reuseEnv`, else an Xvfb owned by this process.
  */
-export const openSharedDisplay = async (size: readonly [number, number], reuseEnv = true): Promise<Display> => {
-  const display = await acquireDisplay({ reuseEnv, size });
+export const openSharedDisplay = async (
+  size: readonly [number, number],
+  reuseEnv = true,
+  fonts: readonly string[] = [],
+): Promise<Display> => {
+  const display = await acquireDisplay({ reuseEnv, size, fonts });
   bindProcess(display);
   return display;
 };

@@ -16,8 +16,9 @@ export interface Display {
   /** The Xvfb process, for an owned display. */
   readonly pid?: number;
   /**
-   * The environment an app on this display needs: `DISPLAY`, and for an owned display the
-   * pinned locale and time zone (`LANG`, `LC_ALL`, `TZ`) that make runs reproducible.
+   * The environment an app on this display needs: `DISPLAY`, retrace's fontconfig
+   * (`FONTCONFIG_FILE`), and for an owned display the pinned locale and time zone (`LANG`,
+   * `LC_ALL`, `TZ`) that make runs reproducible.
    */
   readonly env: Readonly<Record<string, string>>;
   /**
@@ -49,6 +50,11 @@ export interface DisplayOptions {
   readonly depth?: number;
   /** Use `$DISPLAY` when set. @default true */
   readonly reuseEnv?: boolean;
+  /**
+   * The fonts of the apps launched on the display, absolute paths of font files or folders
+   * (`display.fonts`). @default DejaVu (session/fonts.ts)
+   */
+  readonly fonts?: readonly string[];
   /** Use this running display (one the run started for this worker) instead of `$DISPLAY` or an Xvfb. */
   readonly name?: string;
   /** The cookie file of display `name`, when retrace started it (each has its own). */

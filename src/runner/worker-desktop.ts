@@ -47,6 +47,7 @@ export function workerDesktop(context: RunContext): Promise<WorkerDesktop> {
       const desktop = await openDesktop({
         own: context.ownDisplays,
         size: context.options.display.size,
+        fonts: context.options.display.fonts,
         ...(given !== undefined ? { display: given } : {}),
       });
       // Which backends capture, act and read elements, and why: the first thing to look at when input goes astray.
