@@ -22,7 +22,7 @@ import { settle, type Settled } from './settle.ts';
 import { locateText, centre } from './locate.ts';
 import { act } from './element-act.ts';
 import { locateElement, elementAnchorAt } from './element-target.ts';
-import { asElementEvidence, elementChanges, focusMoves, readElements } from './element-effects.ts';
+import { asElementEvidence, elementChanges, focusMoves, readElements, readSettledElements } from './element-effects.ts';
 import { describeAction, describeElementEffect, targetsOf } from '../spec-file/describe.ts';
 import { makeAnchor, makeEffects, withBeforeLine, type AssetSink } from './observe.ts';
 import { resolveTarget, type ModelLocator } from './ladder.ts';
@@ -355,7 +355,7 @@ export class ActionCycle {
     const elementsNow = elementsBefore ?? (recorded && point ? await readElements(this.stage, after.window) : undefined);
     const element = point && elementsNow ? elementAnchorAt(elementsNow, point) : undefined;
     const anchor = pixelAnchor && element ? { ...pixelAnchor, element } : pixelAnchor;
-    const elementsAfter = elementsBefore ? await readElements(this.stage, after.window) : undefined;
+    const elementsAfter = elementsBefore ? await readSettledElements(this.stage, after.window, dynamic) : undefined;
     const focusOnly = elementsBefore && elementsAfter ? focusMoves(elementsBefore, elementsAfter).focusOnly : undefined;
     const pixels = await this.stage.guard(
       makeEffects({

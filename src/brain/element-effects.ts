@@ -10,7 +10,7 @@ import { accessibleName, matchElements } from '../desktop/index.ts';
 import { secretMasker } from '../spec-file/secrets.ts';
 import { clampRegion, crop, inflateRegion, regionsIntersect } from '../vision/frame.ts';
 import { colourRole } from '../vision/colour-role.ts';
-import { EFFECT_THRESHOLDS } from './thresholds.ts';
+import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
 import type { Stage } from './stage.ts';
 import { closestTo, CONTAINERS, describeElement, indexByRef, onScreen, pathOf, snapshot, type Snapshot } from './elements.ts';
 
@@ -24,6 +24,26 @@ const STATES = ['checked', 'sensitive', 'focused', 'selected', 'expanded'] as co
 export async function readElements(stage: Stage, window: Region): Promise<readonly Element[] | undefined> {
   const read = await snapshot(stage, window);
   return read.ok && read.elements.length > 0 ? read.elements : undefined;
+}
+
+/**
+ * The app's elements once its tree has settled: read until two reads `treeQuietMs` apart show no
+ * change between them (changes in dynamic regions aside), for at most `treeSettleMs`.
+ */
+export async function readSettledElements(
+  stage: Stage,
+  window: Region,
+  dynamic: readonly Region[],
+): Promise<readonly Element[] | undefined> {
+  const deadline = Date.now() + CYCLE_LIMITS.treeSettleMs;
+  let last = await readElements(stage, window);
+  while (last !== undefined && Date.now() < deadline) {
+    await stage.wait(CYCLE_LIMITS.treeQuietMs);
+    const now = await readElements(stage, window);
+    if (now === undefined || elementChanges(last, now, { dynamic, secret: false }).length === 0) return now ?? last;
+    last = now;
+  }
+  return last;
 }
 
 const pathKey = (path: readonly ElementStep[]): string => path.map((s) => `${s.role}:${s.index}`).join('/');
