@@ -243,6 +243,26 @@ export function samePlaceIn(box: Region, recorded: Region, point: Point): Point 
   };
 }
 
+/**
+ * A region at the same place inside `box` as `region` was inside `recorded`, scaled with it: the
+ * anchor's crop around a control, or its focus ring, where the control is now drawn larger.
+ */
+export function sameRegionIn(box: Region, recorded: Region, region: Region): Region {
+  const sx = recorded.width > 0 ? box.width / recorded.width : 1;
+  const sy = recorded.height > 0 ? box.height / recorded.height : 1;
+  const x = Math.round(box.x + (region.x - recorded.x) * sx);
+  const y = Math.round(box.y + (region.y - recorded.y) * sy);
+  return {
+    x,
+    y,
+    width: Math.round(box.x + (region.x + region.width - recorded.x) * sx) - x,
+    height: Math.round(box.y + (region.y + region.height - recorded.y) * sy) - y,
+  };
+}
+
+/** How much larger an element is drawn now than when it was recorded (its height, as text size drives it); never below 1. */
+export const drawnLarger = (box: Region, recorded: Region): number => (recorded.height > 0 ? Math.max(1, box.height / recorded.height) : 1);
+
 /** Whether a box's centre lies inside a window of this size. */
 export const centreInside = (box: Region, size: { readonly width: number; readonly height: number }): boolean => {
   const x = box.x + box.width / 2;

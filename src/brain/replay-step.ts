@@ -32,7 +32,7 @@ import { framesEqual } from '../vision/changes.ts';
 import { crop, clampRegion, inflateRegion, offsetRegion, regionArea, regionsIntersect } from '../vision/frame.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
 import { settle, type Settled } from './settle.ts';
-import { CONTAINERS, snapshot, type Snapshot } from './elements.ts';
+import { CONTAINERS, drawnLarger, sameRegionIn, snapshot, type Snapshot } from './elements.ts';
 import { describeAction, describeElementEffect } from '../spec-file/describe.ts';
 import { verifyEffects, kindOf, matches, presentAsRecorded, type EffectCheck } from './verify.ts';
 import {
@@ -47,7 +47,7 @@ import {
 import { elementNews, newsRegions, treeHeld, type TreeHeld } from './element-news.ts';
 import { describeChanges, describeUnexpected, isFocusFeedback, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { continuingChanging } from './observe.ts';
-import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
+import { CYCLE_LIMITS, EFFECT_THRESHOLDS, UNEXPECTED_LIMITS } from './thresholds.ts';
 import type { ActionFailure, ActionOutcome, Held } from './outcome.ts';
 import type { ActionCycle, CycleStep, Resolved, Unresolved } from './cycle.ts';
 import { awaitExit, exitMiss, unlessEnded } from './exit.ts';
@@ -293,7 +293,8 @@ export class ReplayStep {
       const told = step.treeRecorded && elementsAfter?.ok ? leafBoxes(elementsAfter.elements) : [];
       const accounted = [
         ...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]),
-        ...targetBoxes(step, resolved),
+        // The slack around the target grows with it: a focus ring drawn at twice the scale.
+        ...targetBoxes(step, resolved).map((r) => inflateRegion(r, targetSlack(step, resolved))),
         ...elementBoxes(elementCheck?.found ?? [], after.frame),
         ...newsRegions(news),
         ...told,
@@ -666,11 +667,25 @@ export function healReason(resolved: Pick<Resolved, 'resolvedBy' | 'offset'>, ch
   return [...target, ...effects].join('; ');
 }
 
-/** Where the target's own feedback shows: its recorded feedback effects and its box, with a margin for a focus ring. */
+/**
+ * Where the target's own feedback shows: its recorded feedback effects and its box, with a margin
+ * for a focus ring — all drawn as much larger as the target now is (another scale or DPI).
+ */
 function feedbackPlaces(step: ReplayStepInput, resolved: Resolved): Region[] {
   const { x, y } = resolved.offset;
-  const effects = step.recorded.effects.filter((e) => kindOf(e) === 'feedback').flatMap((e) => [e.region, offsetRegion(e.region, x, y)]);
-  return [...effects, ...targetBoxes(step, resolved)].map((r) => inflateRegion(r, EFFECT_THRESHOLDS.feedbackReachPx));
+  const found = elementFound(step, resolved);
+  const effects = step.recorded.effects
+    .filter((e) => kindOf(e) === 'feedback')
+    .flatMap((e) => [e.region, offsetRegion(e.region, x, y), ...(found ? [sameRegionIn(found.box, found.recorded, e.region)] : [])]);
+  const reach = EFFECT_THRESHOLDS.feedbackReachPx * (found ? drawnLarger(found.box, found.recorded) : 1);
+  return [...effects, ...targetBoxes(step, resolved)].map((r) => inflateRegion(r, Math.round(reach)));
+}
+
+/** The target's element as the element rung found it now, and its recorded box: it may be drawn at another scale. */
+function elementFound(step: ReplayStepInput, resolved: Resolved): { box: Region; recorded: Region } | undefined {
+  const recorded = step.recorded.anchor?.element?.box;
+  const box = resolved.resolvedBy === 'element' ? resolved.tried?.find((t) => t.accepted)?.box : undefined;
+  return recorded && box ? { box, recorded } : undefined;
 }
 
 /**
@@ -688,12 +703,23 @@ function elementBoxes(found: ElementVerdict['found'], frame: Frame): Region[] {
   );
 }
 
+/** What the target's box needs beyond the usual slack around an accounted region, drawn larger than recorded. */
+function targetSlack(step: ReplayStepInput, resolved: Resolved): number {
+  const found = elementFound(step, resolved);
+  return found ? Math.round((drawnLarger(found.box, found.recorded) - 1) * UNEXPECTED_LIMITS.slackPx) : 0;
+}
+
 /** Roles that hold rows or items: each row is an element of its own. */
 const HOLDERS: ReadonlySet<string> = new Set(['list', 'table', 'tree']);
 
-/** Where the action's target is now: its own look (hover, focus, pressed) is never unexpected. */
+/**
+ * Where the action's target is now: its own look (hover, focus, pressed) is never unexpected.
+ * Found by its element, the element's box now and the anchor's crop scaled into it.
+ */
 function targetBoxes(step: ReplayStepInput, resolved: Resolved): Region[] {
   const anchor = step.recorded.anchor;
+  const found = elementFound(step, resolved);
+  if (anchor && found) return [found.box, sameRegionIn(found.box, found.recorded, anchor.box)];
   if (anchor) return [offsetRegion(anchor.box, resolved.offset.x, resolved.offset.y)];
   const point = resolved.points[0];
   return point ? [{ x: point.x - 28, y: point.y - 18, width: 56, height: 36 }] : [];
