@@ -12,7 +12,7 @@ import { clampRegion, crop, inflateRegion, regionsIntersect } from '../vision/fr
 import { colourRole } from '../vision/colour-role.ts';
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
 import type { Stage } from './stage.ts';
-import { closestTo, CONTAINERS, describeElement, indexByRef, onScreen, pathOf, snapshot, type Snapshot } from './elements.ts';
+import { closestTo, CONTAINERS, describeElement, indexByRef, onScreen, pathOf, sameShareOf, snapshot, type Snapshot } from './elements.ts';
 
 /** How often the elements are read again while a replayed effect has not shown in them yet. */
 const POLL_MS = 40;
@@ -349,27 +349,13 @@ export function asElementEvidence(
   });
 }
 
-/** A region inside `from`, at the same place inside `to` (scaled with it). */
-const sameShareOf = (region: Region, from: Region, to: Region): Region => {
-  const sx = from.width > 0 ? to.width / from.width : 1;
-  const sy = from.height > 0 ? to.height / from.height : 1;
-  return {
-    x: Math.round(to.x + (region.x - from.x) * sx),
-    y: Math.round(to.y + (region.y - from.y) * sy),
-    width: Math.max(1, Math.round(region.width * sx)),
-    height: Math.max(1, Math.round(region.height * sy)),
-  };
-};
-
 /**
  * Replay: the colour role of each text an element effect decided, read where its element is
  * now: the right words styled as an error are not the recorded effect. Why one differs, or
  * undefined.
  */
 export function elementColours(effects: readonly Effect[], found: ElementVerdict['found'], after: Frame): string | undefined {
-  const placed = found.flatMap(({ effect, element }) =>
-    element === undefined || effect.box === undefined ? [] : [{ box: effect.box, effect, element }],
-  );
+  const placed = placedOn(found);
   for (const effect of effects) {
     if (effect.kind !== 'element' || !effect.text) continue;
     const on = holding(effect.region, placed);
@@ -382,4 +368,21 @@ export function elementColours(effects: readonly Effect[], found: ElementVerdict
       return `the ${describeElement(on.effect, accessibleName(on.element))} shows "${secretMasker.mask(effect.text)}" restyled from ${was} to ${now}`;
   }
   return undefined;
+}
+
+/** The element effects that hold, each with its recorded box and its element now. */
+const placedOn = (found: ElementVerdict['found']) =>
+  found.flatMap(({ effect, element }) => (element === undefined || effect.box === undefined ? [] : [{ box: effect.box, effect, element }]));
+
+/**
+ * Replay: where each pixel change an element effect decides is now — at the same share of its
+ * element's box as it was of the recorded one. A dialog that appeared is where the app put it,
+ * not moved with the button that opened it.
+ */
+export function elementEvidence(effects: readonly Effect[], found: ElementVerdict['found']): Region[] {
+  const placed = placedOn(found);
+  return effects.flatMap((effect) => {
+    const on = effect.kind === 'element' ? holding(effect.region, placed) : undefined;
+    return on === undefined ? [] : [sameShareOf(effect.region, on.box, on.element.box)];
+  });
 }

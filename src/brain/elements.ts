@@ -244,21 +244,20 @@ export function samePlaceIn(box: Region, recorded: Region, point: Point): Point 
 }
 
 /**
- * A region at the same place inside `box` as `region` was inside `recorded`, scaled with it: the
- * anchor's crop around a control, or its focus ring, where the control is now drawn larger.
+ * A region inside `from`, at the same place inside `to`, scaled with it: the anchor's crop around
+ * a control, its focus ring, or a change on an element, where the element is now drawn elsewhere
+ * or larger.
  */
-export function sameRegionIn(box: Region, recorded: Region, region: Region): Region {
-  const sx = recorded.width > 0 ? box.width / recorded.width : 1;
-  const sy = recorded.height > 0 ? box.height / recorded.height : 1;
-  const x = Math.round(box.x + (region.x - recorded.x) * sx);
-  const y = Math.round(box.y + (region.y - recorded.y) * sy);
+export const sameShareOf = (region: Region, from: Region, to: Region): Region => {
+  const sx = from.width > 0 ? to.width / from.width : 1;
+  const sy = from.height > 0 ? to.height / from.height : 1;
   return {
-    x,
-    y,
-    width: Math.round(box.x + (region.x + region.width - recorded.x) * sx) - x,
-    height: Math.round(box.y + (region.y + region.height - recorded.y) * sy) - y,
+    x: Math.round(to.x + (region.x - from.x) * sx),
+    y: Math.round(to.y + (region.y - from.y) * sy),
+    width: Math.max(1, Math.round(region.width * sx)),
+    height: Math.max(1, Math.round(region.height * sy)),
   };
-}
+};
 
 /** How much larger an element is drawn now than when it was recorded (its height, as text size drives it); never below 1. */
 export const drawnLarger = (box: Region, recorded: Region): number => (recorded.height > 0 ? Math.max(1, box.height / recorded.height) : 1);

@@ -32,11 +32,12 @@ import { framesEqual } from '../vision/changes.ts';
 import { crop, clampRegion, inflateRegion, offsetRegion, regionArea, regionsIntersect } from '../vision/frame.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
 import { settle, type Settled } from './settle.ts';
-import { CONTAINERS, drawnLarger, sameRegionIn, snapshot, type Snapshot } from './elements.ts';
+import { CONTAINERS, drawnLarger, sameShareOf, snapshot, type Snapshot } from './elements.ts';
 import { describeAction, describeElementEffect } from '../spec-file/describe.ts';
 import { verifyEffects, kindOf, matches, presentAsRecorded, type EffectCheck } from './verify.ts';
 import {
   elementColours,
+  elementEvidence,
   focusMoves,
   leafBoxes,
   sameBox,
@@ -296,6 +297,7 @@ export class ReplayStep {
         // The slack around the target grows with it: a focus ring drawn at twice the scale.
         ...targetBoxes(step, resolved).map((r) => inflateRegion(r, targetSlack(step, resolved))),
         ...elementBoxes(elementCheck?.found ?? [], after.frame),
+        ...elementEvidence(recorded.effects, elementCheck?.found ?? []),
         ...newsRegions(news),
         ...told,
       ];
@@ -676,7 +678,7 @@ function feedbackPlaces(step: ReplayStepInput, resolved: Resolved): Region[] {
   const found = elementFound(step, resolved);
   const effects = step.recorded.effects
     .filter((e) => kindOf(e) === 'feedback')
-    .flatMap((e) => [e.region, offsetRegion(e.region, x, y), ...(found ? [sameRegionIn(found.box, found.recorded, e.region)] : [])]);
+    .flatMap((e) => [e.region, offsetRegion(e.region, x, y), ...(found ? [sameShareOf(e.region, found.recorded, found.box)] : [])]);
   const reach = EFFECT_THRESHOLDS.feedbackReachPx * (found ? drawnLarger(found.box, found.recorded) : 1);
   return [...effects, ...targetBoxes(step, resolved)].map((r) => inflateRegion(r, Math.round(reach)));
 }
@@ -719,7 +721,7 @@ const HOLDERS: ReadonlySet<string> = new Set(['list', 'table', 'tree']);
 function targetBoxes(step: ReplayStepInput, resolved: Resolved): Region[] {
   const anchor = step.recorded.anchor;
   const found = elementFound(step, resolved);
-  if (anchor && found) return [found.box, sameRegionIn(found.box, found.recorded, anchor.box)];
+  if (anchor && found) return [found.box, sameShareOf(anchor.box, found.recorded, found.box)];
   if (anchor) return [offsetRegion(anchor.box, resolved.offset.x, resolved.offset.y)];
   const point = resolved.points[0];
   return point ? [{ x: point.x - 28, y: point.y - 18, width: 56, height: 36 }] : [];
