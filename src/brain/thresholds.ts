@@ -114,6 +114,14 @@ export const CYCLE_LIMITS = Object.freeze({
    */
   recordQuietMs: 400,
   /**
+   * Learning reads the app's elements after an action until two reads this far apart agree: a
+   * toolkit may publish a relaid-out element without its box first (Chromium: a label whose text
+   * changed read once at 0 × 0, and was recorded as gone, so every replay reported its new name as news)…
+   */
+  treeQuietMs: 60,
+  /** …for at most this long; a tree that keeps changing (a clock's label) is taken as last read. */
+  treeSettleMs: 1000,
+  /**
    * How long learning watches the idle window for content that changes on its own (a clock
    * ticking each second, a banner rotating): long enough to see a one-second tick.
    */
