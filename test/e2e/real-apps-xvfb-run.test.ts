@@ -1,5 +1,5 @@
 /**
- * The real-app corpus (specs/real) on an X server the test starts itself with `xvfb-run`, as a CI
+ * The apps issue 25 added to the real-app corpus (specs/real) on an X server the test starts itself with `xvfb-run`, as a CI
  * service container gives one: no session bus, no accessibility bus, so retrace starts both for
  * the apps it launches. Learned by the rules planner, then replayed REPLAYS times, each run the
  * real CLI on a display of its own; every goal passes every time, and nothing started for or by
@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { processesWith } from '../support/processes.ts';
 import { XVFB_RUN } from '../support/project.ts';
-import { type CorpusRuns, learnAndReplay, realAppsProject, REPLAYS } from '../support/real-apps.ts';
+import { type CorpusRuns, learnAndReplay, NEW_DESKTOP_SPEC_FILES, realAppsProject, REPLAYS } from '../support/real-apps.ts';
 import { expectLearned, expectReplayed } from '../support/real-apps-checks.ts';
 
 const RUN_MS = 1_200_000;
@@ -20,13 +20,13 @@ describe('the real-app corpus under xvfb-run', () => {
   beforeAll(
     async () => {
       const env = { DBUS_SESSION_BUS_ADDRESS: undefined, XDG_RUNTIME_DIR: undefined, RETRACE_TEST_MARK: mark };
-      runs = await learnAndReplay(realAppsProject(), REPLAYS, { wrapper: XVFB_RUN, env, timeoutMs: RUN_MS });
+      runs = await learnAndReplay(realAppsProject(), REPLAYS, { wrapper: XVFB_RUN, env, timeoutMs: RUN_MS, specs: NEW_DESKTOP_SPEC_FILES });
     },
     (REPLAYS + 1) * RUN_MS,
   );
 
   test('retrace starts the session services once a run, and every goal is learned offline', () => {
-    expectLearned(runs.learned);
+    expectLearned(runs.learned, NEW_DESKTOP_SPEC_FILES);
     expect(runs.learned.result.stderr.match(/has no session bus: started a session bus and an accessibility bus/g)).toHaveLength(1);
   });
 
