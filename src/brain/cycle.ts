@@ -367,6 +367,10 @@ export class ActionCycle {
         reader: this.stage.reader,
         ...(anchor ? { target: anchor.box } : {}),
         ...(focusOnly?.length ? { focusOnly } : {}),
+        known: {
+          ...(action.kind === 'type' && !secret && { typed: this.options.resolveText(action.text) }),
+          ...(elementsAfter && { elements: elementsAfter }),
+        },
       }),
     );
     const elements = recorded
