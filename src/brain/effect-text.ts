@@ -52,11 +52,13 @@ export interface KnownText {
 /** What OCR makes of a text caret at either end of a word: "Buy Milk]". */
 const CARET_GLYPHS = /^[\]|[]+|[\]|[]+$/g;
 const DIGITS = /^[-+]?[\d.,]+$/;
+/** Letters OCR makes of digits: E or El for 3, O for 0, l or I for 1, S for 5, B for 8, Z for 2, g or q for 9, G or b for 6, T for 7. */
+const DIGIT_LOOKALIKES = /^[EIlOoSsBZzgqGbT|!]+$/;
 
 /**
  * Whether `read` is OCR's misreading of `known` (both as words, one space between):
  * - `known` with a caret read at its end ("Buy Milk]" for "Buy Milk");
- * - typed digits read as no digit at all, within two edits ("El" for "3"). What an app does to
+ * - typed digits read as letters that look like digits, within two edits ("El" for "3"). What an app does to
  *   typed text — clamps "5" to "4", cuts "abc" to "ab", writes "ABC" or "1,000" — stays read as
  *   shown: a digit read as another digit, or letters in another case, may be the app's doing;
  * - a text the tree says is there, within max(2, length / 4) edits ("n" for "on"): the tree is
@@ -67,16 +69,27 @@ function misreading(read: string, known: KnownText): boolean {
   const k = wordsOf(known.text).join(' ');
   if (r === '' || k === '' || sameText(k, r)) return false;
   if (sameText(k, r.replace(CARET_GLYPHS, '').trim())) return true;
-  if (known.from === 'typed') return DIGITS.test(k) && !/\d/.test(r) && editDistance(r, k) <= 2;
+  if (known.from === 'typed') return DIGITS.test(k) && DIGIT_LOOKALIKES.test(r.replace(/ /g, '')) && editDistance(r, k) <= 2;
   return editDistance(r, k) <= Math.max(2, Math.ceil(k.length / 4));
 }
 
 /**
  * What a region says, as learning records it: what OCR read, unless that is a misreading of
- * exactly one of the texts known to be there (`misreading`), which then wins. A read that says
- * one of them already, or that could be a misreading of several, stays as read.
+ * exactly one of the texts known to be there (`misreading`), which then wins. A region of several
+ * lines (the field typed into and the one above it) is looked at line by line too: each line
+ * that misreads one known text is that text, unless two lines misread the same one. A read that
+ * says a known text already, or that could be a misreading of several, stays as read.
  */
 export function knownReading(read: string, known: readonly KnownText[]): string {
+  const whole = lineReading(read, known);
+  const lines = read.split('\n');
+  if (whole !== read || lines.length < 2) return whole;
+  const fixed = lines.map((line) => lineReading(line, known));
+  const replaced = fixed.filter((line, i) => line !== lines[i]);
+  return new Set(replaced).size === replaced.length ? fixed.join('\n') : read;
+}
+
+function lineReading(read: string, known: readonly KnownText[]): string {
   if (known.some((k) => sameText(k.text, read))) return read;
   const texts = new Set(known.filter((k) => misreading(read, k)).map((k) => k.text));
   return texts.size === 1 ? ([...texts][0] as string) : read;

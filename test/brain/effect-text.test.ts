@@ -97,7 +97,14 @@ describe('knownReading: what learning records is never a misreading of a text kn
     expect(knownReading('13', [typed('3'), typed('13')])).toBe('13');
   });
 
+  test('a region of several lines: the line that misreads a known text is that text', () => {
+    expect(knownReading('Tea\nEl', [typed('3')])).toBe('Tea\n3');
+    expect(knownReading('El\nE', [typed('3')])).toBe('El\nE');
+    expect(knownReading('OK\nE', [typed('3')])).toBe('OK\n3');
+  });
+
   test('a read far from every known text, or near several, stays as read', () => {
+    expect(knownReading('OK', [typed('3')])).toBe('OK');
     expect(knownReading('Saved', [typed('3'), tree('Total: 3')])).toBe('Saved');
     expect(knownReading('Al', [typed('3'), typed('8')])).toBe('Al');
     expect(knownReading('', [typed('3')])).toBe('');
