@@ -48,7 +48,8 @@ type Attempt = {
  * of those places reads as it; undefined when none does, or the app publishes no elements.
  */
 async function fromTree(stage: Stage, check: TextCheck): Promise<Attempt | undefined> {
-  if (!BY_PART.has(check.match)) return undefined;
+  // A frozen stage's shot is from before the actions: the tree read now does not say where its text was.
+  if (!BY_PART.has(check.match) || stage.frozen) return undefined;
   const window = (await stage.window()).region;
   const tree = await snapshot(stage, window);
   if (!tree.ok) return undefined;
