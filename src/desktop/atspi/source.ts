@@ -6,7 +6,15 @@
 import type { Region } from '../../domain.ts';
 import { matchElements, withLayoutLabels } from '../element-query.ts';
 import { appProcesses } from '../process-tree.ts';
-import type { AppSession, Element, ElementQuery, ElementReadOptions, ElementSource, ElementSourceStatus } from '../types.ts';
+import type {
+  AppSession,
+  Element,
+  ElementQuery,
+  ElementReadOptions,
+  ElementSource,
+  ElementSourceStatus,
+  TreeProviderName,
+} from '../types.ts';
 import { accessibilityBusAddress } from './a11y-bus.ts';
 import { openBus, openPeer, type BusLink } from './dbus.ts';
 import {
@@ -60,7 +68,14 @@ export class AtspiElementSource implements ElementSource {
   /** Each app's own connection, by its bus name, where it offers one (GTK and Chromium do). */
   private readonly peers = new Map<string, Promise<BusLink | undefined>>();
 
-  constructor(private readonly sessionBus: string) {}
+  /**
+   * `tree`: `direct` reads each app over its own connection where it offers one, `bus` every
+   * call through the bus daemon (chosen once, providers/choose.ts).
+   */
+  constructor(
+    private readonly sessionBus: string,
+    private readonly tree: TreeProviderName = 'direct',
+  ) {}
 
   async read(app: AppSession, options: ElementReadOptions = {}): Promise<readonly Element[]> {
     const [{ link }, window] = await Promise.all([this.connect(), this.windowOf(app, options)]);
@@ -192,6 +207,7 @@ export class AtspiElementSource implements ElementSource {
    * call and reply of a read. None (the bus serves) where the app offers none (Qt) or it closed.
    */
   private async peerOf(link: BusLink, bus: string): Promise<BusLink | undefined> {
+    if (this.tree === 'bus') return undefined;
     let peer = this.peers.get(bus);
     if (peer === undefined) {
       peer = link
