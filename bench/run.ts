@@ -25,6 +25,7 @@ import { benchSession } from './session.ts';
 import { benchSettle } from './settle.ts';
 import { benchStartup } from './startup.ts';
 import { benchSuite } from './suite.ts';
+import { benchTextCheck } from './text-check.ts';
 import { renderReport, renderTable, renderVerdictLine, type Machine } from './table.ts';
 import { benchTyping } from './typing.ts';
 import { benchVerdicts } from './verdicts.ts';
@@ -60,6 +61,7 @@ const GROUPS: readonly [string, (desktop: Promise<Desktop>) => Promise<Measureme
   ['typing', benchTyping],
   ['OCR', benchOcr],
   ['OCR accuracy', () => benchOcrAccuracy()],
+  ['text: expectation on a large window', benchTextCheck],
   ['cost of learning with Claude', benchCost],
   ['replay vs learn, scale (CLI runs)', () => benchSuite()],
   ['verdicts', () => benchVerdicts()],

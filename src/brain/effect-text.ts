@@ -4,11 +4,13 @@
  * "buy milk", nor "Buy mil") — except two kinds of word that are expected to differ:
  * - a clock or a date ("12:03:04", "2026-11-24") is compared by its shape: any time is a time;
  * - a number is compared by its value ("1,000" is 1000, and 3 is never 4).
+ * And what learning records is never a misreading of a text known to be there (`knownReading`).
  */
 import type { Region } from '../domain.ts';
 import type { TextBox } from '../vision/types.ts';
 import { canonicalSymbols } from '../vision/text-match.ts';
 import { unionRegions } from '../vision/frame.ts';
+import { editDistance } from '../edit-distance.ts';
 
 const TIME = /^\d{1,2}:\d{2}(:\d{2})?([ap]m)?$/i;
 const DATE = /^(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})$/;
@@ -38,6 +40,59 @@ export function sameText(recorded: string, read: string): boolean {
   const a = wordsOf(recorded);
   const b = wordsOf(read);
   return a.length === b.length && a.every((w, i) => sameWord(w, b[i]!));
+}
+
+/** A text known to be in a region, and how it is known. */
+export interface KnownText {
+  readonly text: string;
+  /** `typed`: the action typed it (the app may show it changed); `tree`: an element there says it. */
+  readonly from: 'typed' | 'tree';
+}
+
+/** What OCR makes of a text caret at either end of a word: "Buy Milk]". */
+const CARET_GLYPHS = /^[\]|[]+|[\]|[]+$/g;
+const DIGITS = /^[-+]?[\d.,]+$/;
+/** Letters OCR makes of digits: E or El for 3, O for 0, l or I for 1, S for 5, B for 8, Z for 2, g or q for 9, G or b for 6, T for 7. */
+const DIGIT_LOOKALIKES = /^[EIlOoSsBZzgqGbT|!]+$/;
+
+/**
+ * Whether `read` is OCR's misreading of `known` (both as words, one space between):
+ * - `known` with a caret read at its end ("Buy Milk]" for "Buy Milk");
+ * - typed digits read as letters that look like digits, within two edits ("El" for "3"). What an app does to
+ *   typed text — clamps "5" to "4", cuts "abc" to "ab", writes "ABC" or "1,000" — stays read as
+ *   shown: a digit read as another digit, or letters in another case, may be the app's doing;
+ * - a text the tree says is there, within max(2, length / 4) edits ("n" for "on"): the tree is
+ *   the app's own word for what it shows.
+ */
+function misreading(read: string, known: KnownText): boolean {
+  const r = wordsOf(read).join(' ');
+  const k = wordsOf(known.text).join(' ');
+  if (r === '' || k === '' || sameText(k, r)) return false;
+  if (sameText(k, r.replace(CARET_GLYPHS, '').trim())) return true;
+  if (known.from === 'typed') return DIGITS.test(k) && DIGIT_LOOKALIKES.test(r.replace(/ /g, '')) && editDistance(r, k) <= 2;
+  return editDistance(r, k) <= Math.max(2, Math.ceil(k.length / 4));
+}
+
+/**
+ * What a region says, as learning records it: what OCR read, unless that is a misreading of
+ * exactly one of the texts known to be there (`misreading`), which then wins. A region of several
+ * lines (the field typed into and the one above it) is looked at line by line too: each line
+ * that misreads one known text is that text, unless two lines misread the same one. A read that
+ * says a known text already, or that could be a misreading of several, stays as read.
+ */
+export function knownReading(read: string, known: readonly KnownText[]): string {
+  const whole = lineReading(read, known);
+  const lines = read.split('\n');
+  if (whole !== read || lines.length < 2) return whole;
+  const fixed = lines.map((line) => lineReading(line, known));
+  const replaced = fixed.filter((line, i) => line !== lines[i]);
+  return new Set(replaced).size === replaced.length ? fixed.join('\n') : read;
+}
+
+function lineReading(read: string, known: readonly KnownText[]): string {
+  if (known.some((k) => sameText(k.text, read))) return read;
+  const texts = new Set(known.filter((k) => misreading(read, k)).map((k) => k.text));
+  return texts.size === 1 ? ([...texts][0] as string) : read;
 }
 
 /** Two word boxes on one row: overlapping by half the height of the smaller. */

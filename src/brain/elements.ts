@@ -7,7 +7,7 @@ import type { ElementStep, ElementTarget, Point, Region } from '../domain.ts';
 import type { Element, ElementQuery } from '../desktop/types.ts';
 import { accessibleName, matchElements } from '../desktop/index.ts';
 import { parseTitlePattern } from '../spec-file/patterns.ts';
-import { containsPoint } from '../vision/frame.ts';
+import { containsPoint, inflateRegion, intersectRegions } from '../vision/frame.ts';
 import type { Stage } from './stage.ts';
 import type { OfferedElement } from './planners/types.ts';
 import { secretMasker, type SecretMasker } from '../spec-file/secrets.ts';
@@ -271,3 +271,45 @@ export const centreInside = (box: Region, size: { readonly width: number; readon
 
 /** `button "OK"`, for messages. */
 export const describeElement = (e: { readonly role: string }, name: string): string => (name === '' ? e.role : `${e.role} "${name}"`);
+
+export interface TextPlace {
+  /** The element's name, or a field's text. */
+  readonly text: string;
+  /** Where to read it: the element's box and a margin, inside the window and the region asked about. */
+  readonly box: Region;
+  /** `label "Total: 3"`, for messages. */
+  readonly what: string;
+}
+
+/** Read around an element's box: glyphs touching its edge. */
+const TEXT_MARGIN_PX = 2;
+
+/** Toolkit roles whose `text` is what they show (their name is a label drawn elsewhere). */
+const TEXT_FIELDS: ReadonlySet<string> = new Set(['text', 'entry', 'password text', 'spin button', 'terminal']);
+
+/**
+ * Where the texts the tree holds are drawn, so the screen is read there rather than all over the
+ * window (issue 28): the on-screen elements whose name (a field: its text) `holds` accepts, each
+ * with its box and a margin clipped to the window (of `size`) and to `region` when given, in tree
+ * order. Where to look, never what is shown: an icon button has a name and no text, a label can be
+ * given an accessible name other than what it draws, a dialog can cover a label of the window
+ * below it, a field's text can be scrolled past its edge — each of those reads otherwise there.
+ */
+export function textPlaces(
+  elements: readonly Element[],
+  size: { readonly width: number; readonly height: number },
+  holds: (text: string) => boolean,
+  region?: Region,
+): TextPlace[] {
+  const byRef = indexByRef(elements);
+  const bounds = intersectRegions(region ?? { x: 0, y: 0, ...size }, { x: 0, y: 0, ...size });
+  const places: TextPlace[] = [];
+  for (const e of elements) {
+    if (bounds === null || CONTAINERS.has(e.role)) continue;
+    const text = ((TEXT_FIELDS.has(e.toolkitRole) ? e.text : e.name) ?? '').trim();
+    if (text === '' || !holds(text) || !onScreen(e, byRef)) continue;
+    const box = intersectRegions(inflateRegion(e.box, TEXT_MARGIN_PX), bounds);
+    if (box) places.push({ text, box, what: `${e.role} "${text}"` });
+  }
+  return places;
+}

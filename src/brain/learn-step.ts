@@ -112,6 +112,7 @@ export class LearnStep implements CycleStrategy<LearnStepInput, Acted, Reacted> 
       step.assets,
       undefined,
       elementsBefore,
+      step.action.kind === 'type' && !secret ? this.options.resolveText(step.action.text) : undefined,
     );
     const observed = step.index === 0 ? withBeforeLine(seen, before.frame, step.assets) : seen;
     clock.lap('verifyMs');

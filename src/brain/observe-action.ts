@@ -26,6 +26,8 @@ export async function observe(
   assets: AssetSink,
   recorded?: RecordedAction,
   elementsBefore?: readonly Element[],
+  /** What the action typed, placeholders resolved: recorded as typed where OCR misreads it. */
+  typed?: string,
 ): Promise<RecordedAction> {
   const point = resolved.points[0];
   // A healed action keeps the text it was recorded with; a learned one reads what is under it.
@@ -51,6 +53,7 @@ export async function observe(
       reader: stage.reader,
       ...(anchor ? { target: anchor.box } : {}),
       ...(focusOnly?.length ? { focusOnly } : {}),
+      known: { ...(typed !== undefined && { typed }), ...(elementsAfter && { elements: elementsAfter }) },
     }),
   );
   const elements = recorded

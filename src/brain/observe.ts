@@ -14,7 +14,9 @@ import type { TextReader } from '../vision/types.ts';
 import { segmentControls } from '../vision/segment.ts';
 import { structureSimilarity } from '../vision/structure.ts';
 import { colourRole } from '../vision/colour-role.ts';
-import { sameText } from './effect-text.ts';
+import { knownReading, sameText, type KnownText } from './effect-text.ts';
+import { textPlaces } from './elements.ts';
+import type { Element } from '../desktop/types.ts';
 import { assetName } from '../paths/store.ts';
 import { ANCHOR_LIMITS, EFFECT_THRESHOLDS, UNEXPECTED_LIMITS } from './thresholds.ts';
 
@@ -65,6 +67,27 @@ export interface ObserveInput {
   readonly target?: Region;
   /** The boxes of elements whose focus alone the action changed (the field it left): their feedback too. */
   readonly focusOnly?: readonly Region[];
+  /** What is known to be shown after the action, so a text read is never recorded misread (`knownReading`). */
+  readonly known?: {
+    /** What the action typed, placeholders resolved. */
+    readonly typed?: string;
+    /** The app's elements after the action. */
+    readonly elements?: readonly Element[];
+  };
+}
+
+/**
+ * The texts known to be in `region` after the action: what it typed, alone or after what the
+ * region said before (`said`), and what each element showing mostly there says.
+ */
+function knownIn(known: ObserveInput['known'], region: Region, said: string, after: Frame): KnownText[] {
+  const typed = known?.typed ? [known.typed, `${said}${known.typed}`].map((text) => ({ text, from: 'typed' as const })) : [];
+  const mostlyIn = (box: Region): boolean => {
+    const part = intersectRegions(box, region);
+    return part !== null && regionArea(part) >= 0.5 * Math.min(regionArea(box), regionArea(region));
+  };
+  const shown = known?.elements ? textPlaces(known.elements, after, () => true).filter((p) => mostlyIn(p.box)) : [];
+  return [...typed, ...shown.map((p) => ({ text: p.text, from: 'tree' as const }))];
 }
 
 /**
@@ -113,8 +136,8 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
       effects.push({ region, kind: 'look' });
       continue;
     }
-    const text = await readRegion(reader, after, region);
     const said = await readRegion(reader, before, region);
+    const text = knownReading(await readRegion(reader, after, region), knownIn(input.known, region, said, after));
     const image = store(sink, crop(after, region));
     const own =
       (on !== undefined && isFocusRing(before, after, region, on)) ||
@@ -246,6 +269,7 @@ export async function observeAction(input: ActionObserveInput): Promise<Recorded
     sink: input.assets,
     reader: input.reader,
     ...(anchor ? { target: anchor.box } : {}),
+    ...(action.kind === 'type' && !secret && { known: { typed: action.text } }),
   });
   return {
     action,

@@ -30,6 +30,8 @@ export class Stage {
   private readonly fault: Promise<never>;
   /** The desktop's input, refusing every call once the goal is aborted. */
   readonly input: InputDriver;
+  /** A stage kept at one shot (`still`): the app's elements, read now, are not that shot's. */
+  readonly frozen: boolean = false;
   /** Every frame captured passes through it: a typed secret never leaves the stage. */
   private readonly screen: SecretScreen;
   /** Keys sent again within the current action (paced typing), for its report. */
@@ -140,6 +142,8 @@ export class Stage {
 
 /** A stage frozen at one shot (Stage.still): reads see the shot; nothing of it waits on the app. */
 class StillStage extends Stage {
+  override readonly frozen = true;
+
   constructor(
     live: Stage,
     private readonly info: WindowInfo,

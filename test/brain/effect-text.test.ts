@@ -1,6 +1,12 @@
 /** Comparing an effect's text by what it means. */
 import { describe, expect, test } from 'vitest';
-import { findLines, findSaid, readingOrder, sameText } from '../../src/brain/effect-text.ts';
+import { findLines, findSaid, knownReading, readingOrder, sameText } from '../../src/brain/effect-text.ts';
+import { makeEffects } from '../../src/brain/observe.ts';
+import type { Element } from '../../src/desktop/types.ts';
+import type { Frame } from '../../src/domain.ts';
+import { cloneFrame, createFrame } from '../../src/vision/frame.ts';
+import type { Rgba, TextBox, TextReader } from '../../src/vision/types.ts';
+import { drawText, glyphReader, textBox } from '../support/glyphs.ts';
 
 const word = (text: string, x: number, y: number) => ({ text, box: { x, y, width: 10 * text.length, height: 16 }, confidence: 90 });
 
@@ -65,5 +71,92 @@ describe('findLines', () => {
   test('two equal lines need two rows saying it; one line is no set of lines', () => {
     expect(findLines('Sound\nSound', menu, any)).toBeUndefined();
     expect(findLines('Sound', menu, any)).toBeUndefined();
+  });
+});
+
+describe('knownReading: what learning records is never a misreading of a text known to be there', () => {
+  const typed = (text: string) => ({ text, from: 'typed' as const });
+  const tree = (text: string) => ({ text, from: 'tree' as const });
+
+  test('what was typed wins over a misread: typed digits read as letters, a caret read as a glyph', () => {
+    expect(knownReading('El', [typed('3')])).toBe('3');
+    expect(knownReading('Buy Milk]', [typed('Buy Milk')])).toBe('Buy Milk');
+    expect(knownReading('|Buy Milk', [typed('Buy Milk')])).toBe('Buy Milk');
+  });
+
+  test('what the tree says wins over a misread', () => {
+    expect(knownReading('n', [tree('on')])).toBe('on');
+    expect(knownReading('Total: 8', [tree('Total: 3')])).toBe('Total: 3');
+  });
+
+  test('what the app made of typed text stays as read: a clamp, a cut, another case, a mark it added', () => {
+    expect(knownReading('4', [typed('5')])).toBe('4');
+    expect(knownReading('ab', [typed('abc')])).toBe('ab');
+    expect(knownReading('ABC', [typed('abc')])).toBe('ABC');
+    expect(knownReading('Hi!', [typed('Hi')])).toBe('Hi!');
+    expect(knownReading('13', [typed('3'), typed('13')])).toBe('13');
+  });
+
+  test('a region of several lines: the line that misreads a known text is that text', () => {
+    expect(knownReading('Tea\nEl', [typed('3')])).toBe('Tea\n3');
+    expect(knownReading('El\nE', [typed('3')])).toBe('El\nE');
+    expect(knownReading('OK\nE', [typed('3')])).toBe('OK\n3');
+  });
+
+  test('a read far from every known text, or near several, stays as read', () => {
+    expect(knownReading('OK', [typed('3')])).toBe('OK');
+    expect(knownReading('Saved', [typed('3'), tree('Total: 3')])).toBe('Saved');
+    expect(knownReading('Al', [typed('3'), typed('8')])).toBe('Al');
+    expect(knownReading('', [typed('3')])).toBe('');
+  });
+});
+
+describe('learning records a known text, not its misreading (makeEffects)', () => {
+  const INK: Rgba = [0, 0, 0, 255];
+  const before = createFrame(120, 60, [255, 255, 255, 255]);
+  // An OCR that reads the test font, except a typed "3" (as "E") and a toggle's "ON" (as "N").
+  const MISREADS: Readonly<Record<string, string>> = { '3': 'E', ON: 'N' };
+  const misread = (text: string): string =>
+    text
+      .split(' ')
+      .map((w) => MISREADS[w] ?? w)
+      .join(' ');
+  const misreader: TextReader = {
+    read: async (frame) => {
+      const read = await glyphReader.read(frame);
+      const fix = (t: TextBox): TextBox => ({ ...t, text: misread(t.text) });
+      return { text: read.text.split('\n').map(misread).join('\n'), words: read.words.map(fix), lines: read.lines.map(fix) };
+    },
+    close: async () => undefined,
+  };
+  const drawn = (text: string): Frame => {
+    const after = cloneFrame(before);
+    drawText(after, text, { x: 30, y: 20 }, INK);
+    return after;
+  };
+  const effects = (after: Frame, known?: Parameters<typeof makeEffects>[0]['known']) =>
+    makeEffects({ before, after, dynamic: [], secret: false, sink: new Map(), reader: misreader, ...(known && { known }) });
+
+  test('a typed "3" read as "E" is recorded as "3"', async () => {
+    const after = drawn('3');
+    expect((await effects(after)).map((e) => e.text)).toEqual(['E']);
+    expect((await effects(after, { typed: '3' })).map((e) => e.text)).toEqual(['3']);
+  });
+
+  test('a label the tree says reads "ON", read as "N", is recorded as "ON"', async () => {
+    const after = drawn('ON');
+    const label: Element = {
+      ref: 'toggle',
+      role: 'label',
+      toolkitRole: 'label',
+      name: 'ON',
+      description: '',
+      states: { focused: false, checked: false, sensitive: true, showing: true, editable: false, selected: false, expanded: false },
+      box: { ...textBox('ON', { x: 30, y: 20 }) },
+      index: 0,
+      depth: 0,
+    };
+    expect((await effects(after)).map((e) => e.text)).toEqual(['N']);
+    expect((await effects(after, { elements: [label] })).map((e) => e.text)).toEqual(['ON']);
   });
 });

@@ -1,7 +1,15 @@
-/** `text:` and `absent:` assertions: OCR of the window (or a region of it), polled until they hold. */
+/**
+ * `text:` and `absent:` assertions, by OCR, polled until they hold. A `text:` is read first where
+ * the app's element tree holds it (`textPlaces` of elements.ts: inside the boxes of the elements whose
+ * name or text says it), then, when no such place reads as it, in the whole window (or its region): the
+ * tree tells where to look, never what is shown, and text no element holds is drawn anywhere. An
+ * `absent:` reads the whole window (or region): the tree cannot tell where a text is not.
+ */
 import type { Region } from '../../domain.ts';
 import { readAll } from '../../vision/ocr/find-text.ts';
-import { matchText } from '../../vision/text-match.ts';
+import { matchText, type TextMatchMode } from '../../vision/text-match.ts';
+import { clampRegion, crop } from '../../vision/frame.ts';
+import { snapshot, textPlaces } from '../elements.ts';
 import type { TextMatch } from '../../spec-file/types.ts';
 import type { Stage } from '../stage.ts';
 import type { AssertionResult } from './types.ts';
@@ -17,6 +25,50 @@ async function readWindow(
   const { frame } = await stage.shoot();
   const page = await stage.guard(readAll(stage.reader, frame, region ? { region } : {}));
   return { read: page.text, judged: { frame, ...(region ? { region } : {}), words: page.words.map((w) => w.box) } };
+}
+
+/**
+ * Match modes the tree can answer: those satisfied by one text among others. `exact` and `regex`
+ * judge all the text of the window or region, and the tree does not hold text drawn outside it.
+ */
+const BY_PART: ReadonlySet<TextMatchMode> = new Set(['contains', 'substring', 'fuzzy']);
+
+/** How many places the tree points to are read, at most: a bound on the OCR a `text:` costs before the window is read. */
+const MAX_PLACES = 6;
+
+type Attempt = {
+  readonly ok: boolean;
+  readonly read: string;
+  readonly judged: NonNullable<AssertionResult['judged']>;
+  readonly by?: string;
+};
+
+/**
+ * The expectation read where the element tree says the text is (`textPlaces`): held when one
+ * of those places reads as it; undefined when none does, or the app publishes no elements.
+ */
+async function fromTree(stage: Stage, check: TextCheck): Promise<Attempt | undefined> {
+  // A frozen stage's shot is from before the actions: the tree read now does not say where its text was.
+  if (!BY_PART.has(check.match) || stage.frozen) return undefined;
+  const window = (await stage.window()).region;
+  const tree = await snapshot(stage, window);
+  if (!tree.ok) return undefined;
+  const places = textPlaces(tree.elements, window, (text) => matchText(text, check.text, check.match).ok, check.region);
+  if (places.length === 0) return undefined;
+  const { frame } = await stage.shoot();
+  for (const place of places.slice(0, MAX_PLACES)) {
+    const box = clampRegion(place.box, frame);
+    const read = (await stage.guard(readAll(stage.reader, crop(frame, box)))).text;
+    if (matchText(read, check.text, check.match).ok) {
+      return {
+        ok: true,
+        read,
+        judged: { frame, ...(check.region ? { region: check.region } : {}), words: [box] },
+        by: `read on ${place.what}`,
+      };
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -47,7 +99,9 @@ export async function assertText(stage: Stage, check: TextCheck): Promise<Assert
   const description = `text ${check.match === 'contains' ? '' : `(${check.match}) `}"${check.display}"`;
   const off = await offWindow(stage, check.region);
   if (off) return { kind: 'text', description, ok: false, message: off, read: '', ms: Math.round(performance.now() - started) };
-  const last = await pollAssertion(async () => {
+  const last = await pollAssertion<Attempt>(async () => {
+    const tree = await fromTree(stage, check);
+    if (tree) return tree;
     const { read, judged } = await readWindow(stage, check.region);
     return { ok: matchText(read, check.text, check.match).ok, read, judged };
   }, check.timeoutMs);
@@ -56,7 +110,9 @@ export async function assertText(stage: Stage, check: TextCheck): Promise<Assert
     kind: 'text',
     description,
     ok: last.ok,
-    message: last.ok ? `found "${check.display}"` : `expected ${check.match} "${check.display}", but the screen shows: "${read}"`,
+    message: last.ok
+      ? `found "${check.display}"${last.by ? ` (${check.mask(last.by)})` : ''}`
+      : `expected ${check.match} "${check.display}", but the screen shows: "${read}"`,
     read,
     judged: last.judged,
     ms: Math.round(performance.now() - started),
