@@ -122,14 +122,14 @@ describe('npx vitest with the retrace plugin', () => {
     try {
       await watch.seen(/Watching for file changes/);
       const first = watch.output();
-      expect(first).toMatch(/❯ specs\/bad\.yaml:9:9\n\s+7\|     goal: click "7"\n\s+8\|     expect:\n\s+9\|       - txt: "15"\n\s+\|\s+\^/);
+      expect(first).toMatch(/❯ specs\/bad\.yaml:9:9\n\s+7\| {5}goal: click "7"\n\s+8\| {5}expect:\n\s+9\| {7}- txt: "15"\n\s+\|\s+\^/);
       expect(first).not.toMatch(/src\/spec-file|src\/runner/);
 
       // The edit moves the mistake to another line; the next run's frame follows it.
       writeFileSync(join(project.root, 'specs/bad.yaml'), spec('text: "15"\n      - absent: 12'));
       await watch.seen(/Watching for file changes/, first.length);
       const second = watch.output().slice(first.length);
-      expect(second).toMatch(/❯ specs\/bad\.yaml:10:17\n(.*\n)*\s+10\|       - absent: 12\n\s+\|\s+\^/);
+      expect(second).toMatch(/❯ specs\/bad\.yaml:10:17\n(.*\n)*\s+10\| {7}- absent: 12\n\s+\|\s+\^/);
       expect(second).not.toMatch(/src\/spec-file|src\/runner/);
     } finally {
       watch.kill();
