@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { parseTitlePattern } from '../../src/desktop/index.ts';
 import { appProcesses as processTree } from '../../src/desktop/process-tree.ts';
 import type { AppSession } from '../../src/desktop/types.ts';
@@ -11,7 +11,16 @@ import { InfrastructureError, InvalidInputError } from '../../src/errors.ts';
 import { getTestDesktop } from '../support/desktop.ts';
 
 const run = promisify(execFile);
-const tempDir = (): string => mkdtempSync(join(tmpdir(), 'retrace-app-'));
+const made: string[] = [];
+const tempDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'retrace-app-'));
+  made.push(dir);
+  return dir;
+};
+// A browser's profile can still be written for a moment after its app closed.
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+});
 
 const alive = (pid: number): boolean => {
   try {
