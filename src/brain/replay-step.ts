@@ -29,10 +29,10 @@ import {
   type UnexpectedChange,
 } from '../domain.ts';
 import { framesEqual } from '../vision/changes.ts';
-import { crop, clampRegion, inflateRegion, offsetRegion, regionArea, regionsIntersect } from '../vision/frame.ts';
+import { crop, clampRegion, inflateRegion, offsetRegion, regionsIntersect } from '../vision/frame.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
 import { settle, type Settled } from './settle.ts';
-import { CONTAINERS, snapshot, type Snapshot } from './elements.ts';
+import { snapshot, type Snapshot } from './elements.ts';
 import { describeAction, describeElementEffect } from '../spec-file/describe.ts';
 import { verifyEffects, kindOf, matches, presentAsRecorded, type EffectCheck } from './verify.ts';
 import {
@@ -44,7 +44,7 @@ import {
   type ElementVerdict,
   type FocusMoves,
 } from './element-effects.ts';
-import { elementNews, newsRegions, treeHeld, type TreeHeld } from './element-news.ts';
+import { effectBoxes, elementNews, newsRegions, treeHeld, type TreeHeld } from './element-news.ts';
 import { describeChanges, describeUnexpected, isFocusFeedback, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { continuingChanging } from './observe.ts';
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
@@ -294,7 +294,7 @@ export class ReplayStep {
       const accounted = [
         ...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]),
         ...targetBoxes(step, resolved),
-        ...elementBoxes(elementCheck?.found ?? [], after.frame),
+        ...effectBoxes(elementCheck?.found ?? [], elementsAfter?.ok ? elementsAfter.elements : [], after.frame),
         ...newsRegions(news),
         ...told,
       ];
@@ -336,7 +336,7 @@ export class ReplayStep {
         ...(step.treeRecorded && elementsAfter?.ok && { elementEffects: recorded.elements ?? [] }),
         effects: [
           ...checks.filter((c) => c.verified && !c.skipped).map((c) => c.region),
-          ...elementBoxes(elementCheck?.found ?? [], after.frame),
+          ...effectBoxes(elementCheck?.found ?? [], elementsAfter?.ok ? elementsAfter.elements : [], after.frame),
         ],
         dynamic: recorded.dynamic,
         secret,
@@ -523,7 +523,11 @@ export class ReplayStep {
         },
       };
     }
-    const onTree = [...elementBoxes(tree?.found ?? [], now.frame), ...newsRegions(tree?.late ?? []), ...(tree?.told ?? [])];
+    const onTree = [
+      ...effectBoxes(tree?.found ?? [], tree?.elements ?? [], now.frame),
+      ...newsRegions(tree?.late ?? []),
+      ...(tree?.told ?? []),
+    ];
     const changes = pixels.filter((c) => !onTree.some((r) => regionsIntersect(c, r)));
     if (changes.length === 0 && (tree?.late.length ?? 0) === 0) return undefined;
     const reverted = changes.filter((c) => previous.effects.some((e) => regionsIntersect(c, e)));
@@ -672,24 +676,6 @@ function feedbackPlaces(step: ReplayStepInput, resolved: Resolved): Region[] {
   const effects = step.recorded.effects.filter((e) => kindOf(e) === 'feedback').flatMap((e) => [e.region, offsetRegion(e.region, x, y)]);
   return [...effects, ...targetBoxes(step, resolved)].map((r) => inflateRegion(r, EFFECT_THRESHOLDS.feedbackReachPx));
 }
-
-/**
- * Where the elements of the verified element effects are now: what changed on them is their
- * effect. Not a container's whole box (a dialog's, a list's): what else shows in it is news.
- */
-function elementBoxes(found: ElementVerdict['found'], frame: Frame): Region[] {
-  return found.flatMap(({ element }) =>
-    element === undefined ||
-    CONTAINERS.has(element.role) ||
-    HOLDERS.has(element.role) ||
-    regionArea(element.box) > 0.5 * frame.width * frame.height
-      ? []
-      : [element.box],
-  );
-}
-
-/** Roles that hold rows or items: each row is an element of its own. */
-const HOLDERS: ReadonlySet<string> = new Set(['list', 'table', 'tree']);
 
 /** Where the action's target is now: its own look (hover, focus, pressed) is never unexpected. */
 function targetBoxes(step: ReplayStepInput, resolved: Resolved): Region[] {
