@@ -47,7 +47,7 @@ import {
 import { effectBoxes, elementNews, newsRegions, treeHeld, type TreeHeld } from './element-news.ts';
 import { describeChanges, describeUnexpected, isFocusFeedback, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { continuingChanging } from './observe.ts';
-import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
+import { CYCLE_LIMITS, EFFECT_THRESHOLDS, holdAfterLast } from './thresholds.ts';
 import type { ActionFailure, ActionOutcome, Held } from './outcome.ts';
 import type { ActionCycle, CycleStep, Resolved, Unresolved } from './cycle.ts';
 import { awaitExit, exitMiss, unlessEnded } from './exit.ts';
@@ -96,6 +96,8 @@ export class ReplayStep {
   /** How long that hold waited: the next action's wait before it. */
   private pendingMs = 0;
   private previous: Previous | undefined;
+  /** The slowest reaction recorded on the path so far: the hold after the last action grows with it. */
+  private slowestMs = 0;
 
   constructor(private readonly cycle: ActionCycle) {}
 
@@ -122,6 +124,7 @@ export class ReplayStep {
   async run(step: ReplayStepInput, phases: Phases, report: MakeReport): Promise<ActionOutcome> {
     const { recorded, index } = step;
     const { action } = recorded;
+    this.slowestMs = Math.max(this.slowestMs, recorded.settleMs);
     const ignore = (): Region[] => [...recorded.dynamic, ...this.seen];
     const secret = recorded.secret === true || (action.kind === 'type' && containsSecret(action.text));
     for (let attempt = 0; ; attempt++) {
@@ -633,7 +636,8 @@ export class ReplayStep {
     const started = Date.now();
     const drawing = previous.drawing;
     let frame = previous.after;
-    while (Date.now() - started < CYCLE_LIMITS.holdMs) {
+    const holdMs = holdAfterLast(this.slowestMs);
+    while (Date.now() - started < holdMs) {
       await this.stage.wait(HOLD_POLL_MS);
       if (drawing && !(await drawing.drawn(performance.now()))) continue;
       drawing?.mark();
