@@ -11,8 +11,8 @@
 import type { ElementEffect, ElementProperties, Region, UnexpectedChange } from '../domain.ts';
 import type { Element } from '../desktop/types.ts';
 import { secretMasker } from '../spec-file/secrets.ts';
-import { regionArea, regionsIntersect, subtractRegion } from '../vision/frame.ts';
-import { CONTAINERS, describeElement } from './elements.ts';
+import { regionArea, subtractRegion } from '../vision/frame.ts';
+import { CONTAINERS, describeElement, indexByRef } from './elements.ts';
 import { checkElementEffect, DRAWN, elementChanges, leafBoxes, type ChangeOptions, type ElementVerdict } from './element-effects.ts';
 
 const key = (e: ElementEffect): string => `${e.change ?? 'changed'}\u0000${e.role}\u0000${e.name}`;
@@ -124,20 +124,25 @@ const HOLDERS: ReadonlySet<string> = new Set(['list', 'table', 'tree']);
  * whatever size the theme, font or scale gives it (GDK_SCALE=2 draws it twice as large as
  * recorded); what is in it is told by its own elements, and an element in it nobody recorded is
  * tree news. Only the places in it that draw what the tree does not tell (an image, a canvas, a
- * list: `DRAWN`) are left out, for the pixels to judge.
+ * list in it: `DRAWN`) are left out, for the pixels to judge.
  */
 export function effectBoxes(
   found: ElementVerdict['found'],
   elements: readonly Element[],
   size: { width: number; height: number },
 ): Region[] {
-  const drawn = elements.filter((e) => DRAWN.has(e.role)).map((e) => e.box);
+  const byRef = indexByRef(elements);
+  const inside = (e: Element, dialog: Element): boolean => {
+    for (let up = e.parent; up !== undefined; up = byRef.get(up)?.parent) if (up === dialog.ref) return true;
+    return false;
+  };
   return found.flatMap(({ effect, element }) => {
     if (element === undefined || regionArea(element.box) > 0.5 * size.width * size.height) return [];
     if (element.role === 'dialog' && effect.change === 'appeared') {
-      return drawn
-        .filter((d) => regionsIntersect(d, element.box))
-        .reduce((parts, d) => parts.flatMap((part) => subtractRegion(part, d)), [element.box]);
+      // Only what is in it: a list the dialog lies over is covered by it, not part of it.
+      return elements
+        .filter((e) => DRAWN.has(e.role) && inside(e, element))
+        .reduce((parts, d) => parts.flatMap((part) => subtractRegion(part, d.box)), [element.box]);
     }
     return CONTAINERS.has(element.role) || HOLDERS.has(element.role) ? [] : [element.box];
   });

@@ -141,8 +141,8 @@ describe('a dialog recorded as appearing, drawn at another size', () => {
     return after;
   };
   const dialog = el('d', 'dialog', '', dialogBox);
-  const label = el('l', 'label', 'Order sent for Alice', labelBox);
-  const ok = el('o', 'button', 'OK', okBox);
+  const label = { ...el('l', 'label', 'Order sent for Alice', labelBox), parent: 'd' };
+  const ok = { ...el('o', 'button', 'OK', okBox), parent: 'd' };
   const appeared = (e: Element) => ({ role: e.role, name: e.name, path: [], after: { name: e.name }, change: 'appeared' as const });
   const found = [dialog, label, ok].map((element) => ({ effect: appeared(element), element }));
   const leftOver = (after: Frame, elements: readonly Element[]): Region[] =>
@@ -156,8 +156,13 @@ describe('a dialog recorded as appearing, drawn at another size', () => {
     const after = drawDialog();
     const picture = { x: 90, y: 125, width: 40, height: 30 };
     fillRegion(after, picture, [200, 30, 30, 255]);
-    const changes = leftOver(after, [window, dialog, label, ok, el('i', 'image', '', picture)]);
+    const changes = leftOver(after, [window, dialog, label, ok, { ...el('i', 'image', '', picture), parent: 'd' }]);
     expect(changes.some((c) => regionsIntersect(c, picture))).toBe(true);
+  });
+
+  test('a list the dialog lies over is not in it: the dialog covering it is its own drawing', () => {
+    const beneath = el('r', 'list', 'Orders', { x: 10, y: 200, width: 380, height: 90 });
+    expect(leftOver(drawDialog(), [window, dialog, label, ok, beneath])).toEqual([]);
   });
 
   test('a dialog that did not appear (it changed) accounts for nothing but its own elements', () => {
