@@ -58,6 +58,20 @@ module.exports = {
       to: { path: '^src/desktop/', pathNot: '^src/desktop/(index|types)\\.ts$' },
     },
     {
+      name: 'cycle-strategies-apart',
+      comment: 'learning and replay are two strategies of the action cycle: neither imports the cycle\'s body nor the other',
+      severity: 'error',
+      from: { path: '^src/brain/(learn-step|replay-(step|target|effects|news|hold))\\.ts$' },
+      to: { path: '^src/brain/(cycle|learn-step)\\.ts$' },
+    },
+    {
+      name: 'replay-strategy-apart',
+      comment: 'learning (learn-step.ts) imports nothing of replay\'s strategy',
+      severity: 'error',
+      from: { path: '^src/brain/learn-step\\.ts$' },
+      to: { path: '^src/brain/replay-(step|target|effects|news|hold)\\.ts$' },
+    },
+    {
       name: 'assert-below-the-goal',
       comment: 'the expectations use the brain\'s stage, settle, exit and element snapshots, never the learner, replayer, cycle or planners that call them',
       severity: 'error',

@@ -71,3 +71,18 @@ export interface Held {
 
 /** Receives the detail of each replayed action, by its index (never for a secret action). */
 export type DetailSink = (index: number, detail: ActionDetail) => void;
+
+/** A failure of an action: the one place one is made (the cycle's phases and replay's hold). */
+export const failure = (category: ActionFailure['category'], message: string, index: number): ActionFailure => ({
+  category,
+  message,
+  index,
+});
+
+/** An action that failed, as its outcome: it kept nothing and healed nothing. */
+export const failOutcome = (report: ActionReport, why: ActionFailure, changed = false): ActionOutcome => ({
+  report,
+  changed,
+  healed: false,
+  failure: why,
+});

@@ -121,6 +121,10 @@ export const CYCLE_LIMITS = Object.freeze({
   dynamicProbeMs: 1200,
   /** The same action, with no effect, this many times in a row is a learning loop going nowhere. */
   repeatLimit: 3,
+  /** How often learning reads the elements again while a typed text is not in them yet. */
+  typedPollMs: 50,
+  /** How often the window is looked at while the last replayed action's effects are held. */
+  holdPollMs: 50,
 });
 
 /**
