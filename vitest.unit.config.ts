@@ -21,8 +21,8 @@ export default mergeConfig(
         'test/faults/**',
         // Each runs the retrace command on a display of its own.
         'test/verdicts/{counter,expectations,verdicts}.test.ts',
-        // Real X servers: capture, input, windows, apps, the accessibility bus.
-        'test/desktop/{app,capture,display,drawing,elements,input,process-exit,session,typing,vnc-access,windows}.test.ts',
+        // Real X servers: capture, input, windows, apps, fonts, the accessibility bus.
+        'test/desktop/{app,capture,display,drawing,elements,fonts,input,process-exit,session,typing,vnc-access,windows}.test.ts',
       ],
     },
   }),

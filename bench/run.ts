@@ -4,7 +4,8 @@
  *
  * The in-process groups share one Xvfb of the benchmark's own (1280×800; nut-js drives one
  * display per process); the CLI runs are child processes that start their own displays.
- * Environment: BENCH_ROUNDS — rounds of learn + replay runs (default 2).
+ * Environment: BENCH_ROUNDS — rounds of learn + replay runs (default 2); BENCH_REAL_REPLAYS — replays
+ * of the real-app corpus on each kind of display (default 5).
  * Arguments: words that pick groups by name (`npm run bench -- click` runs "replay per click"
  * alone; `run` runs the group keyed "run:" alone); none runs them all.
  */

@@ -8,7 +8,9 @@
 #
 #   bash scripts/demo.sh          the fixture apps (specs/*.yaml)
 #   bash scripts/demo.sh --real   the corpus of real third-party apps instead (specs/real:
-#                                 galculator, xcalc, mousepad, xterm, zenity, Tk, FeatherPad)
+#                                 galculator, gnome-calculator, xcalc, mousepad, l3afpad, xterm,
+#                                 zenity, yad, Tk, FeatherPad, SpeedCrunch, gtk3-widget-factory,
+#                                 a Java Swing form)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh

@@ -4,14 +4,16 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-# The X server and tools; the session services of a desktop (D-Bus, the accessibility bus, an
+# The X server and tools; the fonts retrace gives the apps it launches (DejaVu) and fontconfig's
+# tools (fc-list, for the tests); the session services of a desktop (D-Bus, the accessibility bus, an
 # XSETTINGS manager that turns animations off); a VNC bridge for watching a display; and the
 # third-party apps of the real-app corpus (specs/real); GTK 3 (Python GI) and Qt 5 (PyQt5) for the
 # order forms of the toolkit corpus (fixtures/apps/order).
-packages=(xvfb x11-xserver-utils x11-utils x11-xkb-utils xdotool fonts-dejavu-core
+packages=(xvfb x11-xserver-utils x11-utils x11-xkb-utils xdotool fonts-dejavu-core fonts-dejavu-extra fontconfig
   dbus dbus-x11 at-spi2-core xsettingsd x11vnc
   chromium galculator mousepad xterm zenity x11-apps python3-tk featherpad
   gnome-calculator default-jdk libatk-wrapper-java libatk-wrapper-java-jni
+  gtk-3-examples speedcrunch l3afpad yad
   python3-gi gir1.2-gtk-3.0 python3-pyqt5)
 missing=()
 for p in "${packages[@]}"; do

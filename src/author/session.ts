@@ -57,7 +57,11 @@ export interface OpenSessionInput {
 export async function openSession(input: OpenSessionInput): Promise<AuthorSession> {
   const { openDesktop, hasUserDisplay } = await import('../desktop/index.ts');
   const { sharedTextReader, closeSharedTextReader } = await import('../vision/ocr/tesseract-reader.ts');
-  const desktop = await openDesktop({ own: !hasUserDisplay(), size: input.options.display.size });
+  const desktop = await openDesktop({
+    own: !hasUserDisplay(),
+    size: input.options.display.size,
+    fonts: input.options.display.fonts,
+  });
   const reader = sharedTextReader();
   let shared: AppSession | undefined;
   const app = new GoalApp({

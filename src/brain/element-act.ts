@@ -14,12 +14,10 @@ import { typeInto } from './paced-typing.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
 import { centre } from './locate.ts';
 import { CONTAINERS, describeElement, elementAt, indexByRef, onScreen, snapshot } from './elements.ts';
+import { ELEMENT_LIMITS } from './thresholds.ts';
 
 /** Roles that hold options to select. */
 const LISTS: ReadonlySet<string> = new Set(['list', 'combobox', 'table', 'tree', 'menu']);
-/** How long a list just opened may take to show its options. */
-const OPEN_MS = 2000;
-const POLL_MS = 50;
 
 /**
  * Performs `action` with its targets at `points` (window-relative).
@@ -63,7 +61,7 @@ export async function act(
   }
   // A closed combo box shows its options once opened, in a popup of its own.
   await click(point);
-  const deadline = Date.now() + OPEN_MS;
+  const deadline = Date.now() + ELEMENT_LIMITS.listOpenMs;
   for (;;) {
     const now = await snapshot(stage, window);
     const found = now.ok ? (optionIn(now.elements, list, option) ?? optionAnywhere(now.elements, list, option)) : undefined;
@@ -79,7 +77,7 @@ export async function act(
         (names.length > 0 ? ` (its options: ${names.map((n) => `"${n}"`).join(', ')})` : '')
       );
     }
-    await stage.wait(POLL_MS);
+    await stage.wait(ELEMENT_LIMITS.listPollMs);
   }
 }
 

@@ -10,12 +10,9 @@ import { accessibleName, matchElements } from '../desktop/index.ts';
 import { secretMasker } from '../spec-file/secrets.ts';
 import { clampRegion, crop, inflateRegion, regionsIntersect } from '../vision/frame.ts';
 import { colourRole } from '../vision/colour-role.ts';
-import { EFFECT_THRESHOLDS } from './thresholds.ts';
+import { CYCLE_LIMITS, EFFECT_THRESHOLDS, ELEMENT_LIMITS } from './thresholds.ts';
 import type { Stage } from './stage.ts';
-import { closestTo, CONTAINERS, describeElement, indexByRef, onScreen, pathOf, snapshot, type Snapshot } from './elements.ts';
-
-/** How often the elements are read again while a replayed effect has not shown in them yet. */
-const POLL_MS = 40;
+import { closestTo, CONTAINERS, describeElement, indexByRef, onScreen, pathOf, sameShareOf, snapshot, type Snapshot } from './elements.ts';
 
 type Property = keyof ElementProperties;
 const STATES = ['checked', 'sensitive', 'focused', 'selected', 'expanded'] as const;
@@ -24,6 +21,26 @@ const STATES = ['checked', 'sensitive', 'focused', 'selected', 'expanded'] as co
 export async function readElements(stage: Stage, window: Region): Promise<readonly Element[] | undefined> {
   const read = await snapshot(stage, window);
   return read.ok && read.elements.length > 0 ? read.elements : undefined;
+}
+
+/**
+ * The app's elements once its tree has settled: read until two reads `treeQuietMs` apart show no
+ * change between them (changes in dynamic regions aside), for at most `treeSettleMs`.
+ */
+export async function readSettledElements(
+  stage: Stage,
+  window: Region,
+  dynamic: readonly Region[],
+): Promise<readonly Element[] | undefined> {
+  const deadline = Date.now() + CYCLE_LIMITS.treeSettleMs;
+  let last = await readElements(stage, window);
+  while (last !== undefined && Date.now() < deadline) {
+    await stage.wait(CYCLE_LIMITS.treeQuietMs);
+    const now = await readElements(stage, window);
+    if (now === undefined || elementChanges(last, now, { dynamic, secret: false }).length === 0) return now ?? last;
+    last = now;
+  }
+  return last;
 }
 
 const pathKey = (path: readonly ElementStep[]): string => path.map((s) => `${s.role}:${s.index}`).join('/');
@@ -90,9 +107,6 @@ const differences = (then: Element, now: Element): Property[] => {
   return (Object.keys(b) as Property[]).filter((p) => a[p] !== b[p]);
 };
 
-/** Most elements an action is recorded to bring or take away: a new screen's first ones say it came. */
-const MAX_APPEARED = 60;
-
 /** An element worth recording as appeared or gone: a dialog, or any other non-container that shows a name or text. */
 const tellsWhat = (e: Element): boolean =>
   e.role === 'dialog' || (!CONTAINERS.has(e.role) && (accessibleName(e) !== '' || (e.text ?? '') !== ''));
@@ -134,7 +148,7 @@ export function elementChanges(before: readonly Element[], after: readonly Eleme
     const byRef = indexByRef(all);
     return elements
       .filter((e) => tellsWhat(e) && !inDynamic(e.box) && !secretMasker.reveals(accessibleName(e)))
-      .slice(0, MAX_APPEARED)
+      .slice(0, ELEMENT_LIMITS.maxAppeared)
       .map((element) => ({ element, path: pathOf(element, byRef) }));
   };
   for (const { element, path } of told(appeared, after)) {
@@ -251,7 +265,7 @@ export async function verifyElementEffects(
     const problem = checks.find((c) => c.problem !== undefined)?.problem;
     if (problem === undefined) return { read, found: effects.map((effect, i) => ({ effect, element: heldOn(checks[i]) })) };
     if (Date.now() >= deadline) return { problem, read, found: [] };
-    await stage.wait(POLL_MS);
+    await stage.wait(ELEMENT_LIMITS.effectPollMs);
   }
 }
 
@@ -329,27 +343,13 @@ export function asElementEvidence(
   });
 }
 
-/** A region inside `from`, at the same place inside `to` (scaled with it). */
-const sameShareOf = (region: Region, from: Region, to: Region): Region => {
-  const sx = from.width > 0 ? to.width / from.width : 1;
-  const sy = from.height > 0 ? to.height / from.height : 1;
-  return {
-    x: Math.round(to.x + (region.x - from.x) * sx),
-    y: Math.round(to.y + (region.y - from.y) * sy),
-    width: Math.max(1, Math.round(region.width * sx)),
-    height: Math.max(1, Math.round(region.height * sy)),
-  };
-};
-
 /**
  * Replay: the colour role of each text an element effect decided, read where its element is
  * now: the right words styled as an error are not the recorded effect. Why one differs, or
  * undefined.
  */
 export function elementColours(effects: readonly Effect[], found: ElementVerdict['found'], after: Frame): string | undefined {
-  const placed = found.flatMap(({ effect, element }) =>
-    element === undefined || effect.box === undefined ? [] : [{ box: effect.box, effect, element }],
-  );
+  const placed = placedOn(found);
   for (const effect of effects) {
     if (effect.kind !== 'element' || !effect.text) continue;
     const on = holding(effect.region, placed);
@@ -362,4 +362,21 @@ export function elementColours(effects: readonly Effect[], found: ElementVerdict
       return `the ${describeElement(on.effect, accessibleName(on.element))} shows "${secretMasker.mask(effect.text)}" restyled from ${was} to ${now}`;
   }
   return undefined;
+}
+
+/** The element effects that hold, each with its recorded box and its element now. */
+const placedOn = (found: ElementVerdict['found']) =>
+  found.flatMap(({ effect, element }) => (element === undefined || effect.box === undefined ? [] : [{ box: effect.box, effect, element }]));
+
+/**
+ * Replay: where each pixel change an element effect decides is now — at the same share of its
+ * element's box as it was of the recorded one. A dialog that appeared is where the app put it,
+ * not moved with the button that opened it.
+ */
+export function elementEvidence(effects: readonly Effect[], found: ElementVerdict['found']): Region[] {
+  const placed = placedOn(found);
+  return effects.flatMap((effect) => {
+    const on = effect.kind === 'element' ? holding(effect.region, placed) : undefined;
+    return on === undefined ? [] : [sameShareOf(effect.region, on.box, on.element.box)];
+  });
 }

@@ -25,9 +25,8 @@ import {
   snapshot,
   targetQuery,
 } from './elements.ts';
+import { ELEMENT_LIMITS } from './thresholds.ts';
 
-/** How often a role target is looked for again while the app has not published it yet. */
-const POLL_MS = 100;
 /** How many names of the asked role a "not found" message lists. */
 const LISTED = 12;
 
@@ -60,7 +59,7 @@ export async function locateElement(
       if (!read.ok) return { failure: `${describeTarget(target)}: ${read.why}` };
       return { failure: `${describeTarget(target)}: ${read.elements.length === 0 ? PUBLISHES_NOTHING : notAmong(read.elements, target)}` };
     }
-    await stage.wait(POLL_MS);
+    await stage.wait(ELEMENT_LIMITS.targetPollMs);
   }
 }
 
@@ -100,8 +99,9 @@ export function elementAnchorAt(elements: readonly Element[], point: Point): Ele
  * recorded element is the same one; covered only when one of the app's dialogs or windows lies
  * over that point (`coveredAt`). Its `confine` is that box (empty when the tree has no such
  * element): no lower rung may put the target anywhere else, so a look-alike field is never
- * healed onto. Any other target recorded on a named element (a text target) is found by that
- * element too, scored by how well its recorded anchor image matches there (moved with it).
+ * healed onto. A text target recorded on a named element is found by that element too: by the
+ * tree alone when it is the only one of its role and name on screen, else scored by how well
+ * its recorded anchor image matches there (moved with it).
  * Undefined when the rung has nothing to look for or no elements to look in.
  */
 export async function findByElement(input: LadderInput): Promise<Finding | undefined> {
@@ -128,8 +128,17 @@ export async function findByElement(input: LadderInput): Promise<Finding | undef
   if (!visible(picked)) return { score: 0, runnerUp: 0, ...(byTarget && { confine: nowhere }) };
   const same = recorded !== undefined && anchor !== undefined && picked.role === recorded.role && accessibleName(picked) === recorded.name;
   const point = same ? samePlaceIn(picked.box, recorded.box, anchor.point) : centre(picked.box);
-  if (byTarget)
-    return { point, box: picked.box, score: coveredAt(picked, point, read.elements, byRef) ? 0 : 1, runnerUp: 0, confine: picked.box };
+  // The tree decides where it names one element: a role target, or a text target whose recorded
+  // element is the only one of its role and name on screen (its recorded image, drawn at another
+  // scale or in another theme, is evidence only).
+  if (byTarget || candidates.length === 1)
+    return {
+      point,
+      box: picked.box,
+      score: coveredAt(picked, point, read.elements, byRef) ? 0 : 1,
+      runnerUp: 0,
+      ...(byTarget && { confine: picked.box }),
+    };
   return { point, box: picked.box, score: pixelsAgree(shot.frame, anchorImage, anchor?.box, recorded?.box, picked.box), runnerUp: 0 };
 }
 

@@ -243,6 +243,25 @@ export function samePlaceIn(box: Region, recorded: Region, point: Point): Point 
   };
 }
 
+/**
+ * A region inside `from`, at the same place inside `to`, scaled with it: the anchor's crop around
+ * a control, its focus ring, or a change on an element, where the element is now drawn elsewhere
+ * or larger.
+ */
+export const sameShareOf = (region: Region, from: Region, to: Region): Region => {
+  const sx = from.width > 0 ? to.width / from.width : 1;
+  const sy = from.height > 0 ? to.height / from.height : 1;
+  return {
+    x: Math.round(to.x + (region.x - from.x) * sx),
+    y: Math.round(to.y + (region.y - from.y) * sy),
+    width: Math.max(1, Math.round(region.width * sx)),
+    height: Math.max(1, Math.round(region.height * sy)),
+  };
+};
+
+/** How much larger an element is drawn now than when it was recorded (its height, as text size drives it); never below 1. */
+export const drawnLarger = (box: Region, recorded: Region): number => (recorded.height > 0 ? Math.max(1, box.height / recorded.height) : 1);
+
 /** Whether a box's centre lies inside a window of this size. */
 export const centreInside = (box: Region, size: { readonly width: number; readonly height: number }): boolean => {
   const x = box.x + box.width / 2;

@@ -13,9 +13,7 @@ import { fingerprint } from '../vision/fingerprint.ts';
 import type { Settled } from './settle.ts';
 import type { Stage } from './stage.ts';
 import { setTimeout as delay } from 'node:timers/promises';
-
-/** How long a failed capture (its window gone) waits to learn that the app is ending. */
-const ENDING_GRACE_MS = 1000;
+import { APP_END_LIMITS } from './thresholds.ts';
 
 /** The app ended while the work ran: how. */
 export interface Ended {
@@ -39,7 +37,8 @@ export async function unlessEnded<T>(stage: Stage, work: Promise<T>): Promise<T 
   try {
     return await work;
   } catch (error) {
-    const exit = stage.app.exitInfo() ?? (await Promise.race([stage.app.exited, delay(ENDING_GRACE_MS).then(() => undefined)]));
+    const exit =
+      stage.app.exitInfo() ?? (await Promise.race([stage.app.exited, delay(APP_END_LIMITS.endingGraceMs).then(() => undefined)]));
     if (exit === undefined || stage.signal.aborted) throw error;
     return { ended: exit };
   }

@@ -7,7 +7,7 @@ import { exitOf, type Mode, type Path, type RecordedAction, type Region } from '
 import { InvalidInputError } from '../errors.ts';
 import type { PathStore } from '../paths/store.ts';
 import { goalSource } from '../paths/source.ts';
-import { PATH_FORMAT_VERSION } from '../paths/validate.ts';
+import { PATH_FORMAT_VERSION } from '../paths/path-shape.ts';
 import { detectDynamic } from '../vision/settle.ts';
 import type { Stage } from './stage.ts';
 import { ActionCycle } from './cycle.ts';

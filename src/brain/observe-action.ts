@@ -10,7 +10,7 @@ import { crop } from '../vision/frame.ts';
 import type { Stage } from './stage.ts';
 import type { Settled } from './settle.ts';
 import { elementAnchorAt } from './element-target.ts';
-import { asElementEvidence, elementChanges, focusMoves, readElements } from './element-effects.ts';
+import { asElementEvidence, elementChanges, focusMoves, readElements, readSettledElements } from './element-effects.ts';
 import { makeAnchor, makeEffects, type AssetSink } from './observe.ts';
 import type { Resolved } from './cycle-strategy.ts';
 
@@ -39,7 +39,7 @@ export async function observe(
   const elementsNow = elementsBefore ?? (recorded && point ? await readElements(stage, after.window) : undefined);
   const element = point && elementsNow ? elementAnchorAt(elementsNow, point) : undefined;
   const anchor = pixelAnchor && element ? { ...pixelAnchor, element } : pixelAnchor;
-  const elementsAfter = elementsBefore ? await readElements(stage, after.window) : undefined;
+  const elementsAfter = elementsBefore ? await readSettledElements(stage, after.window, dynamic) : undefined;
   const focusOnly = elementsBefore && elementsAfter ? focusMoves(elementsBefore, elementsAfter).focusOnly : undefined;
   const pixels = await stage.guard(
     makeEffects({

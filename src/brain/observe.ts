@@ -16,14 +16,11 @@ import { structureSimilarity } from '../vision/structure.ts';
 import { colourRole } from '../vision/colour-role.ts';
 import { sameText } from './effect-text.ts';
 import { assetName } from '../paths/store.ts';
-import { EFFECT_THRESHOLDS, UNEXPECTED_LIMITS } from './thresholds.ts';
+import { ANCHOR_LIMITS, EFFECT_THRESHOLDS, UNEXPECTED_LIMITS } from './thresholds.ts';
 
 /** Images collected while observing, keyed by asset name. */
 export type AssetSink = Map<string, Uint8Array>;
 
-const ANCHOR_FALLBACK = { width: 56, height: 36 };
-/** A control larger than this is a panel, not a button: anchor on a fixed crop instead. */
-const MAX_CONTROL = { width: 320, height: 120 };
 const { minEffectPixels: MIN_EFFECT_PIXELS, padding: EFFECT_PADDING } = EFFECT_THRESHOLDS;
 
 const store = (sink: AssetSink, frame: Frame): string => {
@@ -36,14 +33,14 @@ const store = (sink: AssetSink, frame: Frame): string => {
 /** The box an anchor crops: the control under the point, or a fixed crop centred on it. */
 export function anchorBox(frame: Frame, point: Point): Region {
   const control = segmentControls(frame)
-    .filter((r) => containsPoint(r, point) && r.width <= MAX_CONTROL.width && r.height <= MAX_CONTROL.height)
+    .filter((r) => containsPoint(r, point) && r.width <= ANCHOR_LIMITS.maxControl.width && r.height <= ANCHOR_LIMITS.maxControl.height)
     .sort((a, b) => a.width * a.height - b.width * b.height)[0];
   const box = control
     ? inflateRegion(control, 2)
     : {
-        x: point.x - ANCHOR_FALLBACK.width / 2,
-        y: point.y - ANCHOR_FALLBACK.height / 2,
-        ...ANCHOR_FALLBACK,
+        x: point.x - ANCHOR_LIMITS.fallback.width / 2,
+        y: point.y - ANCHOR_LIMITS.fallback.height / 2,
+        ...ANCHOR_LIMITS.fallback,
       };
   return clampRegion(box, frame.width, frame.height);
 }

@@ -15,9 +15,7 @@ import { accessibleName } from '../desktop/index.ts';
 import { elementAt, snapshot } from './elements.ts';
 import { centre } from './locate.ts';
 import type { Stage } from './stage.ts';
-
-/** How long the field may take to take the focus, and each key to show in its text. */
-export const PACE_LIMITS = Object.freeze({ focusMs: 1_000, keyMs: 500, pollMs: 10, maxPacedChars: 64 });
+import { PACE_LIMITS } from './thresholds.ts';
 
 /** An element whose text the keys change. */
 const isField = (e: Element): boolean => e.states.editable && e.text !== undefined;

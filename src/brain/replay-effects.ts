@@ -9,7 +9,8 @@ import { framesEqual } from '../vision/changes.ts';
 import { crop, clampRegion, inflateRegion, offsetRegion } from '../vision/frame.ts';
 import { settle, type Settled } from './settle.ts';
 import { kindOf, presentAsRecorded, type EffectCheck } from './verify.ts';
-import { CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
+import { CYCLE_LIMITS, EFFECT_THRESHOLDS, UNEXPECTED_LIMITS } from './thresholds.ts';
+import { drawnLarger, sameShareOf } from './elements.ts';
 import type { CycleContext, ReplayStepInput, Resolved } from './cycle-strategy.ts';
 
 /**
@@ -64,16 +65,41 @@ export async function awaitEffects(
   return { after, checks };
 }
 
-/** Where the target's own feedback shows: its recorded feedback effects and its box, with a margin for a focus ring. */
+/**
+ * Where the target's own feedback shows: its recorded feedback effects and its box, with a margin
+ * for a focus ring — all drawn as much larger as the target now is (another scale or DPI).
+ */
 export function feedbackPlaces(step: ReplayStepInput, resolved: Resolved): Region[] {
   const { x, y } = resolved.offset;
-  const effects = step.recorded.effects.filter((e) => kindOf(e) === 'feedback').flatMap((e) => [e.region, offsetRegion(e.region, x, y)]);
-  return [...effects, ...targetBoxes(step, resolved)].map((r) => inflateRegion(r, EFFECT_THRESHOLDS.feedbackReachPx));
+  const found = elementFound(step, resolved);
+  const effects = step.recorded.effects
+    .filter((e) => kindOf(e) === 'feedback')
+    .flatMap((e) => [e.region, offsetRegion(e.region, x, y), ...(found ? [sameShareOf(e.region, found.recorded, found.box)] : [])]);
+  const reach = EFFECT_THRESHOLDS.feedbackReachPx * (found ? drawnLarger(found.box, found.recorded) : 1);
+  return [...effects, ...targetBoxes(step, resolved)].map((r) => inflateRegion(r, Math.round(reach)));
 }
 
-/** Where the action's target is now: its own look (hover, focus, pressed) is never unexpected. */
+/** The target's element as the element rung found it now, and its recorded box: it may be drawn at another scale. */
+function elementFound(step: ReplayStepInput, resolved: Resolved): { box: Region; recorded: Region } | undefined {
+  const recorded = step.recorded.anchor?.element?.box;
+  const box = resolved.resolvedBy === 'element' ? resolved.tried?.find((t) => t.accepted)?.box : undefined;
+  return recorded && box ? { box, recorded } : undefined;
+}
+
+/** What the target's box needs beyond the usual slack around an accounted region, drawn larger than recorded. */
+export function targetSlack(step: ReplayStepInput, resolved: Resolved): number {
+  const found = elementFound(step, resolved);
+  return found ? Math.round((drawnLarger(found.box, found.recorded) - 1) * UNEXPECTED_LIMITS.slackPx) : 0;
+}
+
+/**
+ * Where the action's target is now: its own look (hover, focus, pressed) is never unexpected.
+ * Found by its element, the element's box now and the anchor's crop scaled into it.
+ */
 export function targetBoxes(step: ReplayStepInput, resolved: Resolved): Region[] {
   const anchor = step.recorded.anchor;
+  const found = elementFound(step, resolved);
+  if (anchor && found) return [found.box, sameShareOf(anchor.box, found.recorded, found.box)];
   if (anchor) return [offsetRegion(anchor.box, resolved.offset.x, resolved.offset.y)];
   const point = resolved.points[0];
   return point ? [{ x: point.x - 28, y: point.y - 18, width: 56, height: 36 }] : [];

@@ -17,13 +17,14 @@
  */
 import { exitOf, type Frame, type RecordedAction, type Region } from '../domain.ts';
 import { framesEqual } from '../vision/changes.ts';
+import { inflateRegion } from '../vision/frame.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
 import { describeAction, describeElementEffect } from '../spec-file/describe.ts';
 import { settle, type Settled } from './settle.ts';
 import { snapshot, type Snapshot } from './elements.ts';
 import { act } from './element-act.ts';
 import { verifyEffects, kindOf, type EffectCheck } from './verify.ts';
-import { elementColours, leafBoxes, sameBox, verifyElementEffects, type FocusMoves } from './element-effects.ts';
+import { elementColours, elementEvidence, leafBoxes, sameBox, verifyElementEffects, type FocusMoves } from './element-effects.ts';
 import { effectBoxes, elementNews, newsRegions } from './element-news.ts';
 import { describeUnexpected } from './unexpected.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
@@ -35,7 +36,7 @@ import { observe } from './observe-action.ts';
 import { ReplayNews } from './replay-news.ts';
 import { ReplayHold } from './replay-hold.ts';
 import { ReplayTarget } from './replay-target.ts';
-import { awaitEffects, effectProblem, feedbackPlaces, notVerified, targetBoxes } from './replay-effects.ts';
+import { awaitEffects, effectProblem, feedbackPlaces, notVerified, targetBoxes, targetSlack } from './replay-effects.ts';
 import {
   AGAIN,
   type CycleContext,
@@ -272,8 +273,10 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
     const told = step.treeRecorded && elementsAfter?.ok ? leafBoxes(elementsAfter.elements) : [];
     const accounted = [
       ...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]),
-      ...targetBoxes(step, resolved),
+      // The slack around the target grows with it: a focus ring drawn at twice the scale.
+      ...targetBoxes(step, resolved).map((r) => inflateRegion(r, targetSlack(step, resolved))),
       ...effectBoxes(elementCheck?.found ?? [], elementsAfter?.ok ? elementsAfter.elements : [], after.frame),
+      ...elementEvidence(recorded.effects, elementCheck?.found ?? []),
       ...newsRegions(news),
       ...told,
     ];

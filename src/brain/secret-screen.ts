@@ -39,19 +39,13 @@ import {
 } from '../vision/frame.ts';
 import { CONTAINERS } from './elements.ts';
 import type { Rgba } from '../vision/types.ts';
+import { SECRET_SCREEN_LIMITS } from './thresholds.ts';
 
 /** The paint: a flat grey that reads as nothing and compares as itself. */
 const PAINT: Rgba = [128, 128, 128, 255];
-/** Margin around a hidden region: anti-aliased edges of the glyphs and the caret. */
-const MARGIN_PX = 3;
-/** Context read around a changed area: a word cut at its edge would not read as the secret. */
-const READ_CONTEXT_PX = 24;
 
 /** The app's elements (window-relative boxes); `window` is the main window's screen region, when known. */
 export type ReadElements = (window?: Region) => Promise<readonly Element[]>;
-
-/** An element bigger than this share of the window is a panel, not the place that shows a secret. */
-const MAX_ELEMENT_SHARE = 0.5;
 
 export class SecretScreen {
   /** Boxes of elements found showing a secret: what is painted for any region inside them. */
@@ -97,7 +91,7 @@ export class SecretScreen {
     if (!this.typed) return raw;
     if (this.typedOver !== undefined && sameSize(this.typedOver, raw)) {
       const landing = boundingRegion(changedRegions(this.typedOver, raw));
-      if (landing) this.landed.push(inflateRegion(landing, MARGIN_PX));
+      if (landing) this.landed.push(inflateRegion(landing, SECRET_SCREEN_LIMITS.marginPx));
     }
     await this.readWords(raw, previous);
     const found = [...this.landed, ...this.words];
@@ -114,7 +108,7 @@ export class SecretScreen {
       (best, b) => (best === undefined || regionArea(b) < regionArea(best) ? b : best),
       undefined,
     );
-    return box === undefined ? region : inflateRegion(box, MARGIN_PX);
+    return box === undefined ? region : inflateRegion(box, SECRET_SCREEN_LIMITS.marginPx);
   }
 
   /** Reads the elements once for regions that lie in no element box known yet, and learns the boxes around them. */
@@ -131,7 +125,10 @@ export class SecretScreen {
       elements = [];
     }
     const candidates = elements.filter(
-      (e) => !CONTAINERS.has(e.role) && !isEmptyRegion(e.box) && regionArea(e.box) <= MAX_ELEMENT_SHARE * raw.width * raw.height,
+      (e) =>
+        !CONTAINERS.has(e.role) &&
+        !isEmptyRegion(e.box) &&
+        regionArea(e.box) <= SECRET_SCREEN_LIMITS.maxElementShare * raw.width * raw.height,
     );
     for (const region of fresh) {
       const centre = regionCenter(region);
@@ -156,12 +153,12 @@ export class SecretScreen {
         : { x: 0, y: 0, width: raw.width, height: raw.height };
     this.lastRead = raw;
     if (!changed) return;
-    const area = clampRegion(inflateRegion(changed, READ_CONTEXT_PX), raw);
+    const area = clampRegion(inflateRegion(changed, SECRET_SCREEN_LIMITS.readContextPx), raw);
     if (isEmptyRegion(area)) return;
     const read = await this.reader.read(crop(raw, area));
     const found = [...read.words, ...read.lines]
       .filter((w) => this.masker.isVariant(w.text) || this.masker.reveals(w.text))
-      .map((w) => inflateRegion(offsetRegion(w.box, area.x, area.y), MARGIN_PX));
+      .map((w) => inflateRegion(offsetRegion(w.box, area.x, area.y), SECRET_SCREEN_LIMITS.marginPx));
     // A word read on a field where a secret landed is that field's, and keeps its paint for the
     // app's life as the field does. Dropped once the field empties, the part of its box outside
     // the landing would turn from paint to field: a change of retrace's own, seen or not as the

@@ -13,9 +13,7 @@ import { SecretScreen } from './secret-screen.ts';
 import { appExitedError } from './exit.ts';
 import type { Snapshot } from './elements.ts';
 import { setTimeout as delay } from 'node:timers/promises';
-
-/** How long a failed operation waits to learn whether the app died under it. */
-const EXIT_GRACE_MS = 300;
+import { APP_END_LIMITS } from './thresholds.ts';
 
 /** Secrets typed into an app stay hidden for the app's life: a shared app outlives its goals. */
 const screens = new WeakMap<AppSession, SecretScreen>();
@@ -79,7 +77,7 @@ export class Stage {
           () => undefined,
           (reason: unknown) => reason,
         ),
-        delay(EXIT_GRACE_MS).then(() => undefined),
+        delay(APP_END_LIMITS.stageGraceMs).then(() => undefined),
       ]);
       throw fault ?? error;
     }

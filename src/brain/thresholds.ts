@@ -115,6 +115,14 @@ export const CYCLE_LIMITS = Object.freeze({
    */
   recordQuietMs: 400,
   /**
+   * Learning reads the app's elements after an action until two reads this far apart agree: a
+   * toolkit may publish a relaid-out element without its box first (Chromium: a label whose text
+   * changed read once at 0 × 0, and was recorded as gone, so every replay reported its new name as news)…
+   */
+  treeQuietMs: 60,
+  /** …for at most this long; a tree that keeps changing (a clock's label) is taken as last read. */
+  treeSettleMs: 1000,
+  /**
    * How long learning watches the idle window for content that changes on its own (a clock
    * ticking each second, a banner rotating): long enough to see a one-second tick.
    */
@@ -135,6 +143,70 @@ export const CYCLE_LIMITS = Object.freeze({
  */
 export const holdAfterLast = (slowestSettleMs: number): number =>
   Math.max(CYCLE_LIMITS.holdMs, CYCLE_LIMITS.replayReactFactor * slowestSettleMs);
+
+/** How the app's published elements (AT-SPI) are waited for and read. */
+export const ELEMENT_LIMITS = Object.freeze({
+  /** How often a role target is looked for again while the app has not published it yet. */
+  targetPollMs: 100,
+  /** How often the elements are read again while a replayed effect has not shown in them yet. */
+  effectPollMs: 40,
+  /** How long a list just opened (a `select:`) may take to show its options… */
+  listOpenMs: 2000,
+  /** …looked for this often. */
+  listPollMs: 50,
+  /** Most elements an action is recorded to bring or take away: a new screen's first ones say it came. */
+  maxAppeared: 60,
+});
+
+/** Typing into a published field key by key, each key seen in its text before the next. */
+export const PACE_LIMITS = Object.freeze({
+  /** How long the field may take to take the focus. */
+  focusMs: 1_000,
+  /** How long each key may take to show in the field's text. */
+  keyMs: 500,
+  /** How often the field's text is read while waiting. */
+  pollMs: 10,
+  /** A longer text is typed at once: paced, it would cost a round trip per character. */
+  maxPacedChars: 64,
+});
+
+/** How long a failure waits to learn that the app ended under it (an app's end is a verdict, not a fault). */
+export const APP_END_LIMITS = Object.freeze({
+  /** A failed operation of the stage (a capture, a read) waits this long for the app's exit. */
+  stageGraceMs: 300,
+  /** A failed capture after an action (its window gone) waits this long to learn the app is ending. */
+  endingGraceMs: 1000,
+});
+
+/** Where an action's anchor image is cut. */
+export const ANCHOR_LIMITS = Object.freeze({
+  /** The crop around the point when no control holds it. */
+  fallback: { width: 56, height: 36 },
+  /** A control larger than this is a panel, not a button: anchor on the fixed crop instead. */
+  maxControl: { width: 320, height: 120 },
+});
+
+/** What the screen of a typed secret hides. */
+export const SECRET_SCREEN_LIMITS = Object.freeze({
+  /** Margin around a hidden region: anti-aliased edges of the glyphs and the caret. */
+  marginPx: 3,
+  /** Context read around a changed area: a word cut at its edge would not read as the secret. */
+  readContextPx: 24,
+  /** An element bigger than this share of the window is a panel, not the place that shows a secret. */
+  maxElementShare: 0.5,
+});
+
+/** How the final screen is judged (src/brain/assert/judge.ts). */
+export const JUDGE_LIMITS = Object.freeze({
+  /** The shortest hold: what an app that reacted at once gets. */
+  holdFloorMs: 300,
+  /** The hold is this many times the longest settle time seen while learning. */
+  holdFactor: 3,
+  /** How many times a screen that changed while being judged is judged again. */
+  rounds: 3,
+  /** Beyond two holds, how long to wait for a quiet window before leaving out what keeps changing. */
+  quietGraceMs: 1000,
+});
 
 /** The navigation graph: when two screens are one state. */
 export const GRAPH_LIMITS = Object.freeze({

@@ -19,6 +19,7 @@ import { findAtkWrapper, javaAccessibilityEnv } from './session/java.ts';
 import { accessibilityEnv } from './atspi/a11y-bus.ts';
 import { runShellStep } from './shell-step.ts';
 import { parseTitlePattern, type TitlePattern } from './title-pattern.ts';
+import type { Region } from '../domain.ts';
 import type { AppConfig, AppExit, AppSession, Display, WindowInfo, WindowSystem } from './types.ts';
 
 export const APP_DEFAULTS = Object.freeze({
@@ -148,12 +149,16 @@ export const launchApp = async (config: AppConfig, display: Display, windows: Wi
   return session;
 };
 
+const onScreen = ({ x, y, width, height }: Region, display: Display): boolean =>
+  x >= 0 && y >= 0 && x + width <= display.width && y + height <= display.height;
+
 class ProcessAppSession implements AppSession {
   readonly pid: number;
   readonly home?: string;
   readonly exited: Promise<AppExit>;
   private exit: AppExit | undefined;
   private mainId: number | undefined;
+  private screen: Display | undefined;
   private closing: Promise<void> | undefined;
   private readonly unregister: () => void;
 
@@ -203,6 +208,7 @@ class ProcessAppSession implements AppSession {
     const { windowTimeoutMs, size } = this.config;
     const main = await this.waitForWindow(windowTimeoutMs ?? APP_DEFAULTS.windowTimeoutMs, display);
     this.mainId = main.id;
+    this.screen = display;
     if (size !== undefined) await this.applySize(main, size[0], size[1]);
     await this.fitToScreen(size === undefined ? main : ((await this.windowSystem.get(main.id)) ?? main), display);
     await this.windowSystem.focus(main.id);
@@ -214,7 +220,7 @@ class ProcessAppSession implements AppSession {
    */
   private async fitToScreen(main: WindowInfo, display: Display): Promise<void> {
     const { x, y, width, height } = main.region;
-    if (x >= 0 && y >= 0 && x + width <= display.width && y + height <= display.height) return;
+    if (onScreen(main.region, display)) return;
     const screen = `${display.width}x${display.height}`;
     if (width <= display.width && height <= display.height) {
       await this.windowSystem.move(
@@ -245,12 +251,12 @@ class ProcessAppSession implements AppSession {
   async window(): Promise<WindowInfo> {
     // The title found the window once; the app may change it since (a document name, a state).
     const known = this.mainId === undefined ? undefined : await this.windowSystem.get(this.mainId);
-    if (known !== undefined) return known;
+    if (known !== undefined) return this.fitted(known);
     // The app may have replaced its window (a restart, a new document).
     const found = await this.findMain();
     if (found !== undefined) {
       this.mainId = found.id;
-      return found;
+      return this.fitted(found);
     }
     if (this.exit !== undefined) {
       throw new InfrastructureError(
@@ -259,6 +265,16 @@ class ProcessAppSession implements AppSession {
       );
     }
     throw new InfrastructureError('WINDOW_TIMEOUT', `The app's window "${this.config.window}" is no longer on screen.`);
+  }
+
+  /**
+   * An app may grow its window after it first showed it (gtk3-widget-factory does, once its pages
+   * are built, sometimes after the start's fit): fitted again whenever it reaches past the screen.
+   */
+  private async fitted(info: WindowInfo): Promise<WindowInfo> {
+    if (this.screen === undefined || onScreen(info.region, this.screen)) return info;
+    await this.fitToScreen(info, this.screen);
+    return (await this.windowSystem.get(info.id)) ?? info;
   }
 
   async windows(): Promise<WindowInfo[]> {

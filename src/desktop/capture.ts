@@ -1,43 +1,24 @@
 /**
- * Screen capture, and the server's reports of drawing (x11/drawing.ts) that tell a wait when
- * to grab.
- *
- * A grab is a GetImage of the root window over retrace's own X connection, its reply written
- * straight into the frame and turned to RGBA in place: one fresh buffer per grab. nut-js
- * (libnut's XGetImage) is the fallback, for a display without a local socket or with pixels
- * other than 32-bit BGRX; it costs two more copies of the image, and fresh memory is slow to
- * come by on a virtual machine (a 1280×800 grab took 3–30 ms there, the own one 1.5–5).
+ * Screen capture through the provider chosen when the desktop opened (providers/choose.ts: the
+ * own X connection's GetImage, or nut-js), and the server's reports of drawing
+ * (x11/drawing.ts) that tell a wait when to grab.
  *
  * One process captures one display: see nut.ts. X servers do not scale, so a grab's pixel
  * density is always 1 and frame pixels are screen pixels.
  */
 import type { DrawReport, Frame, Region } from '../domain.ts';
-import { InfrastructureError } from '../errors.ts';
-import { bgraToRgba } from './bgra.ts';
-import { nutFor } from './nut.ts';
-import type { Display, ScreenCapture } from './types.ts';
-import { connectionTo, type XConnection, type XPixelFormat } from './x11/connection.ts';
-import { displayFailure } from './x11/x-errors.ts';
-import { DrawingWatch } from './x11/drawing.ts';
 import { drawingReportsWanted } from '../switches.ts';
-
-/** Little-endian 32-bit pixels, red in the third byte: what bgraToRgba reads. */
-const isBgrx = (pixels: XPixelFormat): boolean =>
-  pixels.byteOrder === 0 &&
-  pixels.bitsPerPixel === 32 &&
-  pixels.scanlinePad === 32 &&
-  pixels.masks?.red === 0xff0000 &&
-  pixels.masks.green === 0xff00 &&
-  pixels.masks.blue === 0xff;
+import type { CaptureProvider } from './providers/types.ts';
+import type { Display, ScreenCapture } from './types.ts';
+import { DrawingWatch } from './x11/drawing.ts';
 
 export class XScreenCapture implements ScreenCapture {
   private watch: Promise<DrawingWatch | undefined> | undefined;
-  private readonly own: () => Promise<XConnection>;
-  private nutOnly = false;
 
-  constructor(private readonly display: Display) {
-    this.own = connectionTo(display.name, display.env);
-  }
+  constructor(
+    private readonly display: Display,
+    private readonly provider: CaptureProvider,
+  ) {}
 
   async drawing(region: Region): Promise<DrawReport | undefined> {
     if (!drawingReportsWanted()) return undefined;
@@ -48,64 +29,8 @@ export class XScreenCapture implements ScreenCapture {
 
   async grab(region?: Region): Promise<Frame> {
     if (region !== undefined) this.checkRegion(region);
-    const x = await this.connection();
-    return x === undefined
-      ? this.grabWithNut(region)
-      : this.grabOwn(x, region ?? { x: 0, y: 0, width: this.display.width, height: this.display.height });
-  }
-
-  /** The own connection when the display has one fit for grabbing; once it had none, never again. */
-  private async connection(): Promise<XConnection | undefined> {
-    if (this.nutOnly) return undefined;
-    const x = await this.own().catch(() => undefined);
-    if (x !== undefined && isBgrx(x.pixels)) return x;
-    this.nutOnly = true;
-    x?.close();
-    return undefined;
-  }
-
-  private async grabOwn(x: XConnection, area: Region): Promise<Frame> {
-    const data = new Uint8Array(area.width * area.height * 4);
-    try {
-      await x.image(area, data);
-    } catch (error) {
-      throw displayFailure(this.display, 'Capturing the screen', error);
-    }
-    return { width: area.width, height: area.height, data: bgraToRgba(data, area.width, area.height, area.width * 4, data) };
-  }
-
-  private async grabWithNut(region: Region | undefined): Promise<Frame> {
-    const { screen, Region } = await nutFor(this.display);
-    let image: Awaited<ReturnType<typeof screen.grab>>;
-    try {
-      image =
-        region === undefined ? await screen.grab() : await screen.grabRegion(new Region(region.x, region.y, region.width, region.height));
-    } catch (error) {
-      // libnut rejects with a bare string; a dead server is the usual reason.
-      this.display.assertAlive();
-      throw new InfrastructureError('DISPLAY_DIED', `Could not capture the screen of X display ${this.display.name}: ${String(error)}`, {
-        cause: error,
-      });
-    }
-    if (image.pixelDensity.scaleX !== 1 || image.pixelDensity.scaleY !== 1) {
-      throw new InfrastructureError(
-        'DISPLAY_DIED',
-        `X display ${this.display.name} returned a scaled capture (pixel density ` +
-          `${image.pixelDensity.scaleX}x${image.pixelDensity.scaleY}); only 1 is supported.`,
-      );
-    }
-    const src = image.data;
-    // The buffer is ours alone: convert in place and expose it as a plain Uint8Array (a Buffer's
-    // slice() would share memory where Uint8Array's copies).
-    const inPlace = image.byteWidth === image.width * 4;
-    const data = bgraToRgba(
-      new Uint8Array(src.buffer, src.byteOffset, src.length),
-      image.width,
-      image.height,
-      image.byteWidth,
-      inPlace ? new Uint8Array(src.buffer, src.byteOffset, image.width * image.height * 4) : null,
-    );
-    return { width: image.width, height: image.height, data };
+    this.display.assertAlive();
+    return this.provider.grab(region ?? { x: 0, y: 0, width: this.display.width, height: this.display.height });
   }
 
   /** XGetImage outside the screen is an X protocol error, and Xlib's answer is to exit. */

@@ -2,13 +2,16 @@
  * Chooses the X display retrace runs on: the user's `$DISPLAY` when asked to reuse it, or a
  * fresh Xvfb of its own (one per worker; call acquireDisplay once per worker).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InfrastructureError } from '../errors.ts';
 import { accessibilityBusAddress, accessibilityEnv } from './atspi/a11y-bus.ts';
 import { openBus } from './atspi/dbus.ts';
+import { writeFontconfig } from './session/fonts.ts';
 import { startSessionServices } from './session/services.ts';
+import { startWatchdog } from './watchdog.ts';
 import { accessibilityWanted } from '../switches.ts';
 import { runTool } from './exec-tool.ts';
 import { startXvfb } from './xvfb.ts';
@@ -27,11 +30,12 @@ const WATCH_INTERVAL_MS = 1_000;
 export const acquireDisplay = async (options: DisplayOptions = {}): Promise<Display> => {
   const reuseEnv = options.reuseEnv ?? DISPLAY_DEFAULTS.reuseEnv;
   const accessibility = options.accessibility ?? accessibilityWanted();
-  if (options.name !== undefined) return reuseDisplay(options.name, accessibility, options.xauthority, options.sessionBus);
+  const fonts = options.fonts ?? [];
+  if (options.name !== undefined) return reuseDisplay(options.name, accessibility, fonts, options.xauthority, options.sessionBus);
   const envName = process.env.DISPLAY;
-  if (reuseEnv && envName !== undefined && envName !== '') return reuseDisplay(envName, accessibility);
+  if (reuseEnv && envName !== undefined && envName !== '') return reuseDisplay(envName, accessibility, fonts);
   const [width, height] = options.size ?? DISPLAY_DEFAULTS.size;
-  return startXvfb({ width, height, depth: options.depth ?? DISPLAY_DEFAULTS.depth, accessibility });
+  return startXvfb({ width, height, depth: options.depth ?? DISPLAY_DEFAULTS.depth, accessibility, fonts });
 };
 
 /** Size of the screen of `name`, or undefined when nothing answers there. */
@@ -84,14 +88,41 @@ const reachesAccessibilityBus = async (address: string): Promise<boolean> => {
 let told = false;
 
 /**
- * `$DISPLAY`, checked to answer. retrace does not own it: no pinning, and stop() leaves the X
- * server alone. Its apps use the user's session bus; when there is none (xvfb-run, a CI
- * container), or it leads to no accessibility bus while accessibility is wanted, retrace starts
- * both for the apps it launches only (their environment; no XSETTINGS manager, which would change
- * the display for every app) and stops them with the display. Without them every GLib app with
- * a private HOME would fork a bus of its own that outlives the run.
+ * The fontconfig of the apps retrace launches on a display it did not start, in a private folder
+ * that goes with the display (and with this process, however it ends). The X server's core font
+ * path is the server's: xterm and xcalc draw there with whatever core fonts it has.
  */
-const reuseDisplay = async (name: string, accessibility: boolean, xauthority?: string, givenBus?: string): Promise<Display> => {
+const pinFonts = (fonts: readonly string[]): { env: Readonly<Record<string, string>>; remove: () => void } => {
+  const dir = mkdtempSync(join(tmpdir(), 'retrace-fonts-'));
+  const standDown = startWatchdog({ kill: [], remove: [dir] });
+  const remove = (): void => {
+    rmSync(dir, { recursive: true, force: true });
+    standDown();
+  };
+  try {
+    return { env: writeFontconfig(dir, fonts), remove };
+  } catch (error) {
+    remove();
+    throw error;
+  }
+};
+
+/**
+ * `$DISPLAY`, checked to answer. retrace does not own it: no layout, locale or time zone pinned
+ * (its apps get retrace's fonts all the same), and stop() leaves the X server alone. Its apps use
+ * the user's session bus; when there is none (xvfb-run, a CI container), or it leads to no
+ * accessibility bus while accessibility is wanted, retrace starts both for the apps it launches
+ * only (their environment; no XSETTINGS manager, which would change the display for every app)
+ * and stops them with the display. Without them every GLib app with a private HOME would fork a
+ * bus of its own that outlives the run.
+ */
+const reuseDisplay = async (
+  name: string,
+  accessibility: boolean,
+  fonts: readonly string[],
+  xauthority?: string,
+  givenBus?: string,
+): Promise<Display> => {
   const cookie: Record<string, string> = xauthority === undefined ? {} : { XAUTHORITY: xauthority };
   const size = await probeDisplay(name, cookie);
   if (size === undefined) {
@@ -130,6 +161,13 @@ const reuseDisplay = async (name: string, accessibility: boolean, xauthority?: s
   }
   const sessionBus = services?.sessionBus ?? bus;
   const a11y = accessibility && sessionBus !== undefined;
+  let pinned: ReturnType<typeof pinFonts>;
+  try {
+    pinned = pinFonts(fonts);
+  } catch (error) {
+    await services?.stop();
+    throw error;
+  }
   return {
     name,
     ...size,
@@ -137,6 +175,7 @@ const reuseDisplay = async (name: string, accessibility: boolean, xauthority?: s
     env: {
       DISPLAY: name,
       ...cookie,
+      ...pinned.env,
       ...(sessionBus !== undefined && { DBUS_SESSION_BUS_ADDRESS: sessionBus }),
       // Without a bus there is nothing to switch: the apps stay as the user runs them.
       ...((a11y || !accessibility) && accessibilityEnv(a11y)),
@@ -147,7 +186,10 @@ const reuseDisplay = async (name: string, accessibility: boolean, xauthority?: s
     assertAlive: () => {
       if (dead) throw new InfrastructureError('DISPLAY_DIED', `The X server ${name} stopped answering.`);
     },
-    stop: async () => services?.stop(),
+    stop: async () => {
+      await services?.stop();
+      pinned.remove();
+    },
   };
 };
 

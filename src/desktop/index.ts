@@ -7,26 +7,32 @@ import { acquireDisplay } from './display.ts';
 import { AtspiElementSource } from './atspi/source.ts';
 import { XScreenCapture } from './capture.ts';
 import { XInputDriver, type XInputOptions } from './input.ts';
-import type { Desktop, Display } from './types.ts';
+import { chooseProviders } from './providers/choose.ts';
+import type { Desktop, Display, ForcedProviders } from './types.ts';
 import { XWindowSystem, type XWindowOptions } from './windows.ts';
 
 export interface DesktopOptions {
   readonly input?: XInputOptions;
   readonly windows?: XWindowOptions;
+  /** Backends to use whatever the display offers (tests, a display whose XTEST misbehaves). */
+  readonly providers?: ForcedProviders;
 }
 
 /**
- * Bundles the implementations for `display`. Cheap and free of side effects: nut-js is bound
- * to the display (and `process.env.DISPLAY` set) only when capture or the mouse falls back to it.
+ * Bundles the implementations for `display`, its providers chosen once here (the reasons in
+ * `Desktop.providers`). nut-js is bound to the display (and `process.env.DISPLAY` set) only
+ * when a provider that uses it first acts.
  */
-export const createDesktop = (display: Display, options: DesktopOptions = {}): Desktop => {
+export const createDesktop = async (display: Display, options: DesktopOptions = {}): Promise<Desktop> => {
   const windows = new XWindowSystem(display, options.windows);
+  const { capture, input, choice } = await chooseProviders(display, options.providers);
   return {
     display,
-    capture: new XScreenCapture(display),
-    input: new XInputDriver(display, options.input),
+    capture: new XScreenCapture(display, capture),
+    input: new XInputDriver(input, options.input),
     windows,
-    ...(display.sessionBus !== undefined && { elements: new AtspiElementSource(display.sessionBus) }),
+    ...(display.sessionBus !== undefined && { elements: new AtspiElementSource(display.sessionBus, choice.tree?.name) }),
+    providers: choice,
     launch: (app) => launchApp(app, display, windows),
   };
 };
@@ -36,11 +42,15 @@ export interface OpenDesktopOptions {
   readonly own: boolean;
   /** Screen size of a display retrace starts. @default [1280, 800] */
   readonly size?: readonly [number, number];
+  /** The fonts of the apps launched on it (`display.fonts`, absolute paths). @default DejaVu */
+  readonly fonts?: readonly string[];
   /**
    * A running display to use (the one the run started for this worker), whatever `own` says:
    * its name, and its cookie file when retrace started it.
    */
   readonly display?: { readonly name: string; readonly xauthority?: string; readonly sessionBus?: string };
+  /** Backends to use whatever the display offers; by default chosen from what it offers. */
+  readonly providers?: ForcedProviders;
 }
 
 /**
@@ -52,6 +62,7 @@ export const openDesktop = async (options: OpenDesktopOptions): Promise<Desktop>
   const display = await acquireDisplay({
     reuseEnv: !options.own,
     ...(options.size ? { size: options.size } : {}),
+    ...(options.fonts ? { fonts: options.fonts } : {}),
     ...(options.display !== undefined
       ? {
           name: options.display.name,
@@ -61,15 +72,25 @@ export const openDesktop = async (options: OpenDesktopOptions): Promise<Desktop>
       : {}),
   });
   bindProcess(display);
-  return createDesktop(display);
+  try {
+    return await createDesktop(display, options.providers !== undefined ? { providers: options.providers } : {});
+  } catch (error) {
+    // A forced provider the display cannot serve: nothing of this display may outlive the failure.
+    await display.stop();
+    throw error;
+  }
 };
 
 /**
  * A display for a whole run, which the run's worker processes inherit and share (`--keep-open`
  * keeps it after the run): `$DISPLAY` when set and `reuseEnv`, else an Xvfb owned by this process.
  */
-export const openSharedDisplay = async (size: readonly [number, number], reuseEnv = true): Promise<Display> => {
-  const display = await acquireDisplay({ reuseEnv, size });
+export const openSharedDisplay = async (
+  size: readonly [number, number],
+  reuseEnv = true,
+  fonts: readonly string[] = [],
+): Promise<Display> => {
+  const display = await acquireDisplay({ reuseEnv, size, fonts });
   bindProcess(display);
   return display;
 };
@@ -96,4 +117,5 @@ export { listenInput, type InputEvent, type InputListener } from './input-listen
 export { startVncBridge, type VncBridge, type LiveStatus, type StatusSource } from './vnc.ts';
 export { interceptSignals } from './exit-hooks.ts';
 export { pageAccess, type PageAccess } from './page-access.ts';
+export { describeProviders } from './providers/choose.ts';
 export type * from './types.ts';

@@ -16,8 +16,9 @@ export interface Display {
   /** The Xvfb process, for an owned display. */
   readonly pid?: number;
   /**
-   * The environment an app on this display needs: `DISPLAY`, and for an owned display the
-   * pinned locale and time zone (`LANG`, `LC_ALL`, `TZ`) that make runs reproducible.
+   * The environment an app on this display needs: `DISPLAY`, retrace's fontconfig
+   * (`FONTCONFIG_FILE`), and for an owned display the pinned locale and time zone (`LANG`,
+   * `LC_ALL`, `TZ`) that make runs reproducible.
    */
   readonly env: Readonly<Record<string, string>>;
   /**
@@ -49,6 +50,11 @@ export interface DisplayOptions {
   readonly depth?: number;
   /** Use `$DISPLAY` when set. @default true */
   readonly reuseEnv?: boolean;
+  /**
+   * The fonts of the apps launched on the display, absolute paths of font files or folders
+   * (`display.fonts`). @default DejaVu (session/fonts.ts)
+   */
+  readonly fonts?: readonly string[];
   /** Use this running display (one the run started for this worker) instead of `$DISPLAY` or an Xvfb. */
   readonly name?: string;
   /** The cookie file of display `name`, when retrace started it (each has its own). */
@@ -214,7 +220,36 @@ export interface Desktop {
    * no accessibility bus; an app that publishes nothing (Tk, xterm) reads as no elements.
    */
   readonly elements?: ElementSource;
+  /** The backends chosen at open for capture, input and the element tree, and why (docs/architecture.md). */
+  readonly providers?: ProviderChoice;
   launch(app: AppConfig): Promise<AppSession>;
+}
+
+/** Who grabs the screen: retrace's own X connection (GetImage), or nut-js (libnut's XGetImage). */
+export type CaptureProviderName = 'x-protocol' | 'nut-js';
+/** Who sends mouse and keys: XTEST over retrace's own connection, nut-js (keys by xdotool), or xdotool. */
+export type InputProviderName = 'xtest' | 'nut-js' | 'xdotool';
+/** How the element tree is read: over each app's own connection where it offers one (`direct`), or all through the bus daemon. */
+export type TreeProviderName = 'direct' | 'bus';
+
+/** A provider chosen at open, and why: "XTEST on the own X connection", "XTEST missing → nut-js". */
+export interface ProviderChosen<Name extends string> {
+  readonly name: Name;
+  readonly reason: string;
+}
+
+export interface ProviderChoice {
+  readonly capture: ProviderChosen<CaptureProviderName>;
+  readonly input: ProviderChosen<InputProviderName>;
+  /** Absent when the display has no accessibility bus. */
+  readonly tree?: ProviderChosen<TreeProviderName>;
+}
+
+/** Providers to use whatever the display offers; opening fails with the reason when one cannot work there. */
+export interface ForcedProviders {
+  readonly capture?: CaptureProviderName;
+  readonly input?: InputProviderName;
+  readonly tree?: TreeProviderName;
 }
 
 /** The states of an element that retrace reads (AT-SPI state set). */

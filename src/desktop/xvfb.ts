@@ -11,6 +11,7 @@ import { missingTool, runTool } from './exec-tool.ts';
 import { lineTail } from './line-tail.ts';
 import { accessibilityEnv } from './atspi/a11y-bus.ts';
 import { pollUntil, settlesWithin } from './poll.ts';
+import { CORE_FONT_PATH, writeFontconfig } from './session/fonts.ts';
 import { startSessionServices } from './session/services.ts';
 import type { Display, SessionServices } from './types.ts';
 import { startWatchdog } from './watchdog.ts';
@@ -24,9 +25,14 @@ export interface XvfbOptions {
   readonly startTimeoutMs?: number;
   /** Bring up the accessibility bus with the session services. */
   readonly accessibility: boolean;
+  /** The fonts of its apps (absolute paths of files or folders); none means DejaVu. */
+  readonly fonts?: readonly string[];
 }
 
-/** The locale and time zone every app on an owned display gets, for reproducible runs. */
+/**
+ * The locale and time zone every app on an owned display gets, for reproducible runs (its fonts
+ * are pinned too: session/fonts.ts).
+ */
 const PINNED_ENV = { LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TZ: 'UTC' } as const;
 
 const STDERR_TAIL_LINES = 20;
@@ -75,7 +81,7 @@ const displayNumber = (xvfb: ChildProcess, timeoutMs: number): Promise<number> =
   });
 
 /**
- * Starts an Xvfb with a pinned `us` keyboard layout and the session services of a desktop
+ * Starts an Xvfb with a pinned `us` keyboard layout, pinned fonts and the session services of a desktop
  * (session bus, accessibility bus, XSETTINGS manager), and returns it as a Display.
  */
 export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
@@ -87,7 +93,21 @@ export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
   const xvfb = spawn(
     'Xvfb',
     // -noreset: without it the server resets (layout included) whenever its last client leaves.
-    ['-displayfd', '3', '-screen', '0', `${width}x${height}x${depth}`, '-nolisten', 'tcp', '-noreset', '-auth', cookie.file],
+    // -fp: the core fonts (xterm, xcalc) must not depend on the font packages installed.
+    [
+      '-displayfd',
+      '3',
+      '-screen',
+      '0',
+      `${width}x${height}x${depth}`,
+      '-nolisten',
+      'tcp',
+      '-noreset',
+      '-auth',
+      cookie.file,
+      '-fp',
+      CORE_FONT_PATH,
+    ],
     // Its own process group: a Ctrl-C in the terminal signals the whole foreground group, and
     // the server must outlive it (`retrace record` ends on Ctrl-C and then checks the screen).
     { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], detached: true },
@@ -171,7 +191,10 @@ export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
   };
 
   const pinned = { DISPLAY: name, XAUTHORITY: cookie.file, ...PINNED_ENV };
+  let fonts: Readonly<Record<string, string>>;
   try {
+    // In the cookie's folder: private, and removed with the server (by the watchdog too).
+    fonts = writeFontconfig(cookie.dir, options.fonts);
     await pinKeyboardLayout(name, pinned, startTimeoutMs);
     services = await startSessionServices({
       display: name,
@@ -183,7 +206,7 @@ export const startXvfb = async (options: XvfbOptions): Promise<Display> => {
     await stop();
     throw error;
   }
-  const env = { ...pinned, ...services.env, ...accessibilityEnv(options.accessibility) };
+  const env = { ...pinned, ...fonts, ...services.env, ...accessibilityEnv(options.accessibility) };
   return {
     name,
     width,

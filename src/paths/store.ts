@@ -13,7 +13,8 @@ import type { Path } from '../domain.ts';
 import { writeFileAtomic, isAtomicTempFile, makeDirs } from './atomic.ts';
 import { withLock } from './lock.ts';
 import { pathLocation, type PathLocation } from './location.ts';
-import { ASSET_NAME, lineOfPathValue, parsePathFile, pathImages } from './validate.ts';
+import { ASSET_NAME } from './path-shape.ts';
+import { lineOfPathValue, parsePathFile, pathImages } from './validate.ts';
 import { InvalidInputError } from '../errors.ts';
 
 /** Images of a path being written, keyed by their asset name. */

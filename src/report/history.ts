@@ -239,7 +239,7 @@ const RECORD_SHAPE = obj(
     category: { doc: 'failure category', shape: oneOf(CATEGORIES) },
     reason: { doc: 'short, secret-free reason', shape: str() },
     specHash: { doc: 'hash of the app and goal the attempt ran against', shape: str() },
-    pathHash: { doc: 'hash of the path file it replayed (null: none)', shape: str() },
+    pathHash: { doc: 'hash of the path file it replayed (null: none)', shape: str(), nullable: true },
   },
   { open: true },
 );
@@ -248,8 +248,7 @@ const RECORD_SHAPE = obj(
 export function recordProblem(data: unknown): string | undefined {
   if (!isObject(data)) return `expected a JSON object, got ${shown(data)}`;
   if (data.v !== HISTORY_VERSION) return `v must be ${HISTORY_VERSION}, got ${shown(data.v)} (written by another retrace version?)`;
-  // A run without a path file records pathHash null: the shape's string, or nothing, otherwise.
-  const problem = valueProblem(data.pathHash === null ? { ...data, pathHash: undefined } : data, RECORD_SHAPE);
+  const problem = valueProblem(data, RECORD_SHAPE);
   if (problem !== undefined) return problem;
   if (Number.isNaN(Date.parse(data.ts as string))) return `ts must be an ISO 8601 time, got ${shown(data.ts)}`;
   return undefined;

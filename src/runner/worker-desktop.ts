@@ -9,6 +9,7 @@ import { writeFileAtomic } from '../paths/atomic.ts';
 import type { TextReader } from '../vision/types.ts';
 import type { RunContext } from './context.ts';
 import { noteDisplayOpening } from './goal-clock.ts';
+import { createProgress } from './progress.ts';
 
 interface WorkerDesktop {
   readonly desktop: Desktop;
@@ -38,7 +39,7 @@ export function workerDesktop(context: RunContext): Promise<WorkerDesktop> {
   if (holder[KEY] === undefined) {
     const opening = (async () => {
       const from = Date.now();
-      const { openDesktop } = await import('../desktop/index.ts');
+      const { openDesktop, describeProviders } = await import('../desktop/index.ts');
       const { reports } = context.options;
       // vitest numbers its workers 1..maxWorkers, one process per number at a time.
       const given = context.displays?.[Number(process.env.VITEST_POOL_ID ?? 1) - 1];
@@ -46,8 +47,15 @@ export function workerDesktop(context: RunContext): Promise<WorkerDesktop> {
       const desktop = await openDesktop({
         own: context.ownDisplays,
         size: context.options.display.size,
+        fonts: context.options.display.fonts,
         ...(given !== undefined ? { display: given } : {}),
       });
+      // Which backends capture, act and read elements, and why: the first thing to look at when input goes astray.
+      if (desktop.providers !== undefined) {
+        createProgress(context.verbosity, context.tty, (text) => text).detail(
+          `${desktop.display.name}: ${describeProviders(desktop.providers)}`,
+        );
+      }
       try {
         writeFileAtomic(join(workersDir(reports), `${process.pid}.json`), JSON.stringify({ display: desktop.display.name }));
         const { sharedTextReader } = await import('../vision/ocr/tesseract-reader.ts');

@@ -46,5 +46,12 @@ export function loadConfig(root: string, options: LoadConfigOptions = {}): Proje
   const validated = validateYaml({ ...parsed.source, env: options.env ?? {} }, configShape);
   if (validated.issues.length) throw issuesToError(shown, validated.issues);
   // Safe: validated against configShape, which ConfigOptions mirrors.
-  return { file, dir, values: validated.value as ConfigOptions };
+  const values = validated.value as ConfigOptions;
+  const missingFonts = (values.display?.fonts ?? []).flatMap((font, i) => {
+    if (existsSync(resolve(dir, font))) return [];
+    const at = validated.positions.get(`display.fonts[${i}]`);
+    return [{ ...at, detail: `display.fonts[${i}]: no font file or folder "${font}" (relative to ${dir})` }];
+  });
+  if (missingFonts.length) throw issuesToError(shown, missingFonts);
+  return { file, dir, values };
 }

@@ -51,6 +51,7 @@ export type RawExpectation =
         readonly checked?: boolean;
         readonly sensitive?: boolean;
         readonly focused?: boolean;
+        readonly selected?: boolean;
       };
       readonly timeoutMs?: number;
     };
@@ -159,6 +160,7 @@ export function toExpectation(raw: RawExpectation, line: number): Expectation {
       checked: e.checked,
       sensitive: e.sensitive,
       focused: e.focused,
+      selected: e.selected,
       timeoutMs: raw.timeoutMs,
       line,
     });

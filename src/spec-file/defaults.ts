@@ -72,8 +72,11 @@ export interface ResolvedOptions {
   readonly model: string;
   readonly timeouts: Timeouts;
   readonly bounds: Bounds;
-  /** The virtual display retrace starts (its own Xvfb). */
-  readonly display: { readonly size: readonly [number, number] };
+  /**
+   * The virtual display retrace starts (its own Xvfb), and the fonts of the apps it launches:
+   * absolute paths of font files or folders; none means DejaVu.
+   */
+  readonly display: { readonly size: readonly [number, number]; readonly fonts: readonly string[] };
 }
 
 const deepFreeze = <T>(value: T): T => {
@@ -104,7 +107,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = deepFreeze({
   model: 'claude-sonnet-5-5',
   timeouts: { goalMs: 120_000, actionMs: 10_000, settleMs: 5_000, windowMs: 30_000, expectMs: 5_000 },
   bounds: { maxSteps: 25, maxModelCalls: 30, maxTokens: 200_000, maxWallMs: 300_000 },
-  display: { size: [1280, 800] },
+  display: { size: [1280, 800], fonts: [] },
 } satisfies ResolvedOptions);
 
 export { deepFreeze };

@@ -7,7 +7,7 @@ import { specOptionsShape, sizeShape } from './options-format.ts';
 import { MAX_MS } from './defaults.ts';
 import { regexProblem, textRegex } from './patterns.ts';
 import { bool, int, list, num, obj, oneOf, str, type Field, type Pattern, type Shape } from './shape.ts';
-import { parseKeyCombo } from '../key-combo.ts';
+import { keyComboProblem } from './string-problems.ts';
 
 /** Goal ids and screenshot names become file names, so they are restricted to portable characters. */
 export const FILE_NAME_PATTERN: Pattern = {
@@ -104,14 +104,8 @@ const clickDoc = (what: string): string => `${what} a target: "text", { text } (
 
 /** A key combo the desktop could not press is invalid input here, before anything runs. */
 export function keyComboProblems(combo: unknown): { key: string; detail: string }[] {
-  if (typeof combo !== 'string') return [];
-  try {
-    parseKeyCombo(combo);
-    return [];
-  } catch (error) {
-    const why = (error as Error).message.replace(/^Invalid key combo "[^"]*": /, '');
-    return [{ key: 'key', detail: `"${combo}" is not a key combo: ${why}` }];
-  }
+  const problem = typeof combo === 'string' ? keyComboProblem(combo) : undefined;
+  return problem === undefined ? [] : [{ key: 'key', detail: `"${combo as string}" ${problem}` }];
 }
 
 /** Beside a click or a type: the action is expected to change nothing, so learning keeps it. */
@@ -276,6 +270,7 @@ export const expectationShape: Shape = {
         checked: { doc: 'Checked (a checkbox, radio or toggle) or not', shape: bool() },
         sensitive: { doc: 'Takes input (true) or is greyed out (false)', shape: bool() },
         focused: { doc: 'Holds the keyboard focus or not', shape: bool() },
+        selected: { doc: 'Selected (a tab, a list item or row) or not', shape: bool() },
       }),
       fields: {
         timeoutMs: timeoutMs('How long to poll for the element (default: timeouts.expectMs)'),

@@ -5,7 +5,7 @@
  * `resolveOptions` merges the layers once.
  */
 import { BASELINE_UPDATES, DEFAULT_OPTIONS as D, MAX_MS, LEARN_MODES, PLANNERS, TRACE_MODES, UNEXPECTED_CHANGES } from './defaults.ts';
-import { bool, int, obj, oneOf, str, type Field, type Shape } from './shape.ts';
+import { bool, int, list, obj, oneOf, str, type Field, type Shape } from './shape.ts';
 
 const ms = (doc: string, value: number): Field => ({
   doc: `${doc} (milliseconds)`,
@@ -122,13 +122,20 @@ export const configShape: Shape = obj(
     paths: { doc: 'Directory of path files, relative to the project root', shape: dir, default: D.paths },
     reports: { doc: 'Directory of reports, relative to the project root', shape: dir, default: D.reports },
     display: {
-      doc: 'The virtual display retrace starts',
+      doc: 'The virtual display retrace starts, and the fonts of the apps it launches on any display',
       shape: obj(
         {
           size: {
             doc: 'Screen size of the virtual display',
             shape: size('[width, height] in pixels'),
             default: D.display.size,
+          },
+          fonts: {
+            doc:
+              'The only fonts the apps retrace launches may use: font files or folders, relative to the project root. ' +
+              'Rendering is fixed too (antialiased, slight hinting, no subpixel colours), so a screenshot baseline holds on any machine',
+            shape: list(str({ minLength: 1 }), { minItems: 1 }),
+            defaultText: 'DejaVu Sans, Sans Mono and Serif (upright and slanted, regular and bold), found under /usr/share/fonts',
           },
         },
         { partial: true },

@@ -9,7 +9,8 @@
  * - `CI` set (to anything but "", "0" or "false") makes the *default* of `updateBaselines`
  *   `none` instead of `missing`; an explicit flag or config value still wins;
  * - a spec's `app.windowTimeoutMs` counts as that spec's `options.timeouts.windowMs`.
- * Run-wide keys (`updateBaselines`, `workers`, `paths`, `reports`, `display`) have no spec layer.
+ * Run-wide keys (`updateBaselines`, `workers`, `paths`, `reports`, `display`) have no spec layer;
+ * relative `paths`, `reports` and `display.fonts` resolve against the config file's folder.
  */
 import { resolve } from 'node:path';
 import { Document } from 'yaml';
@@ -94,6 +95,11 @@ export function resolveOptions(input: ResolveOptionsInput): ResolvedOptions {
     return resolve(root, DEFAULT_OPTIONS[key]);
   };
 
+  const fonts = (): string[] => {
+    if (cli.display?.fonts !== undefined) return cli.display.fonts.map((f) => resolve(input.cwd ?? root, f));
+    return (config.display?.fonts ?? DEFAULT_OPTIONS.display.fonts).map((f) => resolve(input.config?.dir ?? root, f));
+  };
+
   const specWindowMs = input.spec?.app?.windowTimeoutMs;
   const specTimeouts: Partial<Timeouts> = {
     ...(specWindowMs !== undefined && { windowMs: specWindowMs }),
@@ -117,6 +123,7 @@ export function resolveOptions(input: ResolveOptionsInput): ResolvedOptions {
     bounds: merge<Bounds>([cli.bounds, spec.bounds, config.bounds], DEFAULT_OPTIONS.bounds),
     display: {
       size: [...(cli.display?.size ?? config.display?.size ?? DEFAULT_OPTIONS.display.size)] as [number, number],
+      fonts: fonts(),
     },
   };
   return deepFreeze(resolved);

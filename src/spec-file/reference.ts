@@ -94,7 +94,7 @@ export function specReferenceMarkdown(): string {
     `- **region**: ${regionShape.doc} ${describeShape(regionShape)}.`,
     `- **target**: ${targetShape.doc}`,
     "- **element target** `{ role, name, nth }`: `role` is retrace's role name (button, entry, textarea, checkbox, radio, combobox, list, item, label, link, menuitem, tab, …); `name` the accessible name, or for a field without one the label that names it, exact or `/regex/flags`; `nth` picks among equal matches, from 0. It needs an app that publishes its elements (GTK, Qt, Chromium, Electron; see docs/element-targets.md).",
-    "- **`element:` expectation**: the element found as an element target is, with every property given: `text` (an entry's content, else its name; exact or `/regex/flags`), `value`, `checked`, `sensitive`, `focused`. Any of several matches will do, unless `nth` picks one.",
+    "- **`element:` expectation**: the element found as an element target is, with every property given: `text` (an entry's content, else its name; exact or `/regex/flags`), `value`, `checked`, `sensitive`, `focused`, `selected` (a tab, a list item). Any of several matches will do, unless `nth` picks one.",
     '- **window title**: a substring of the title, or `/regex/` with optional flags (`i`, `m`, `s`, `u`, `d`; `g` and `y` are ignored).',
     '- **`match: regex`**: the text is a JavaScript regular expression: `/source/flags`, or the whole text as the source.',
     '',

@@ -1,5 +1,7 @@
 /**
- * A tiny declarative language for the shapes of retrace's YAML files (spec and config).
+ * A tiny declarative language for the shapes of retrace's files: the YAML it is given (spec and
+ * config) and the JSON it writes and reads back (run history, summary.json, path files:
+ * check-value.ts, which alone reads the members marked for JSON records).
  *
  * Why our own instead of a schema library: one description must yield three things that no
  * single library gives together — a validator that reports *every* problem with the YAML
@@ -30,8 +32,8 @@ export interface StringShape {
   readonly pattern?: Pattern;
   /** @default 'none' */
   readonly placeholders?: PlaceholderPolicy;
-  /** `title`: a substring, or `/regex/flags` that must compile. */
-  readonly format?: 'title';
+  /** `title`: a substring, or `/regex/flags` that must compile. `key-combo`: a combo the keyboard can press. */
+  readonly format?: 'title' | 'key-combo';
 }
 
 export interface IntegerShape {
@@ -78,6 +80,8 @@ export interface Field {
   readonly default?: unknown;
   /** Documentation for a default that depends on context (e.g. on `CI`); not filled in. */
   readonly defaultText?: string;
+  /** `null` is accepted too (check-value.ts, a record retrace wrote: "no path", "no exit code"). */
+  readonly nullable?: boolean;
 }
 
 export interface ObjectShape {
@@ -95,6 +99,11 @@ export interface ObjectShape {
    * newer version may have written with more keys.
    */
   readonly open?: boolean;
+  /**
+   * Its keys mean something only together (a point, a region): a problem inside it is reported
+   * as the whole value's, in the words of its `label` (check-value.ts).
+   */
+  readonly whole?: boolean;
 }
 
 /** A mapping with free keys and values of one shape, such as `app.env`. */
@@ -112,6 +121,12 @@ export interface RecordShape {
 export interface UnionShape {
   readonly type: 'union';
   readonly variants: readonly Shape[];
+  /**
+   * The variants are mappings told apart by their value under this key, an enum field of each
+   * (a path's action by its `kind`); a variant whose field is not required takes a mapping
+   * without the key (check-value.ts, a record retrace wrote).
+   */
+  readonly key?: string;
 }
 
 /** One form of a tagged mapping: its value under the tag key, and the keys allowed beside it. */
@@ -233,5 +248,13 @@ export const list = (items: Shape, extra: { minItems?: number; uniqueKey?: strin
 });
 export const obj = (
   fields: Readonly<Record<string, Field>>,
-  extra: { ref?: string; doc?: string; anyOf?: readonly string[]; label?: string; partial?: boolean; open?: boolean } = {},
+  extra: {
+    ref?: string;
+    doc?: string;
+    anyOf?: readonly string[];
+    label?: string;
+    partial?: boolean;
+    open?: boolean;
+    whole?: boolean;
+  } = {},
 ): Shape => ({ type: 'object', fields, ...extra });

@@ -1,13 +1,24 @@
 /**
  * Checks of a string's *content* that its type cannot express: its placeholders (allowed
- * here? well-formed? set in the environment?) and, for a window title, that a `/regex/`
- * compiles once its placeholders are resolved. Returns sentences that follow the key path
+ * here? well-formed? set in the environment?), for a window title, that a `/regex/`
+ * compiles once its placeholders are resolved, and that a key combo is one a keyboard presses. Returns sentences that follow the key path
  * in a message ("app.launch uses ${env.X}, but …").
  */
+import { parseKeyCombo } from '../key-combo.ts';
 import { describeTemplateProblem, describeUnset, parseTemplate, resolveTemplate, type Env } from './interpolate.ts';
 import { parseTitlePattern, regexProblem } from './patterns.ts';
 import { SecretMasker } from './secrets.ts';
 import type { StringShape } from './shape.ts';
+
+/** Why `combo` is no key combo the desktop could press ("is not a key combo: …"), or undefined. */
+export function keyComboProblem(combo: string): string | undefined {
+  try {
+    parseKeyCombo(combo);
+    return undefined;
+  } catch (error) {
+    return `is not a key combo: ${(error as Error).message.replace(/^Invalid key combo "[^"]*": /, '')}`;
+  }
+}
 
 export function stringProblems(value: string, shape: StringShape, env: Env): string[] {
   const policy = shape.placeholders ?? 'none';
@@ -29,6 +40,8 @@ export function stringProblems(value: string, shape: StringShape, env: Env): str
   }
   // Where placeholders are not interpolated, a "${" that is no placeholder is just text.
   if (policy !== 'none') problems.push(...parsed.problems.map(describeTemplateProblem));
+  const combo = !problems.length && shape.format === 'key-combo' ? keyComboProblem(value) : undefined;
+  if (combo !== undefined) problems.push(combo);
   if (problems.length || shape.format !== 'title') return problems;
 
   const resolved = resolveTemplate(value, env);

@@ -45,6 +45,7 @@ export type Expectation =
       readonly checked?: boolean;
       readonly sensitive?: boolean;
       readonly focused?: boolean;
+      readonly selected?: boolean;
       readonly timeoutMs?: number;
       readonly line: number;
     };
@@ -111,5 +112,6 @@ export interface ConfigOptions extends SpecOptions {
   /** As written: relative to the project root. */
   readonly paths?: string;
   readonly reports?: string;
-  readonly display?: { readonly size?: readonly [number, number] };
+  /** `fonts` as written: relative to the project root. */
+  readonly display?: { readonly size?: readonly [number, number]; readonly fonts?: readonly string[] };
 }

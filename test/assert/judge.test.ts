@@ -7,7 +7,8 @@ import { describe, expect, test } from 'vitest';
 import type { Expectation } from '../../src/spec-file/types.ts';
 import { checkExpectations, type CheckContext } from '../../src/brain/assert/check.ts';
 import { assertText } from '../../src/brain/assert/text.ts';
-import { heldBefore, holdMsOf, judgeQuietScreen, provedNothing, JUDGE_LIMITS } from '../../src/brain/assert/judge.ts';
+import { heldBefore, holdMsOf, judgeQuietScreen, provedNothing } from '../../src/brain/assert/judge.ts';
+import { JUDGE_LIMITS } from '../../src/brain/thresholds.ts';
 import { ADD, COUNT, CounterApp, FakeDesktop, WINDOW, type CounterOptions } from '../support/fake-desktop.ts';
 import { glyphReader } from '../support/glyphs.ts';
 

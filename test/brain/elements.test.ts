@@ -65,6 +65,12 @@ describe('a role target, learned', () => {
     expect(path.actions[1]!.elements).toEqual([expect.objectContaining({ name: '1', after: { name: '2' } })]);
   });
 
+  test('is recorded once the tree settled: a label published first with no box is renamed, not gone', async () => {
+    const desktop = new ElementDesktop(new CounterApp(), { lagging: true });
+    const { path } = await learnCounterPath(desktop, [clickAdd], OPTIONS);
+    expect(path.actions[0]!.elements).toEqual([expect.objectContaining({ role: 'label', name: '0', after: { name: '1' } })]);
+  });
+
   test('replays on the same app by the element rung, in place: a clean replay', async () => {
     const { result, desktop } = await replayOn(await learned);
     expect(result.failure).toBeUndefined();

@@ -103,6 +103,20 @@ describe('launchApp', () => {
     ]);
   });
 
+  test('a window that grows past the screen after the start is fitted again when next asked for', async () => {
+    const desktop = await getTestDesktop();
+    const { width, height } = desktop.display;
+    // Shown small, then grown by the app itself (as gtk3-widget-factory does once its pages are built).
+    const grows = `python3 -c "import tkinter as t; r = t.Tk(); r.title('grows'); r.geometry('300x200+0+0'); r.after(300, lambda: r.geometry('${width + 86}x${height - 59}+0+0')); r.mainloop()"`;
+    const app = await desktop.launch({ launch: grows, window: 'grows' });
+    try {
+      await expect.poll(async () => (await app.window()).region.width, { timeout: 10_000 }).not.toBe(300);
+      expect((await app.window()).region).toEqual({ x: 0, y: 0, width, height: height - 59 });
+    } finally {
+      await app.close();
+    }
+  });
+
   test('a window that never appears times out, naming the pattern and the windows seen', async () => {
     const desktop = await getTestDesktop();
     const start = Date.now();

@@ -69,7 +69,7 @@ describe('the session services of an owned display', () => {
       expect(display.sessionBus).toBeUndefined();
       expect(display.env.DBUS_SESSION_BUS_ADDRESS).toMatch(/^unix:path=/);
       expect(display.env.NO_AT_BRIDGE).toBe('1');
-      expect(createDesktop(display).elements).toBeUndefined();
+      expect((await createDesktop(display)).elements).toBeUndefined();
     } finally {
       await display.stop();
     }
@@ -183,7 +183,7 @@ describe('a display retrace did not start', () => {
       expect(display.env.DBUS_SESSION_BUS_ADDRESS).toBe(display.sessionBus);
       // No XSETTINGS manager: that would change the display for every app on it.
       await expect(run('dump_xsettings', [], { env: { ...process.env, DISPLAY: x.name } })).rejects.toThrow(/No current owner/);
-      const desktop = createDesktop(display);
+      const desktop = await createDesktop(display);
       const app = await desktop.launch({
         launch: 'zenity --entry --title foreign-bus --text Name',
         window: 'foreign-bus',

@@ -2,7 +2,8 @@
  * The order forms of the toolkit corpus (fixtures/apps/order) publish element boxes in screen
  * pixels at every scale: at QT_SCALE_FACTOR=2, GDK_SCALE=2 and Chromium's device scale factor 2
  * the boxes are twice those at scale 1, and a click at the centre of entry "Item"'s box puts
- * what is typed into that entry. A box in unscaled units would click beside it.
+ * what is typed into that entry, and the app's window element is the window. A box in unscaled
+ * units would click beside it.
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
@@ -61,6 +62,15 @@ async function readForm(desktop: Desktop, kit: Kit, env: Readonly<Record<string,
     };
     const add = await find('button', 'Add');
     const item = await find('entry', 'Item');
+    // The app's window element holds its page: at half the window (Chromium's frame in logical
+    // units) it would clip the page's lower right away, and entry "Item" would be off screen.
+    const frame = (await elements.read(app, { window })).find((e) => e.depth === 0 && e.name === kit.window);
+    expect(frame?.box, `${kit.name} ${JSON.stringify(env)}: the window element is the window`).toEqual({
+      x: 0,
+      y: 0,
+      width: window.width,
+      height: window.height,
+    });
     await desktop.input.click({
       x: window.x + item.box.x + Math.floor(item.box.width / 2),
       y: window.y + item.box.y + Math.floor(item.box.height / 2),

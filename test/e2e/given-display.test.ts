@@ -13,7 +13,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { acquireDisplay } from '../../src/desktop/index.ts';
 import type { Path } from '../../src/domain.ts';
 import { processesWith } from '../support/processes.ts';
-import { Project } from '../support/project.ts';
+import { Project, XVFB_RUN } from '../support/project.ts';
 
 const run = promisify(execFile);
 
@@ -68,13 +68,12 @@ describe('a display given in DISPLAY', () => {
       const project = new Project().write('specs/galculator.yaml', GALCULATOR);
       const mark = `RETRACE_TEST_MARK=given-${process.pid}-${Date.now()}`;
       const env = { DBUS_SESSION_BUS_ADDRESS: undefined, XDG_RUNTIME_DIR: undefined, RETRACE_TEST_MARK: mark.split('=')[1] };
-      const xvfbRun = ['xvfb-run', '-a', '-s', '-screen 0 1280x800x24 -nolisten tcp'];
-      const learned = await project.cliUnder(xvfbRun, ['run'], env, RUN_MS);
+      const learned = await project.cliUnder(XVFB_RUN, ['run'], env, RUN_MS);
       expect(learned.code, learned.stdout + learned.stderr).toBe(0);
       expect(learned.stderr.match(/has no session bus: started a session bus and an accessibility bus/g)).toHaveLength(1);
       const path = JSON.parse(project.read('paths/specs/galculator/add.path.json')) as Path;
       expect(path.actions.map((a) => a.anchor?.element?.name)).toEqual(['7', '+', '8', '=']);
-      const replayed = await project.cliUnder(xvfbRun, ['run', '--learn', 'off'], env, RUN_MS);
+      const replayed = await project.cliUnder(XVFB_RUN, ['run', '--learn', 'off'], env, RUN_MS);
       expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
       expect(project.summary().goals[0]).toMatchObject({ status: 'passed', mode: 'replayed' });
       // The watchdogs end what they guard a moment after the CLI has exited.

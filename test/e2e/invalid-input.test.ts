@@ -335,7 +335,7 @@ const CASES: readonly Case[] = [
   {
     name: 'a path file with a click far outside its window',
     files: { 'specs/a.yaml': SPEC, ...pathFiles(FAR_CLICK) },
-    message: [pathLine(FAR_CLICK, '"target"'), 'action.target', '(99999999, 5)'],
+    message: [pathLine(FAR_CLICK, '"target"'), 'action.target', '400×300', '{"x":99999999,"y":5}'],
   },
   {
     name: 'a path file with an effect region outside its window',

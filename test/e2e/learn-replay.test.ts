@@ -59,6 +59,10 @@ describe('learn, replay, heal, catch', () => {
       expect(
         result.stderr.match(/ {2}time: start \d+ · launch \d+ · ready \d+ · actions \d+ · hold \d+ · check \d+ · report \d+ ms/g),
       ).toHaveLength(3);
+      // The desktop's backends, chosen once when the worker opened its display, and why.
+      expect(result.stderr).toMatch(
+        /:\d+: capture x-protocol \(own X connection, 32-bit BGRX pixels\) · input xtest \(XTEST on the own X connection\) · tree direct \(/,
+      );
       for (const id of ['add', 'multiply', 'save']) {
         const verdict = goal(id);
         const { phases } = verdict;

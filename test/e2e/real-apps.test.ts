@@ -1,52 +1,34 @@
 /**
- * The real-app corpus (specs/real), learned by the rules planner and replayed with --learn off,
- * through the real CLI: every goal passes both times, replay makes no model call, and the goals
- * that close a dialog end in the app's exit, recorded as the action's effect and verified again.
- * An exit nothing accounts for (no `exited:`) stays broken, with its exit code.
+ * The real-app corpus (specs/real) on retrace's own display, through the real CLI: learned by the
+ * rules planner (or its steps), then replayed REPLAYS times with --learn off; every goal passes
+ * every time with no model call, and the goals that close a dialog end in the app's exit, recorded
+ * as the action's effect and verified again. An exit nothing accounts for (no `exited:`) stays
+ * broken, with its exit code. test/e2e/real-apps-xvfb-run.test.ts runs the same on a bare X server.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Path } from '../../src/domain.ts';
-import type { Summary } from '../../src/report/summary.ts';
-import { realAppsProject } from '../support/real-apps.ts';
+import { type CorpusRuns, learnAndReplay, realAppsProject, REPLAYS } from '../support/real-apps.ts';
+import { expectLearned, expectReplayed } from '../support/real-apps-checks.ts';
 
 const project = realAppsProject();
-const RUN_MS = 300_000;
+const RUN_MS = 1_200_000;
 
 describe('the real-app corpus', () => {
-  let learned: Summary;
-  let replayed: Summary;
+  let runs: CorpusRuns;
 
-  beforeAll(async () => {
-    const learn = await project.cli(['run', 'specs/real', '--paths', 'paths'], {}, RUN_MS);
-    learned = project.summary();
-    expect(learn.code, learn.stdout + learn.stderr).toBe(0);
-    const replay = await project.cli(['run', 'specs/real', '--learn', 'off', '--paths', 'paths'], {}, RUN_MS);
-    replayed = project.summary();
-    expect(replay.code, replay.stdout + replay.stderr).toBe(0);
-  }, 2 * RUN_MS);
+  beforeAll(
+    async () => {
+      runs = await learnAndReplay(project, REPLAYS, { timeoutMs: RUN_MS });
+    },
+    (REPLAYS + 1) * RUN_MS,
+  );
 
-  test('every goal is learned by the rules planner and replayed, all passing, with no model call on replay', () => {
-    expect(learned.goals.length).toBeGreaterThanOrEqual(14);
-    for (const goal of learned.goals) expect(goal, goal.message).toMatchObject({ status: 'passed', mode: 'learned', modelCalls: 0 });
-    expect(replayed.goals.map((g) => g.goal).sort()).toEqual(learned.goals.map((g) => g.goal).sort());
-    for (const goal of replayed.goals)
-      expect(goal, goal.message).toMatchObject({ status: 'passed', mode: expect.stringMatching(/^(replayed|healed)$/) });
-    expect(replayed.totals.modelCalls).toBe(0);
-    const specs = new Set(learned.goals.map((g) => g.spec.replace(/^specs\/real\//, '')));
-    expect([...specs].sort()).toEqual([
-      'featherpad.yaml',
-      'galculator.yaml',
-      'gnome-calculator.yaml',
-      'mousepad.yaml',
-      'swing-form.yaml',
-      'tk-greeter.yaml',
-      'xcalc.yaml',
-      'xterm.yaml',
-      'zenity-entry.yaml',
-      'zenity-forms.yaml',
-      'zenity-list.yaml',
-      'zenity-question.yaml',
-    ]);
+  test('every goal is learned offline, with no model call', () => {
+    expectLearned(runs.learned);
+  });
+
+  test(`every goal passes in each of ${REPLAYS} replays, with no model call`, () => {
+    expectReplayed(runs, REPLAYS);
   });
 
   test("a goal that closes the dialog records the exit, with its code, as the last action's effect", () => {

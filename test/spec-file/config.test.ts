@@ -83,6 +83,24 @@ planer: rules
     ]);
   });
 
+  it('display.fonts names files or folders that exist, relative to the file; each missing one with its line', () => {
+    mkdirSync(join(root, 'fonts'));
+    write(`display:
+  fonts:
+    - fonts
+    - fonts/Missing.ttf
+    - /nowhere/font.ttf
+`);
+    expect(messages(() => loadConfig(root))).toEqual([
+      `retrace.config.yaml:4:7: display.fonts[1]: no font file or folder "fonts/Missing.ttf" (relative to ${root})`,
+      `retrace.config.yaml:5:7: display.fonts[2]: no font file or folder "/nowhere/font.ttf" (relative to ${root})`,
+    ]);
+    write('display:\n  fonts: [fonts]\n');
+    expect(loadConfig(root).values).toEqual({ display: { fonts: ['fonts'] } });
+    write('display:\n  fonts: []\n');
+    expect(messages(() => loadConfig(root))[0]).toMatch(/^retrace\.config\.yaml:2:10: display\.fonts /);
+  });
+
   it('reports YAML errors and a top level that is not a mapping', () => {
     write('learn: [auto\n');
     expect(messages(() => loadConfig(root))[0]).toMatch(/^retrace\.config\.yaml:\d+:\d+: YAML syntax error: /);

@@ -54,12 +54,14 @@ describe('element expectations', () => {
         timeoutMs: 500
       - element: { role: checkbox, name: Dark mode, checked: false, focused: true, nth: 0 }
       - element: { role: slider, value: 0.5 }
+      - element: { role: tab, name: page 3, nth: 1, selected: true }
 `),
     );
     expect(spec.goals[0]?.expect).toEqual([
       { kind: 'element', role: 'label', name: '/Total/', text: 'Total: 3 items', sensitive: true, timeoutMs: 500, line: 8 },
       { kind: 'element', role: 'checkbox', name: 'Dark mode', checked: false, focused: true, nth: 0, line: 10 },
       { kind: 'element', role: 'slider', value: 0.5, line: 11 },
+      { kind: 'element', role: 'tab', name: 'page 3', nth: 1, selected: true, line: 12 },
     ]);
   });
 
@@ -74,7 +76,7 @@ describe('element expectations', () => {
       ),
     ).toEqual([
       "specs/calc.yaml:8:9: goals[0].expect[0].element.role is required (the element's role: button, entry, textarea, checkbox, radio, combobox, list, item, label, link, menuitem, tab, … (or the toolkit's own role name))",
-      'specs/calc.yaml:9:34: goals[0].expect[1].element has an unknown key "pressed" (expected one of: role, name, nth, text, value, checked, sensitive, focused)',
+      'specs/calc.yaml:9:34: goals[0].expect[1].element has an unknown key "pressed" (expected one of: role, name, nth, text, value, checked, sensitive, focused, selected)',
     ]);
   });
 });

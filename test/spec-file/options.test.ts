@@ -89,6 +89,14 @@ describe('resolveOptions', () => {
     expect(o.display.size).toEqual([800, 600]);
   });
 
+  it('resolves display.fonts against the config file, or the CLI cwd; none by default (DejaVu)', () => {
+    expect(resolveOptions({ root }).display.fonts).toEqual([]);
+    const cfg: ProjectConfig = { dir: '/elsewhere', values: { display: { fonts: ['fonts', '/abs/a.ttf'] } } };
+    expect(resolveOptions({ root, config: cfg }).display.fonts).toEqual([resolve('/elsewhere/fonts'), resolve('/abs/a.ttf')]);
+    const o = resolveOptions({ root, config: cfg, cli: { display: { fonts: ['mine.otf'] } }, cwd: '/tmp/work' });
+    expect(o.display).toEqual({ size: DEFAULT_OPTIONS.display.size, fonts: [resolve('/tmp/work/mine.otf')] });
+  });
+
   it('rejects out-of-range CLI values, naming the flag', () => {
     expect(() => resolveOptions({ root, cli: { workers: 0 } })).toThrow(InvalidInputErrors);
     const problems = checkCliOptions({ workers: 0, learn: 'never' as 'off', healWithModel: 'yes' as unknown as boolean });

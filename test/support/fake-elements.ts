@@ -13,12 +13,16 @@ export interface FakeElementOptions {
   readonly countName?: (count: number) => string;
   /** The app publishes nothing (a Tk app). */
   readonly silent?: boolean;
+  /** The first read after the count changed publishes its label with no box (0 × 0), as Chromium relays one out. */
+  readonly lagging?: boolean;
 }
 
 const STATES = { focused: false, checked: false, sensitive: true, showing: true, editable: false, selected: false, expanded: false };
 
 export class FakeElements implements ElementSource {
   reads = 0;
+  /** The count the last read published. */
+  private published: number | undefined;
 
   constructor(
     private readonly app: CounterApp,
@@ -29,6 +33,8 @@ export class FakeElements implements ElementSource {
     this.reads++;
     if (this.options.silent) return [];
     const app = this.app;
+    const relaid = this.options.lagging === true && this.published !== undefined && this.published !== app.count;
+    this.published = app.count;
     const window: Element = {
       ref: ':1.1/root',
       role: 'window',
@@ -56,7 +62,14 @@ export class FakeElements implements ElementSource {
       window,
       ...(app.options.withoutAdd ? [] : [child(':1.1/add', 'button', 'push button', 'Add', app.add, 0)]),
       child(':1.1/reset', 'button', 'push button', 'Reset', app.reset, 1),
-      child(':1.1/count', 'label', 'label', (this.options.countName ?? String)(app.count), app.countBox, 2),
+      child(
+        ':1.1/count',
+        'label',
+        'label',
+        (this.options.countName ?? String)(app.count),
+        relaid ? { x: 0, y: 0, width: 0, height: 0 } : app.countBox,
+        2,
+      ),
       // What covers "Add" is one of the app's windows, published after its main one.
       ...(app.options.covered
         ? [

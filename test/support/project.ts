@@ -14,6 +14,9 @@ export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const FIXTURES = join(REPO, 'fixtures', 'apps');
 const BIN = join(REPO, 'bin', 'retrace.mjs');
 
+/** A bare X server a test starts itself (`cliUnder`), as a CI service would: no session bus, no accessibility bus. */
+export const XVFB_RUN = ['xvfb-run', '-a', '-s', '-screen 0 1280x800x24 -nolisten tcp'] as const;
+
 export interface CliResult {
   readonly code: number | null;
   readonly stdout: string;

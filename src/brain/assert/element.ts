@@ -20,6 +20,7 @@ export interface ElementCheck {
   readonly checked?: boolean;
   readonly sensitive?: boolean;
   readonly focused?: boolean;
+  readonly selected?: boolean;
   readonly timeoutMs: number;
   /** Turns placeholders into values. */
   readonly resolveText: (template: string) => string;
@@ -29,7 +30,7 @@ export interface ElementCheck {
   readonly mask: (text: string) => string;
 }
 
-const STATES = ['checked', 'sensitive', 'focused'] as const;
+const STATES = ['checked', 'sensitive', 'focused', 'selected'] as const;
 
 /** What the expectation calls an element's text: an entry's content, else its name. */
 const textOf = (e: Element): string => e.text ?? accessibleName(e);

@@ -20,17 +20,7 @@ import { settleChanges } from '../../vision/settle.ts';
 import { unionRegions } from '../../vision/frame.ts';
 import type { AssertionResult } from './types.ts';
 import { checkExpectations, type CheckContext } from './check.ts';
-
-export const JUDGE_LIMITS = Object.freeze({
-  /** The shortest hold: what an app that reacted at once gets. */
-  holdFloorMs: 300,
-  /** The hold is this many times the longest settle time seen while learning. */
-  holdFactor: 3,
-  /** How many times a screen that changed while being judged is judged again. */
-  rounds: 3,
-  /** Beyond two holds, how long to wait for a quiet window before leaving out what keeps changing. */
-  quietGraceMs: 1000,
-});
+import { JUDGE_LIMITS } from '../thresholds.ts';
 
 /** How long the final screen must stay quiet before it is judged, from the settle times learned. */
 export function holdMsOf(settleMs: readonly number[]): number {

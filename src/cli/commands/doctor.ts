@@ -68,7 +68,7 @@ async function accessibilityCheck(desktop: import('../../desktop/types.ts').Desk
 }
 
 export default async function doctor(args: ParsedArgs): Promise<number> {
-  const { acquireDisplay, createDesktop } = await import('../../desktop/index.ts');
+  const { acquireDisplay, createDesktop, describeProviders } = await import('../../desktop/index.ts');
   const { defaultLangPath, sharedTextReader, closeSharedTextReader } = await import('../../vision/ocr/tesseract-reader.ts');
   let desktop: import('../../desktop/types.ts').Desktop | undefined;
   const need = (): import('../../desktop/types.ts').Desktop => {
@@ -81,8 +81,9 @@ export default async function doctor(args: ParsedArgs): Promise<number> {
       fix: 'install Xvfb (apt-get install xvfb x11-xkb-utils xdotool x11-utils), or set DISPLAY to a running X server',
       async run() {
         const display = await acquireDisplay({ reuseEnv: true });
-        desktop = createDesktop(display);
-        return `${display.owned ? 'started Xvfb' : 'using'} ${display.name} (${display.width}×${display.height})`;
+        desktop = await createDesktop(display);
+        const providers = desktop.providers === undefined ? '' : `; ${describeProviders(desktop.providers)}`;
+        return `${display.owned ? 'started Xvfb' : 'using'} ${display.name} (${display.width}×${display.height})${providers}`;
       },
     },
     {

@@ -13,7 +13,7 @@ import type { Path } from '../../domain.ts';
 import { InvalidInputError } from '../../errors.ts';
 import { PathStore } from '../../paths/store.ts';
 import { goalSource } from '../../paths/source.ts';
-import { PATH_FORMAT_VERSION } from '../../paths/validate.ts';
+import { PATH_FORMAT_VERSION } from '../../paths/path-shape.ts';
 import { writeFileAtomic } from '../../paths/atomic.ts';
 import { describeForDisplay, placeholders } from '../../spec-file/interpolate.ts';
 import { secretMasker } from '../../spec-file/secrets.ts';

@@ -81,7 +81,9 @@ export default async function run(args: ParsedArgs): Promise<number> {
   const workers = keepOpen ? 1 : Math.max(1, Math.min(options.workers, runnable.length));
   const displays =
     live || keepOpen
-      ? await Promise.all(Array.from({ length: live ? workers : 1 }, () => openSharedDisplay(options.display.size, !live)))
+      ? await Promise.all(
+          Array.from({ length: live ? workers : 1 }, () => openSharedDisplay(options.display.size, !live, options.display.fonts)),
+        )
       : [];
   const statuses = new EventEmitter<{ status: [LiveStatus] }>();
   const viewer = live

@@ -6,7 +6,15 @@
 import type { Region } from '../../domain.ts';
 import { matchElements, withLayoutLabels } from '../element-query.ts';
 import { appProcesses } from '../process-tree.ts';
-import type { AppSession, Element, ElementQuery, ElementReadOptions, ElementSource, ElementSourceStatus } from '../types.ts';
+import type {
+  AppSession,
+  Element,
+  ElementQuery,
+  ElementReadOptions,
+  ElementSource,
+  ElementSourceStatus,
+  TreeProviderName,
+} from '../types.ts';
 import { accessibilityBusAddress } from './a11y-bus.ts';
 import { openBus, openPeer, type BusLink } from './dbus.ts';
 import {
@@ -56,11 +64,18 @@ export class AtspiElementSource implements ElementSource {
   /** The bus names the app was last found on. */
   private readonly buses = new WeakMap<AppSession, readonly string[]>();
   /** Each app's device pixels per unit of its published boxes, as its last read found it. */
-  private readonly scales = new WeakMap<AppSession, number>();
+  private readonly scales = new WeakMap<AppSession, Units>();
   /** Each app's own connection, by its bus name, where it offers one (GTK and Chromium do). */
   private readonly peers = new Map<string, Promise<BusLink | undefined>>();
 
-  constructor(private readonly sessionBus: string) {}
+  /**
+   * `tree`: `direct` reads each app over its own connection where it offers one, `bus` every
+   * call through the bus daemon (chosen once, providers/choose.ts).
+   */
+  constructor(
+    private readonly sessionBus: string,
+    private readonly tree: TreeProviderName = 'direct',
+  ) {}
 
   async read(app: AppSession, options: ElementReadOptions = {}): Promise<readonly Element[]> {
     const [{ link }, window] = await Promise.all([this.connect(), this.windowOf(app, options)]);
@@ -80,10 +95,10 @@ export class AtspiElementSource implements ElementSource {
     const trees = await Promise.all(buses.map((bus) => early.get(bus) ?? tree(bus)));
     const raws = trees.flatMap((tree) => tree?.elements ?? []);
     const extras = new Map(trees.flatMap((tree) => [...(tree?.extras ?? [])]));
-    const scale = deviceScale(raws, window);
-    this.scales.set(app, scale);
+    const units = deviceScale(raws, window);
+    this.scales.set(app, units);
     return withLayoutLabels(
-      inTreeOrder(raws).map(({ raw, index, depth }) => toElement(raw, extras.get(raw.ref), window, index, depth, scale)),
+      inTreeOrder(raws).map(({ raw, index, depth }) => toElement(raw, extras.get(raw.ref), window, index, depth, scaleOf(units, raw.ref))),
     );
   }
 
@@ -119,7 +134,7 @@ export class AtspiElementSource implements ElementSource {
       screenBox: { x, y, width, height },
     };
     const extras = (await readExtras(link, [raw])).get(raw.ref);
-    const fresh = toElement(raw, extras, window, element.index, element.depth, this.scales.get(app) ?? 1);
+    const fresh = toElement(raw, extras, window, element.index, element.depth, scaleOf(this.scales.get(app) ?? { scale: 1 }, raw.ref));
     // A label found by layout stays what it was: re-deriving it needs the whole tree.
     return fresh.label === undefined && element.label !== undefined ? { ...fresh, label: element.label } : fresh;
   }
@@ -192,6 +207,7 @@ export class AtspiElementSource implements ElementSource {
    * call and reply of a read. None (the bus serves) where the app offers none (Qt) or it closed.
    */
   private async peerOf(link: BusLink, bus: string): Promise<BusLink | undefined> {
+    if (this.tree === 'bus') return undefined;
     let peer = this.peers.get(bus);
     if (peer === undefined) {
       peer = link
@@ -248,9 +264,11 @@ const inTreeOrder = (raws: readonly RawElement[]): Array<{ raw: RawElement; inde
  * QT_SCALE_FACTOR publish logical units (half the pixels at scale 2). Told by the app's
  * top-level element that is the window: its box, scaled, is the window's geometry. Chromium
  * publishes its frame in logical units but the page in pixels: a box wider than that frame
- * says the units are pixels already. 1 when no top-level element matches at any scale.
+ * says the units are pixels already — and the frame alone is scaled, or, left at half the
+ * window, it would clip away every element of the page's right and lower half (`onScreen`).
+ * 1 when no top-level element matches at any scale.
  */
-const deviceScale = (raws: readonly RawElement[], window: Region): number => {
+const deviceScale = (raws: readonly RawElement[], window: Region): Units => {
   for (const raw of raws) {
     const box = raw.screenBox;
     if (raw.parent !== undefined || box.width <= 0 || box.height <= 0 || box.width >= window.width) continue;
@@ -258,10 +276,19 @@ const deviceScale = (raws: readonly RawElement[], window: Region): number => {
     const near = (units: number, pixels: number): boolean => Math.abs(units * scale - pixels) <= scale + 1;
     if (!near(box.height, window.height) || !near(box.x, window.x) || !near(box.y, window.y)) continue;
     const byRef = new Map(raws.map((r) => [r.ref, r]));
-    return raws.some((other) => other.screenBox.width > box.width + 2 && !insideNothing(other, byRef)) ? 1 : scale;
+    const pixels = raws.some((other) => other.screenBox.width > box.width + 2 && !insideNothing(other, byRef));
+    return pixels ? { scale: 1, frame: { ref: raw.ref, scale } } : { scale };
   }
-  return 1;
+  return { scale: 1 };
 };
+
+/** Device pixels per unit of an app's boxes, and of its frame where that alone is in other units. */
+interface Units {
+  readonly scale: number;
+  readonly frame?: { readonly ref: string; readonly scale: number };
+}
+
+const scaleOf = (units: Units, ref: string): number => (units.frame?.ref === ref ? units.frame.scale : units.scale);
 
 /**
  * Below an element with no area: Qt's closed combo list (0 × 0) publishes its items at a width
