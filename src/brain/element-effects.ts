@@ -297,7 +297,7 @@ const PRESSED: ReadonlySet<string> = new Set(['button', 'link', 'menuitem', 'tab
  * Roles that draw content of their own the tree does not tell (a canvas, a picture, a page or a
  * terminal), or hold other elements (each tells its own): a change on them stays a pixel effect.
  */
-const DRAWN: ReadonlySet<string> = new Set(['image', 'canvas', 'document', 'terminal', 'list', 'table', 'tree', 'unknown']);
+export const DRAWN: ReadonlySet<string> = new Set(['image', 'canvas', 'document', 'terminal', 'list', 'table', 'tree', 'unknown']);
 
 /**
  * The boxes of the elements on screen whose pixels are theirs to tell: not containers, nor those

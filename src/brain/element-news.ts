@@ -11,8 +11,9 @@
 import type { ElementEffect, ElementProperties, Region, UnexpectedChange } from '../domain.ts';
 import type { Element } from '../desktop/types.ts';
 import { secretMasker } from '../spec-file/secrets.ts';
-import { describeElement } from './elements.ts';
-import { checkElementEffect, elementChanges, leafBoxes, type ChangeOptions, type ElementVerdict } from './element-effects.ts';
+import { regionArea, subtractRegion } from '../vision/frame.ts';
+import { CONTAINERS, describeElement, indexByRef } from './elements.ts';
+import { checkElementEffect, DRAWN, elementChanges, leafBoxes, type ChangeOptions, type ElementVerdict } from './element-effects.ts';
 
 const key = (e: ElementEffect): string => `${e.change ?? 'changed'}\u0000${e.role}\u0000${e.name}`;
 
@@ -86,6 +87,8 @@ export interface TreeHeld {
   readonly found: ElementVerdict['found'];
   /** Where the elements are now whose pixels are theirs to tell (`leafBoxes`). */
   readonly told: readonly Region[];
+  /** The elements as read now. */
+  readonly elements: readonly Element[];
 }
 
 /**
@@ -101,10 +104,46 @@ export function treeHeld(
 ): TreeHeld {
   const checks = effects.map((e) => checkElementEffect(e, now));
   const problem = checks.find((c) => c.problem !== undefined)?.problem;
-  if (problem !== undefined) return { problem, late: [], found: [], told: [] };
+  if (problem !== undefined) return { problem, late: [], found: [], told: [], elements: now };
   return {
+    elements: now,
     late: elementNews(then, now, [], options),
     told: leafBoxes(now),
     found: effects.map((effect, i) => ({ effect, element: checks[i]?.problem === undefined ? checks[i]?.element : undefined })),
   };
+}
+
+/** Roles that hold rows or items: each row is an element of its own. */
+const HOLDERS: ReadonlySet<string> = new Set(['list', 'table', 'tree']);
+
+/**
+ * Where the elements of the verified element effects are now (`found`, in the read `elements`):
+ * what changed on them is their effect. Not a container's whole box (a list's, a window's, one
+ * covering most of the window): what else shows in it is news. A dialog recorded as appearing
+ * that appeared is the exception: its frame, background and margins are its own, drawn at
+ * whatever size the theme, font or scale gives it (GDK_SCALE=2 draws it twice as large as
+ * recorded); what is in it is told by its own elements, and an element in it nobody recorded is
+ * tree news. Only the places in it that draw what the tree does not tell (an image, a canvas, a
+ * list in it: `DRAWN`) are left out, for the pixels to judge.
+ */
+export function effectBoxes(
+  found: ElementVerdict['found'],
+  elements: readonly Element[],
+  size: { width: number; height: number },
+): Region[] {
+  const byRef = indexByRef(elements);
+  const inside = (e: Element, dialog: Element): boolean => {
+    for (let up = e.parent; up !== undefined; up = byRef.get(up)?.parent) if (up === dialog.ref) return true;
+    return false;
+  };
+  return found.flatMap(({ effect, element }) => {
+    if (element === undefined || regionArea(element.box) > 0.5 * size.width * size.height) return [];
+    if (element.role === 'dialog' && effect.change === 'appeared') {
+      // Only what is in it: a list the dialog lies over is covered by it, not part of it.
+      return elements
+        .filter((e) => DRAWN.has(e.role) && inside(e, element))
+        .reduce((parts, d) => parts.flatMap((part) => subtractRegion(part, d.box)), [element.box]);
+    }
+    return CONTAINERS.has(element.role) || HOLDERS.has(element.role) ? [] : [element.box];
+  });
 }

@@ -2,7 +2,7 @@
  * Replay's hold: effects must hold. Between two actions the window is looked at again:
  * unchanged since the last action was verified, the next one starts at once; changed, it is
  * waited on until stable and the change judged. After the last one, the window is watched for
- * `holdMs`. An effect that changed again on its own did not happen; what else changed late, in
+ * the hold, longer on a path recorded reacting slowly (`holdAfterLast`). An effect that changed again on its own did not happen; what else changed late, in
  * the pixels or the app's elements, is a change nobody recorded.
  */
 import type { ActionReport, DrawReport, ElementEffect, Frame, Region } from '../domain.ts';
@@ -10,11 +10,11 @@ import { framesEqual } from '../vision/changes.ts';
 import { crop, clampRegion, regionsIntersect } from '../vision/frame.ts';
 import { settle, type Settled } from './settle.ts';
 import { snapshot, type Snapshot } from './elements.ts';
-import { newsRegions, treeHeld, type TreeHeld } from './element-news.ts';
+import { effectBoxes, newsRegions, treeHeld, type TreeHeld } from './element-news.ts';
 import { describeUnexpected, unexplainedChanges } from './unexpected.ts';
-import { CYCLE_LIMITS } from './thresholds.ts';
+import { CYCLE_LIMITS, holdAfterLast } from './thresholds.ts';
 import { failure, type Held } from './outcome.ts';
-import { elementBoxes, type ReplayNews } from './replay-news.ts';
+import type { ReplayNews } from './replay-news.ts';
 import type { CycleContext } from './cycle-strategy.ts';
 
 /** The last replayed action, as verified: looked at again before the next one. */
@@ -44,6 +44,8 @@ export class ReplayHold {
   private pendingShot: Settled | undefined;
   /** How long that hold waited: the next action's wait before it. */
   private pendingMs = 0;
+  /** The slowest reaction recorded on the path so far: the hold after the last action grows with it. */
+  slowestMs = 0;
 
   constructor(
     private readonly context: CycleContext,
@@ -108,7 +110,11 @@ export class ReplayHold {
         ),
       };
     }
-    const onTree = [...elementBoxes(tree?.found ?? [], now.frame), ...newsRegions(tree?.late ?? []), ...(tree?.told ?? [])];
+    const onTree = [
+      ...effectBoxes(tree?.found ?? [], tree?.elements ?? [], now.frame),
+      ...newsRegions(tree?.late ?? []),
+      ...(tree?.told ?? []),
+    ];
     const changes = pixels.filter((c) => !onTree.some((r) => regionsIntersect(c, r)));
     if (changes.length === 0 && (tree?.late.length ?? 0) === 0) return undefined;
     const reverted = changes.filter((c) => previous.effects.some((e) => regionsIntersect(c, e)));
@@ -188,7 +194,7 @@ export class ReplayHold {
   }
 
   /**
-   * The window for `holdMs` after the last action, ending early when one of its effects changes.
+   * The window for the hold after the last action (`holdAfterLast`), ending early when one of its effects changes.
    * Told of drawing, a look with nothing drawn since the last one is no grab.
    */
   private async watchHeld(previous: Previous, ignore: readonly Region[]): Promise<Settled> {
@@ -197,7 +203,8 @@ export class ReplayHold {
     const started = Date.now();
     const drawing = previous.drawing;
     let frame = previous.after;
-    while (Date.now() - started < CYCLE_LIMITS.holdMs) {
+    const holdMs = holdAfterLast(this.slowestMs);
+    while (Date.now() - started < holdMs) {
       await this.stage.wait(CYCLE_LIMITS.holdPollMs);
       if (drawing && !(await drawing.drawn(performance.now()))) continue;
       drawing?.mark();

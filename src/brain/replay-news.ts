@@ -4,10 +4,9 @@
  * regions ignored for the rest of the replay (`seen`).
  */
 import type { Frame, Region, UnexpectedChange } from '../domain.ts';
-import { regionArea } from '../vision/frame.ts';
 import type { Settled } from './settle.ts';
-import { CONTAINERS, snapshot, type Snapshot } from './elements.ts';
-import { focusMoves, type ElementVerdict, type FocusMoves } from './element-effects.ts';
+import { snapshot, type Snapshot } from './elements.ts';
+import { focusMoves, type FocusMoves } from './element-effects.ts';
 import { describeChanges, isFocusFeedback, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { continuingChanging } from './observe.ts';
 import type { CycleContext } from './cycle-strategy.ts';
@@ -83,21 +82,3 @@ export class ReplayNews {
     return after.ok ? focusMoves(before.elements.elements, after.elements) : undefined;
   }
 }
-
-/**
- * Where the elements of the verified element effects are now: what changed on them is their
- * effect. Not a container's whole box (a dialog's, a list's): what else shows in it is news.
- */
-export function elementBoxes(found: ElementVerdict['found'], frame: Frame): Region[] {
-  return found.flatMap(({ element }) =>
-    element === undefined ||
-    CONTAINERS.has(element.role) ||
-    HOLDERS.has(element.role) ||
-    regionArea(element.box) > 0.5 * frame.width * frame.height
-      ? []
-      : [element.box],
-  );
-}
-
-/** Roles that hold rows or items: each row is an element of its own. */
-const HOLDERS: ReadonlySet<string> = new Set(['list', 'table', 'tree']);

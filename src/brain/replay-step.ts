@@ -25,7 +25,7 @@ import { snapshot, type Snapshot } from './elements.ts';
 import { act } from './element-act.ts';
 import { verifyEffects, kindOf, type EffectCheck } from './verify.ts';
 import { elementColours, elementEvidence, leafBoxes, sameBox, verifyElementEffects, type FocusMoves } from './element-effects.ts';
-import { elementNews, newsRegions } from './element-news.ts';
+import { effectBoxes, elementNews, newsRegions } from './element-news.ts';
 import { describeUnexpected } from './unexpected.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
 import { failOutcome, failure, type ActionFailure, type ActionOutcome, type Held } from './outcome.ts';
@@ -33,7 +33,7 @@ import type { PhaseClock } from './phases.ts';
 import { awaitExit, exitMiss, unlessEnded, type Ended } from './exit.ts';
 import { actionDetail } from './action-detail.ts';
 import { observe } from './observe-action.ts';
-import { ReplayNews, elementBoxes } from './replay-news.ts';
+import { ReplayNews } from './replay-news.ts';
 import { ReplayHold } from './replay-hold.ts';
 import { ReplayTarget } from './replay-target.ts';
 import { awaitEffects, effectProblem, feedbackPlaces, notVerified, targetBoxes, targetSlack } from './replay-effects.ts';
@@ -110,6 +110,7 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
   async ready(step: ReplayStepInput, attempt: number): Promise<Settled> {
     const ignore = (): Region[] => this.ignore(step);
     const pending = this.holding.pending;
+    this.holding.slowestMs = Math.max(this.holding.slowestMs, step.recorded.settleMs);
     const settled =
       attempt === 0 && pending ? pending : await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() });
     this.forget();
@@ -274,7 +275,7 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
       ...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]),
       // The slack around the target grows with it: a focus ring drawn at twice the scale.
       ...targetBoxes(step, resolved).map((r) => inflateRegion(r, targetSlack(step, resolved))),
-      ...elementBoxes(elementCheck?.found ?? [], after.frame),
+      ...effectBoxes(elementCheck?.found ?? [], elementsAfter?.ok ? elementsAfter.elements : [], after.frame),
       ...elementEvidence(recorded.effects, elementCheck?.found ?? []),
       ...newsRegions(news),
       ...told,
@@ -317,7 +318,7 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
       ...(step.treeRecorded && elementsAfter?.ok && { elementEffects: recorded.elements ?? [] }),
       effects: [
         ...checks.filter((c) => c.verified && !c.skipped).map((c) => c.region),
-        ...elementBoxes(elementCheck?.found ?? [], after.frame),
+        ...effectBoxes(elementCheck?.found ?? [], elementsAfter?.ok ? elementsAfter.elements : [], after.frame),
       ],
       dynamic: recorded.dynamic,
       secret,

@@ -104,7 +104,8 @@ export const CYCLE_LIMITS = Object.freeze({
   maxRetries: 1,
   /**
    * How long the last action's effects must hold on screen before the replay ends (an effect that
-   * reverts on its own did not happen); between actions the next action's wait is the hold.
+   * reverts on its own did not happen), at least; between actions the next action's wait is the
+   * hold. It grows with the path's pace: `holdAfterLast`.
    */
   holdMs: 400,
   /**
@@ -133,6 +134,15 @@ export const CYCLE_LIMITS = Object.freeze({
   /** How often the window is looked at while the last replayed action's effects are held. */
   holdPollMs: 50,
 });
+
+/**
+ * The hold after the last action: `holdMs`, or as long as the slowest reaction recorded on the
+ * path is allowed on replay (`replayReactFactor` × its settle time), whichever is longer. An app
+ * that took 500 ms to settle while learned may take that long to undo a result it shows; a late
+ * change after the hold is still judged, by the expectations and the tree read on the final screen.
+ */
+export const holdAfterLast = (slowestSettleMs: number): number =>
+  Math.max(CYCLE_LIMITS.holdMs, CYCLE_LIMITS.replayReactFactor * slowestSettleMs);
 
 /** How the app's published elements (AT-SPI) are waited for and read. */
 export const ELEMENT_LIMITS = Object.freeze({

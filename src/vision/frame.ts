@@ -86,6 +86,19 @@ export function intersectRegions(a: Region, b: Region): Region | null {
   return x1 > x0 && y1 > y0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
 }
 
+/** What of `a` lies outside `b`, as up to four regions (bands above and below, then left and right). */
+export function subtractRegion(a: Region, b: Region): Region[] {
+  const cut = intersectRegions(a, b);
+  if (!cut) return [a];
+  const bands: Region[] = [
+    { x: a.x, y: a.y, width: a.width, height: cut.y - a.y },
+    { x: a.x, y: cut.y + cut.height, width: a.width, height: a.y + a.height - cut.y - cut.height },
+    { x: a.x, y: cut.y, width: cut.x - a.x, height: cut.height },
+    { x: cut.x + cut.width, y: cut.y, width: a.x + a.width - cut.x - cut.width, height: cut.height },
+  ];
+  return bands.filter((r) => r.width > 0 && r.height > 0);
+}
+
 /** The bounding box of two regions. */
 export function unionRegions(a: Region, b: Region): Region {
   const x0 = Math.min(a.x, b.x);

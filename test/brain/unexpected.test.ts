@@ -2,10 +2,11 @@
 import { describe, expect, test } from 'vitest';
 import type { Frame, Region } from '../../src/domain.ts';
 import type { Element } from '../../src/desktop/types.ts';
-import { isFocusFeedback } from '../../src/brain/unexpected.ts';
-import { focusMoves } from '../../src/brain/element-effects.ts';
+import { isFocusFeedback, unexplainedChanges } from '../../src/brain/unexpected.ts';
+import { focusMoves, leafBoxes } from '../../src/brain/element-effects.ts';
+import { effectBoxes } from '../../src/brain/element-news.ts';
 import { continuingChanging, extendsChanging, makeEffects } from '../../src/brain/observe.ts';
-import { cloneFrame, createFrame, fillRegion, regionsIntersect, strokeRegion } from '../../src/vision/frame.ts';
+import { cloneFrame, createFrame, fillRegion, inflateRegion, regionsIntersect, strokeRegion } from '../../src/vision/frame.ts';
 import { blindReader } from '../support/fake-desktop.ts';
 
 describe('extendsChanging', () => {
@@ -108,5 +109,67 @@ describe('the focus moving between two fields drawn close together', () => {
     const retyped = cloneFrame(after);
     text(retyped, first, 90);
     expect(isFocusFeedback(ring, moves, before, retyped)).toBe(false);
+  });
+});
+
+describe('a dialog recorded as appearing, drawn at another size', () => {
+  const STATES = { focused: false, checked: false, sensitive: true, showing: true, editable: false, selected: false, expanded: false };
+  const el = (ref: string, role: string, name: string, box: Region, depth = 1): Element => ({
+    ref,
+    role,
+    toolkitRole: role,
+    name,
+    description: '',
+    states: STATES,
+    box,
+    ...(depth > 0 && { parent: 'w' }),
+    index: 0,
+    depth,
+  });
+  const window = el('w', 'window', 'Order', { x: 0, y: 0, width: 400, height: 300 }, 0);
+  // Recorded 190 × 125; at twice the scale it came 260 × 170, its frame and background its own.
+  const dialogBox = { x: 70, y: 60, width: 260, height: 170 };
+  const labelBox = { x: 100, y: 90, width: 200, height: 24 };
+  const okBox = { x: 150, y: 170, width: 100, height: 34 };
+  const before = createFrame(400, 300, [240, 240, 240, 255]);
+  const drawDialog = (): Frame => {
+    const after = cloneFrame(before);
+    fillRegion(after, dialogBox, [255, 248, 224, 255]);
+    strokeRegion(after, inflateRegion(dialogBox, -8), [180, 180, 180, 255], 2);
+    fillRegion(after, { x: labelBox.x + 4, y: labelBox.y + 6, width: 180, height: 12 }, [30, 30, 30, 255]);
+    fillRegion(after, okBox, [230, 230, 230, 255]);
+    return after;
+  };
+  const dialog = el('d', 'dialog', '', dialogBox);
+  const label = { ...el('l', 'label', 'Order sent for Alice', labelBox), parent: 'd' };
+  const ok = { ...el('o', 'button', 'OK', okBox), parent: 'd' };
+  const appeared = (e: Element) => ({ role: e.role, name: e.name, path: [], after: { name: e.name }, change: 'appeared' as const });
+  const found = [dialog, label, ok].map((element) => ({ effect: appeared(element), element }));
+  const leftOver = (after: Frame, elements: readonly Element[]): Region[] =>
+    unexplainedChanges(before, after, [...effectBoxes(found, elements, after), ...leafBoxes(elements)], []);
+
+  test('its frame, background and margins are its own, not news', () => {
+    expect(leftOver(drawDialog(), [window, dialog, label, ok])).toEqual([]);
+  });
+
+  test('what draws in it what the tree does not tell (an image) is still judged by its pixels', () => {
+    const after = drawDialog();
+    const picture = { x: 90, y: 125, width: 40, height: 30 };
+    fillRegion(after, picture, [200, 30, 30, 255]);
+    const changes = leftOver(after, [window, dialog, label, ok, { ...el('i', 'image', '', picture), parent: 'd' }]);
+    expect(changes.some((c) => regionsIntersect(c, picture))).toBe(true);
+  });
+
+  test('a list the dialog lies over is not in it: the dialog covering it is its own drawing', () => {
+    const beneath = el('r', 'list', 'Orders', { x: 10, y: 200, width: 380, height: 90 });
+    expect(leftOver(drawDialog(), [window, dialog, label, ok, beneath])).toEqual([]);
+  });
+
+  test('a dialog that did not appear (it changed) accounts for nothing but its own elements', () => {
+    const changedOnly = [{ effect: { ...appeared(dialog), change: undefined }, element: dialog }];
+    const after = drawDialog();
+    expect(
+      unexplainedChanges(before, after, [...effectBoxes(changedOnly, [dialog, label, ok], after), ...leafBoxes([label, ok])], []),
+    ).not.toEqual([]);
   });
 });

@@ -142,6 +142,19 @@ describe('effects must hold', () => {
   });
 });
 
+describe('the hold after the last action grows with the slowest reaction recorded on the path', () => {
+  test('a result that falls back later than the shortest hold, within three times the recorded reaction, fails', async () => {
+    const learned = await learnPath([clickAdd]);
+    // The path as an app that took 400 ms to settle after the click records it: the hold is 3 × 400 ms.
+    const slow = { ...learned, path: { ...learned.path, actions: learned.path.actions.map((a) => ({ ...a, settleMs: 400 })) } };
+    // The count falls back 900 ms after it showed: past a 400 ms hold, within 1.2 s.
+    const { done } = replayOn({ revertMs: 900 }, slow);
+    const result = await done;
+    expect(result.failure).toMatchObject({ category: 'effect-not-verified', index: 0 });
+    expect(result.failure?.message).toMatch(/did not hold/);
+  });
+});
+
 describe('the ladder', () => {
   test('a target behind a loading screen is waited for within the time limit, then acted on once', async () => {
     const learned = await learnPath([clickAdd]);
