@@ -37,6 +37,8 @@ export function realAppsProject(): Project {
 export interface CorpusRun {
   readonly result: CliResult;
   readonly summary: Summary;
+  /** The spec files the run was given, when not the whole set the learning run learned. */
+  readonly specs?: readonly string[];
 }
 
 export interface CorpusRuns {
@@ -58,18 +60,20 @@ export async function learnAndReplay(
     readonly timeoutMs: number;
     /** The spec files to run (as the summary names them); the whole corpus by default. */
     readonly specs?: readonly string[];
+    /** After the first replay of them all, the later replays run only these spec files. */
+    readonly repeat?: readonly string[];
   },
 ): Promise<CorpusRuns> {
-  const run = async (args: readonly string[]): Promise<CorpusRun> => {
-    const all = ['run', ...(options.specs ?? ['specs/real']), '--paths', 'paths', ...args];
+  const run = async (args: readonly string[], specs = options.specs): Promise<CorpusRun> => {
+    const all = ['run', ...(specs ?? ['specs/real']), '--paths', 'paths', ...args];
     const result = options.wrapper
       ? await project.cliUnder(options.wrapper, all, options.env, options.timeoutMs)
       : await project.cli(all, options.env, options.timeoutMs);
-    return { result, summary: project.summary() };
+    return { result, summary: project.summary(), ...(specs !== options.specs && specs !== undefined && { specs }) };
   };
   const learned = await run(['--planner', 'rules']);
   const replays: CorpusRun[] = [];
-  for (let i = 0; i < times; i++) replays.push(await run(['--learn', 'off']));
+  for (let i = 0; i < times; i++) replays.push(await run(['--learn', 'off'], i > 0 && options.repeat ? options.repeat : options.specs));
   return { learned, replays };
 }
 
