@@ -16,13 +16,15 @@ export default mergeConfig(
       // time (134 s -> 77 s under load). These tests keep no state across files; a test that must
       // change process-wide state belongs with the display tests.
       isolate: false,
+      // Fails any test here that starts an X server or a browser, with where it belongs.
+      globalSetup: ['test/support/unit-guard.ts'],
       exclude: [
         'test/e2e/**',
         'test/faults/**',
         // Each runs the retrace command on a display of its own.
-        'test/verdicts/{counter,expectations,verdicts}.test.ts',
+        'test/verdicts/{counter,expectations,toolkits,verdicts,zoom}.test.ts',
         // Real X servers: capture, input, windows, apps, fonts, the accessibility bus.
-        'test/desktop/{app,capture,display,drawing,elements,fonts,input,process-exit,session,typing,vnc-access,windows}.test.ts',
+        'test/desktop/{app,capture,display,drawing,elements,fonts,input,process-exit,providers,session,toolkit-boxes,typing,vnc-access,windows}.test.ts',
       ],
     },
   }),
