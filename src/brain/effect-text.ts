@@ -99,8 +99,8 @@ function lineReading(read: string, known: readonly KnownText[]): string {
 const sameRow = (a: Region, b: Region): boolean =>
   Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) >= 0.5 * Math.min(a.height, b.height);
 
-/** Words in reading order: rows (words overlapping by half their height) top to bottom, each left to right. */
-export function readingOrder(words: readonly TextBox[]): TextBox[] {
+/** Words in rows (words overlapping by half their height), top to bottom, each left to right. */
+export function readingRows(words: readonly TextBox[]): TextBox[][] {
   const rows: TextBox[][] = [];
   const byMiddle = [...words].sort((a, b) => a.box.y + a.box.height / 2 - (b.box.y + b.box.height / 2));
   for (const word of byMiddle) {
@@ -108,8 +108,11 @@ export function readingOrder(words: readonly TextBox[]): TextBox[] {
     if (row) row.push(word);
     else rows.push([word]);
   }
-  return rows.flatMap((row) => row.sort((a, b) => a.box.x - b.box.x));
+  return rows.map((row) => row.sort((a, b) => a.box.x - b.box.x));
 }
+
+/** Words in reading order: `readingRows`, one after the other. */
+export const readingOrder = (words: readonly TextBox[]): TextBox[] => readingRows(words).flat();
 
 type Word = { readonly text: string; readonly box: Region };
 

@@ -9,12 +9,12 @@ import { crop, encodePng, clampRegion, containsPoint, inflateRegion, intersectRe
 import { changedRegions } from '../vision/changes.ts';
 import { isCaretLike } from '../vision/settle.ts';
 import { withoutCaretsIn } from '../vision/caret.ts';
-import { readText } from '../vision/ocr/find-text.ts';
+import { readAll } from '../vision/ocr/find-text.ts';
 import type { TextReader } from '../vision/types.ts';
 import { segmentControls } from '../vision/segment.ts';
 import { structureSimilarity } from '../vision/structure.ts';
 import { colourRole } from '../vision/colour-role.ts';
-import { knownReading, sameText, type KnownText } from './effect-text.ts';
+import { knownReading, readingRows, sameText, type KnownText } from './effect-text.ts';
 import { textPlaces } from './elements.ts';
 import type { Element } from '../desktop/types.ts';
 import { assetName } from '../paths/store.ts';
@@ -93,9 +93,26 @@ function knownIn(known: ObserveInput['known'], region: Region, said: string, aft
 /**
  * The text OCR reads in a region, one line per line, whitespace folded. A caret in it is not
  * read: it would be a letter ("alice]") of a text that no longer ends there once typing moves on.
+ * With `within` (what an action changed, the region being it padded), only the words lying
+ * mostly inside it: the padding shows slivers of the neighbours (the foot of a button's label
+ * beside a dialog, read "."), and a change too small for a glyph (a radio button's dot, read
+ * "io") has no word of its own. What learning records is what changed, never OCR's noise.
  */
-export async function readRegion(reader: TextReader, frame: Frame, region: Region): Promise<string> {
-  return (await readText(reader, withoutCaretsIn(frame, [region]), region))
+export async function readRegion(reader: TextReader, frame: Frame, region: Region, within?: Region): Promise<string> {
+  const read = await readAll(reader, withoutCaretsIn(frame, [region]), { region });
+  const mostlyWithin = (box: Region): boolean => {
+    if (!within) return true;
+    const part = intersectRegions(box, within);
+    return part !== null && regionArea(part) >= 0.5 * regionArea(box);
+  };
+  const kept = read.words.filter((w) => mostlyWithin(w.box));
+  const text =
+    kept.length === read.words.length
+      ? read.text
+      : readingRows(kept)
+          .map((row) => row.map((w) => w.text).join(' '))
+          .join('\n');
+  return text
     .split('\n')
     .map((line) => line.replace(/\s+/g, ' ').trim())
     .filter((line) => line.length > 0)
@@ -136,8 +153,8 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
       effects.push({ region, kind: 'look' });
       continue;
     }
-    const said = await readRegion(reader, before, region);
-    const text = knownReading(await readRegion(reader, after, region), knownIn(input.known, region, said, after));
+    const said = await readRegion(reader, before, region, changed);
+    const text = knownReading(await readRegion(reader, after, region, changed), knownIn(input.known, region, said, after));
     const image = store(sink, crop(after, region));
     const own =
       (on !== undefined && isFocusRing(before, after, region, on)) ||

@@ -160,3 +160,49 @@ describe('learning records a known text, not its misreading (makeEffects)', () =
     expect((await effects(after, { elements: [label] })).map((e) => e.text)).toEqual(['ON']);
   });
 });
+
+describe('learning records what changed, not the noise OCR reads around it (makeEffects)', () => {
+  const INK: Rgba = [0, 0, 0, 255];
+  const before = createFrame(160, 80, [255, 255, 255, 255]);
+  // An OCR that reads the test font, and whatever it reads, a speck in the corner of the read
+  // as well: the foot of a neighbour's label showing in the padding around a change.
+  const specked: TextReader = {
+    read: async (frame) => {
+      const read = await glyphReader.read(frame);
+      const speck: TextBox = { text: '.', box: { x: 0, y: 0, width: 2, height: 2 }, confidence: 40 };
+      return { text: ['.', read.text].filter(Boolean).join('\n'), words: [speck, ...read.words], lines: [speck, ...read.lines] };
+    },
+    close: async () => undefined,
+  };
+  const effects = (after: Frame, reader: TextReader) => makeEffects({ before, after, dynamic: [], secret: false, sink: new Map(), reader });
+
+  test('a speck read in the padding around a new text is no part of it', async () => {
+    const after = cloneFrame(before);
+    drawText(after, 'ORDER', { x: 40, y: 30 }, INK);
+    expect((await effects(after, specked)).map((e) => e.text)).toEqual(['ORDER']);
+  });
+
+  test('a radio button’s dot going records no letters read in its circle', async () => {
+    const dot = (frame: Frame, x0: number, y0: number, size: number): void => {
+      for (let y = y0; y < y0 + size; y++) for (let x = x0; x < x0 + size; x++) frame.data.set(INK, (y * frame.width + x) * 4);
+    };
+    // A circle (a ring, 12 px across) with its dot; the action leaves the ring alone.
+    const selected = cloneFrame(before);
+    dot(selected, 56, 36, 12);
+    for (let y = 38; y < 46; y++) for (let x = 58; x < 66; x++) selected.data.set([255, 255, 255, 255], (y * selected.width + x) * 4);
+    dot(selected, 60, 40, 4);
+    const cleared = cloneFrame(selected);
+    for (let y = 40; y < 44; y++) for (let x = 60; x < 64; x++) cleared.data.set([255, 255, 255, 255], (y * cleared.width + x) * 4);
+    // What OCR makes of the ring around it: letters spanning all it was given to read.
+    const letters: TextReader = {
+      read: async (frame) => {
+        const word: TextBox = { text: 'io', box: { x: 0, y: 0, width: frame.width, height: frame.height }, confidence: 14 };
+        return { text: 'io', words: [word], lines: [word] };
+      },
+      close: async () => undefined,
+    };
+    const [gone] = await makeEffects({ before: selected, after: cleared, dynamic: [], secret: false, sink: new Map(), reader: letters });
+    expect(gone?.region).toEqual({ x: 57, y: 37, width: 10, height: 10 });
+    expect(gone?.text).toBeUndefined();
+  });
+});
