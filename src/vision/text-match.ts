@@ -30,7 +30,16 @@ export interface TextMatchOptions {
   readonly ignoreCase?: boolean;
   /** Edits `fuzzy` tolerates. @default max(1, floor(expected length / 5)) */
   readonly maxDistance?: number;
+  /**
+   * Compare the case of c, o, s, v, w, x and z (`SAME_SHAPE_LETTERS`) ignoring case, every other
+   * letter's exactly: for a read whose letters' case another source vouches for. @default false
+   */
+  readonly sameShapeCase?: boolean;
 }
+
+/** Letters whose capital is the small letter enlarged: OCR tells their case by height alone, when it can measure it. */
+export const SAME_SHAPE_LETTERS = 'cosvwxz';
+const SAME_SHAPE_CAPITALS = new RegExp(`[${SAME_SHAPE_LETTERS.toUpperCase()}]`, 'g');
 
 export interface TextMatchResult {
   readonly ok: boolean;
@@ -155,7 +164,8 @@ export function matchText(
       maxDistance,
     };
   }
-  const fold = (s: string): string => (options.ignoreCase ? s.toLowerCase() : s);
+  const fold = (s: string): string =>
+    options.ignoreCase ? s.toLowerCase() : options.sameShapeCase ? s.replace(SAME_SHAPE_CAPITALS, (c) => c.toLowerCase()) : s;
   if (mode === 'exact') {
     const ok = fold(text) === fold(want);
     return { ok, mode, actual: text, expected: want, ...(ok ? { matched: text } : {}) };

@@ -37,4 +37,15 @@ describe('contains: at word and number boundaries', () => {
     expect(matchText('a 420 and a 42', '42')).toMatchObject({ ok: true, matched: '42' });
     expect(matchText('Welcome, alice', 'welcome', 'contains', { ignoreCase: true })).toMatchObject({ ok: true, matched: 'Welcome' });
   });
+
+  test('sameShapeCase: c, o, s, v, w, x and z of either case, every other letter exactly', () => {
+    expect(matchText('Order sent fOr Alice', 'Order sent for Alice').ok).toBe(false);
+    expect(matchText('Order sent fOr Alice', 'Order sent for Alice', 'contains', { sameShapeCase: true })).toMatchObject({
+      ok: true,
+      matched: 'Order sent fOr Alice',
+    });
+    expect(matchText('SCOWZ vox', 'scowz VOX', 'exact', { sameShapeCase: true }).ok).toBe(true);
+    expect(matchText('Order sent FOR Alice', 'Order sent for Alice', 'contains', { sameShapeCase: true }).ok).toBe(false);
+    expect(matchText('Order sent for alice', 'Order sent for Alice', 'contains', { sameShapeCase: true }).ok).toBe(false);
+  });
 });

@@ -54,6 +54,12 @@ describe('text: read where the tree holds it', () => {
     expect(result.message).toContain('read on button "Send order"');
   });
 
+  test('c, o, s, v, w, x and z take their case from the tree, in the box of an element whose name says the text', async () => {
+    const result = await text('Sent for Bob');
+    expect(result.ok, result.message).toBe(true);
+    expect(result.message).toContain('read on label "Sent for Bob"');
+  });
+
   test('text no element publishes is read in the whole window', async () => {
     const result = await text('Drawn 42');
     expect(result.ok, result.message).toBe(true);
@@ -71,6 +77,12 @@ describe('a name the tree holds but the window does not show fails', () => {
     const result = await text('Status: shipped');
     expect(result.ok, result.message).toBe(false);
     expect(result.read).toContain('Status: idle');
+  });
+
+  test('a label drawing another letter case than its name, in letters whose case OCR tells by shape', async () => {
+    const result = await text('Sent for Ann');
+    expect(result.ok, result.message).toBe(false);
+    expect(result.read).toContain('Sent FOR Ann');
   });
 
   test('a label scrolled out of its list', async () => {

@@ -59,7 +59,10 @@ async function fromTree(stage: Stage, check: TextCheck): Promise<Attempt | undef
   for (const place of places.slice(0, MAX_PLACES)) {
     const box = clampRegion(place.box, frame);
     const read = (await stage.guard(readAll(stage.reader, crop(frame, box)))).text;
-    if (matchText(read, check.text, check.match).ok) {
+    // OCR tells the case of c, o, s, v, w, x and z by their height, which it cannot measure on a
+    // letter whose ink touches its neighbour's ("fOr" in a larger font): in the box of an element
+    // whose own text says the expected one, theirs is the tree's. Every other letter is the pixels'.
+    if (matchText(read, check.text, check.match, { sameShapeCase: true }).ok) {
       return {
         ok: true,
         read,

@@ -11,6 +11,7 @@ import type Tesseract from 'tesseract.js';
 import type { Frame, Region } from '../../domain.ts';
 import { containsPoint, inflateRegion, unionRegions } from '../frame.ts';
 import type { OcrResult, TextBox } from '../types.ts';
+import { SAME_SHAPE_LETTERS } from '../text-match.ts';
 import { boxToFrame, frameToBox, type Prepared } from './preprocess.ts';
 
 /** Words and lines of a tesseract page, boxes mapped back to the frame, border noise dropped. */
@@ -163,7 +164,7 @@ function splitAtSpaces(word: WordPart, prepared: Prepared, frame: Frame): { text
 }
 
 /** Letters whose capital is the small letter enlarged: OCR cannot tell their case by shape. */
-const SAME_SHAPE = new Set('cosvwxz');
+const SAME_SHAPE = new Set(SAME_SHAPE_LETTERS);
 /** Small letters of x-height with a capital of another shape: the line's x-height reference. */
 const X_HEIGHT = new Set('aemnru');
 /** Capitals, digits and ascending small letters: the line's capital-height reference. */
