@@ -129,7 +129,11 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
   // Each element whose focus alone moved is looked at on its own: its focus ring going is not
   // part of the text typed into the field beside it, however close the two are drawn. A ring
   // lies on its element's box or just around it; a wider margin would reach the next field.
-  const rings = (input.focusOnly ?? [])
+  // So is the target's own look (hovered, pressed) when that is all that changed on it: a dialog
+  // opening next to the button clicked, its edge within reach of the button, is not the button's
+  // look, and a layout that moves the button leaves the dialog's text without it.
+  const target = input.target && ownLookOnly(before, after, input.target, input.dynamic) ? [input.target] : [];
+  const rings = [...(input.focusOnly ?? []), ...target]
     .map((box) => ({ box, area: clampRegion(inflateRegion(box, EFFECT_PADDING), after.width, after.height) }))
     .filter(({ area }) => area.width > 0 && area.height > 0);
   const changes: Array<{ readonly changed: Region; readonly on?: Region }> = [
@@ -164,6 +168,17 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
     effects.push({ region, kind, image, ...(text ? { text } : {}), ...(role !== 'plain' ? { role } : {}) });
   }
   return effects;
+}
+
+/** Whether every change on the target (its box, padded) is its own feedback (`isFeedback`). */
+function ownLookOnly(before: Frame, after: Frame, target: Region, dynamic: readonly Region[]): boolean {
+  const area = clampRegion(inflateRegion(target, EFFECT_PADDING), after.width, after.height);
+  if (area.width <= 0 || area.height <= 0) return false;
+  const changes = changedIn(before, after, area, dynamic);
+  return (
+    changes.length > 0 &&
+    changes.every((c) => isFeedback(before, after, clampRegion(inflateRegion(c, EFFECT_PADDING), after.width, after.height), target))
+  );
 }
 
 /** The changes inside `area` alone, window-relative. */

@@ -4,7 +4,7 @@ import { findLines, findSaid, knownReading, readingOrder, sameText } from '../..
 import { makeEffects } from '../../src/brain/observe.ts';
 import type { Element } from '../../src/desktop/types.ts';
 import type { Frame } from '../../src/domain.ts';
-import { cloneFrame, createFrame } from '../../src/vision/frame.ts';
+import { cloneFrame, createFrame, fillRegion, strokeRegion } from '../../src/vision/frame.ts';
 import type { Rgba, TextBox, TextReader } from '../../src/vision/types.ts';
 import { drawText, glyphReader, textBox } from '../support/glyphs.ts';
 
@@ -204,5 +204,44 @@ describe('learning records what changed, not the noise OCR reads around it (make
     const [gone] = await makeEffects({ before: selected, after: cleared, dynamic: [], secret: false, sink: new Map(), reader: letters });
     expect(gone?.region).toEqual({ x: 57, y: 37, width: 10, height: 10 });
     expect(gone?.text).toBeUndefined();
+  });
+});
+
+describe("the target's own look is its feedback, not part of what opened beside it (makeEffects)", () => {
+  const INK: Rgba = [0, 0, 0, 255];
+  const button = { x: 20, y: 20, width: 60, height: 27 };
+  const before = createFrame(200, 120, [255, 255, 255, 255]);
+  fillRegion(before, button, [220, 220, 220, 255]);
+  drawText(before, 'SEND', { x: 26, y: 26 }, INK);
+  // Pressed: the button's frame darkens, its label stays; a dialog opens 4 px below it.
+  const after = cloneFrame(before);
+  strokeRegion(after, button, [90, 90, 90, 255], 2);
+  const dialog = { x: 20, y: 51, width: 150, height: 40 };
+  fillRegion(after, dialog, [255, 248, 224, 255]);
+  drawText(after, 'ORDER DONE', { x: 30, y: 63 }, INK);
+  const effects = () => makeEffects({ before, after, dynamic: [], secret: false, sink: new Map(), reader: glyphReader, target: button });
+
+  test('the dialog is a text of its own; the button pressed is feedback', async () => {
+    const made = await effects();
+    expect(made.map((e) => [e.kind, e.text])).toEqual([
+      ['feedback', 'SEND'],
+      ['text', 'ORDER DONE'],
+    ]);
+  });
+
+  test('a target whose inside changed (its label) stays part of the change around it', async () => {
+    const relabelled = cloneFrame(after);
+    fillRegion(relabelled, { x: 22, y: 22, width: 56, height: 23 }, [220, 220, 220, 255]);
+    drawText(relabelled, 'DONE', { x: 26, y: 26 }, INK);
+    const made = await makeEffects({
+      before,
+      after: relabelled,
+      dynamic: [],
+      secret: false,
+      sink: new Map(),
+      reader: glyphReader,
+      target: button,
+    });
+    expect(made.map((e) => [e.kind, e.text])).toEqual([['text', 'DONE\nORDER DONE']]);
   });
 });
