@@ -97,15 +97,15 @@ function knownIn(known: ObserveInput['known'], region: Region, said: string, aft
  * mostly inside it: the padding shows slivers of the neighbours (the foot of a button's label
  * beside a dialog, read "."), and a change too small for a glyph (a radio button's dot, read
  * "io") has no word of its own. What learning records is what changed, never OCR's noise.
+ * Nor the words mostly inside `without` (the label of a target a change reaches over).
  */
-export async function readRegion(reader: TextReader, frame: Frame, region: Region, within?: Region): Promise<string> {
+export async function readRegion(reader: TextReader, frame: Frame, region: Region, within?: Region, without?: Region): Promise<string> {
   const read = await readAll(reader, withoutCaretsIn(frame, [region]), { region });
-  const mostlyWithin = (box: Region): boolean => {
-    if (!within) return true;
-    const part = intersectRegions(box, within);
+  const mostlyIn = (box: Region, area: Region): boolean => {
+    const part = intersectRegions(box, area);
     return part !== null && regionArea(part) >= 0.5 * regionArea(box);
   };
-  const kept = read.words.filter((w) => mostlyWithin(w.box));
+  const kept = read.words.filter((w) => (!within || mostlyIn(w.box, within)) && !(without && mostlyIn(w.box, without)));
   const text =
     kept.length === read.words.length
       ? read.text
@@ -157,12 +157,15 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
       effects.push({ region, kind: 'look' });
       continue;
     }
-    const said = await readRegion(reader, before, region, changed);
-    const text = knownReading(await readRegion(reader, after, region, changed), knownIn(input.known, region, said, after));
-    const image = store(sink, crop(after, region));
     const own =
       (on !== undefined && isFocusRing(before, after, region, on)) ||
       (input.target !== undefined && isFeedback(before, after, region, input.target));
+    // A change that reaches over the target (a dialog over the button's edge) and left its
+    // label as it was: that label is the target's, no word of what the action brought.
+    const label = !own && input.target && insideKept(before, after, input.target) ? input.target : undefined;
+    const said = await readRegion(reader, before, region, changed, label);
+    const text = knownReading(await readRegion(reader, after, region, changed, label), knownIn(input.known, region, said, after));
+    const image = store(sink, crop(after, region));
     const kind: EffectKind = own && sameText(said, text) ? 'feedback' : sameText(said, text) ? 'look' : 'text';
     const role = kind === 'text' && text ? colourRole(crop(after, region)) : 'plain';
     effects.push({ region, kind, image, ...(text ? { text } : {}), ...(role !== 'plain' ? { role } : {}) });
@@ -170,10 +173,21 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
   return effects;
 }
 
-/** Whether every change on the target (its box, padded) is its own feedback (`isFeedback`). */
+/**
+ * Whether every change on the target (its box, padded) is its own feedback (`isFeedback`), and
+ * none crosses the padding's edge: a dialog drawn over the button's edge changes the button's
+ * box too, and goes on past it.
+ */
 function ownLookOnly(before: Frame, after: Frame, target: Region, dynamic: readonly Region[]): boolean {
   const area = clampRegion(inflateRegion(target, EFFECT_PADDING), after.width, after.height);
   if (area.width <= 0 || area.height <= 0) return false;
+  const edges = [
+    { ...area, height: 1 },
+    { ...area, y: area.y + area.height - 1, height: 1 },
+    { ...area, width: 1 },
+    { ...area, x: area.x + area.width - 1, width: 1 },
+  ];
+  if (edges.some((edge) => changedIn(before, after, edge, dynamic).length > 0)) return false;
   const changes = changedIn(before, after, area, dynamic);
   return (
     changes.length > 0 &&
@@ -235,10 +249,14 @@ export function continuingChanging<R extends Region>(candidates: readonly R[], c
  * them changed. A check mark or a toggle's knob that appeared changes the inside: that is content.
  */
 export function isFeedback(before: Frame, after: Frame, region: Region, target: Region): boolean {
-  const { feedbackReachPx, feedbackInsideShare, feedbackStructure } = EFFECT_THRESHOLDS;
-  const around = inflateRegion(target, feedbackReachPx);
-  const inside = intersectRegions(region, around);
+  const inside = intersectRegions(region, inflateRegion(target, EFFECT_THRESHOLDS.feedbackReachPx));
   if (!inside || regionArea(inside) < 0.98 * regionArea(region)) return false;
+  return insideKept(before, after, target);
+}
+
+/** Whether the target's inside — its label and its marks — looks as it did: only the look around them may have changed. */
+function insideKept(before: Frame, after: Frame, target: Region): boolean {
+  const { feedbackInsideShare, feedbackStructure } = EFFECT_THRESHOLDS;
   const margin = Math.max(3, Math.round(Math.min(target.width, target.height) * feedbackInsideShare));
   const core = clampRegion(inflateRegion(target, -margin), after.width, after.height);
   if (core.width < 4 || core.height < 4) return true;

@@ -229,6 +229,24 @@ describe("the target's own look is its feedback, not part of what opened beside 
     ]);
   });
 
+  test('a dialog drawn over the button’s edge is one change with it, and the button’s label no word of it', async () => {
+    const over = cloneFrame(before);
+    strokeRegion(over, button, [90, 90, 90, 255], 2);
+    fillRegion(over, { x: 20, y: 44, width: 150, height: 45 }, [255, 248, 224, 255]);
+    drawText(over, 'ORDER DONE', { x: 30, y: 60 }, INK);
+    const made = await makeEffects({
+      before,
+      after: over,
+      dynamic: [],
+      secret: false,
+      sink: new Map(),
+      reader: glyphReader,
+      target: button,
+    });
+    expect(made.map((e) => [e.kind, e.text])).toEqual([['text', 'ORDER DONE']]);
+    expect(made[0]?.region).toEqual({ x: 15, y: 15, width: 158, height: 77 });
+  });
+
   test('a target whose inside changed (its label) stays part of the change around it', async () => {
     const relabelled = cloneFrame(after);
     fillRegion(relabelled, { x: 22, y: 22, width: 56, height: 23 }, [220, 220, 220, 255]);
