@@ -187,7 +187,8 @@ function ownLookOnly(before: Frame, after: Frame, target: Region, dynamic: reado
     { ...area, width: 1 },
     { ...area, x: area.x + area.width - 1, width: 1 },
   ];
-  if (edges.some((edge) => changedIn(before, after, edge, dynamic).length > 0)) return false;
+  // One pixel is enough: a dialog as grey as the window crosses it with its 1-px frame alone.
+  if (edges.some((edge) => changedIn(before, after, edge, dynamic, 1).length > 0)) return false;
   const changes = changedIn(before, after, area, dynamic);
   return (
     changes.length > 0 &&
@@ -196,9 +197,9 @@ function ownLookOnly(before: Frame, after: Frame, target: Region, dynamic: reado
 }
 
 /** The changes inside `area` alone, window-relative. */
-function changedIn(before: Frame, after: Frame, area: Region, ignore: readonly Region[]): Region[] {
+function changedIn(before: Frame, after: Frame, area: Region, ignore: readonly Region[], minPixels: number = MIN_EFFECT_PIXELS): Region[] {
   const inArea = ignore.map((r) => offsetRegion(r, -area.x, -area.y));
-  return changedRegions(crop(before, area), crop(after, area), { ignore: inArea, minPixels: MIN_EFFECT_PIXELS }).map((c) => ({
+  return changedRegions(crop(before, area), crop(after, area), { ignore: inArea, minPixels }).map((c) => ({
     x: c.x + area.x,
     y: c.y + area.y,
     width: c.width,

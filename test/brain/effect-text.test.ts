@@ -247,6 +247,23 @@ describe("the target's own look is its feedback, not part of what opened beside 
     expect(made[0]?.region).toEqual({ x: 15, y: 15, width: 158, height: 77 });
   });
 
+  test('so is a dialog of the window’s colour whose frame alone crosses the button’s padded edge', async () => {
+    const over = cloneFrame(before);
+    strokeRegion(over, button, [90, 90, 90, 255], 2);
+    strokeRegion(over, { x: 40, y: 46, width: 130, height: 43 }, INK, 1);
+    drawText(over, 'ORDER DONE', { x: 50, y: 62 }, INK);
+    const made = await makeEffects({
+      before,
+      after: over,
+      dynamic: [],
+      secret: false,
+      sink: new Map(),
+      reader: glyphReader,
+      target: button,
+    });
+    expect(made.map((e) => [e.kind, e.text])).toEqual([['text', 'ORDER DONE']]);
+  });
+
   test('a target whose inside changed (its label) stays part of the change around it', async () => {
     const relabelled = cloneFrame(after);
     fillRegion(relabelled, { x: 22, y: 22, width: 56, height: 23 }, [220, 220, 220, 255]);
