@@ -178,6 +178,19 @@ export const APP_END_LIMITS = Object.freeze({
   endingGraceMs: 1000,
 });
 
+/**
+ * A window drawn at another scale than it was recorded at (another DPI, GDK_SCALE, a browser's
+ * zoom), told by its size: the template rung then searches the anchor resized by how much the
+ * window grew, under the rung's own `minScore` and `margin`.
+ */
+export const SCALE_LIMITS = Object.freeze({
+  /** Sides that changed by less than this share are the recorded scale: a frame a few pixels off. */
+  sameScale: 0.05,
+  /** Scales outside these bounds are another layout, not the same window drawn larger or smaller. */
+  min: 0.5,
+  max: 3,
+});
+
 /** Where an action's anchor image is cut. */
 export const ANCHOR_LIMITS = Object.freeze({
   /** The crop around the point when no control holds it. */

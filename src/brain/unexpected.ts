@@ -23,11 +23,20 @@ import { CYCLE_LIMITS, EFFECT_THRESHOLDS, UNEXPECTED_LIMITS } from './thresholds
 
 /**
  * What changed from `before` to `after` outside the regions that account for it (each with a
- * little slack around it) and outside `ignore`. Caret blinks and specks are not changes.
+ * little slack around it) and outside `ignore`. Caret blinks and specks are not changes. `scale`
+ * is how much larger than recorded the action's target is drawn (`drawnScale`): the slack grows
+ * with it, a speck's area with its square.
  */
-export function unexplainedChanges(before: Frame, after: Frame, accounted: readonly Region[], ignore: readonly Region[]): Region[] {
-  const around = accounted.map((r) => inflateRegion(r, UNEXPECTED_LIMITS.slackPx));
-  return changedRegions(before, after, { ignore: [...ignore, ...around], minPixels: EFFECT_THRESHOLDS.minEffectPixels })
+export function unexplainedChanges(
+  before: Frame,
+  after: Frame,
+  accounted: readonly Region[],
+  ignore: readonly Region[],
+  scale = 1,
+): Region[] {
+  const around = accounted.map((r) => inflateRegion(r, Math.round(UNEXPECTED_LIMITS.slackPx * scale)));
+  const minPixels = Math.round(EFFECT_THRESHOLDS.minEffectPixels * scale * scale);
+  return changedRegions(before, after, { ignore: [...ignore, ...around], minPixels })
     .filter((c) => !isCaretLike(c))
     .map(({ x, y, width, height }) => ({ x, y, width, height }));
 }
