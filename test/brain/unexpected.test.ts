@@ -199,4 +199,11 @@ describe('unexplainedChanges at another scale', () => {
     fillRegion(after, { x: 130, y: 40, width: 50, height: 14 }, [...INK]);
     expect(unexplainedChanges(before, after, [button], [], 2)).toHaveLength(1);
   });
+
+  test('a caret blinking in a line drawn twice as tall is a caret; at the recorded scale a bar that tall is news', () => {
+    const after = cloneFrame(before);
+    fillRegion(after, { x: 150, y: 20, width: 2, height: 56 }, [...INK]);
+    expect(unexplainedChanges(before, after, [], [])).toHaveLength(1);
+    expect(unexplainedChanges(before, after, [], [], 2)).toEqual([]);
+  });
 });
