@@ -35,7 +35,7 @@ export async function runEngine(options: EngineOptions): Promise<RunResult> {
       ? new ConsoleReporter(() => context, { print, ...(options.onProgress ? { watch: options.onProgress } : {}) })
       : undefined;
   const workers = context.keepOpen ? 1 : Math.max(1, context.options.workers);
-  const cache = moduleCacheDir();
+  const cache = moduleCacheDir(context.root);
   const vitest = await startVitest(
     'test',
     [...options.files],

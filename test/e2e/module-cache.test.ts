@@ -16,12 +16,15 @@ test(
   'two runs: the first fills a private module cache, the second replays from it, spec modules never in it',
   async () => {
     const cacheHome = mkdtempSync(join(tmpdir(), 'retrace-cache-home-'));
-    const cache = join(cacheHome, 'retrace', 'vitest-modules');
+    const modules = join(cacheHome, 'retrace', 'vitest-modules');
     const project = new Project().write('specs/calc.yaml', calculatorSpec());
     const env = { XDG_CACHE_HOME: cacheHome };
 
     const learned = await project.cli(['run'], env, RUN_MS);
     expect(learned.code, learned.stdout + learned.stderr).toBe(0);
+    const folders = readdirSync(modules);
+    expect(folders).toHaveLength(1);
+    const cache = join(modules, folders[0]!);
     expect(statSync(cache).mode & 0o777).toBe(0o700);
     const cached = readdirSync(cache).map((name) => readFileSync(join(cache, name), 'utf8'));
     // The worker's own modules (the suite) are there; the spec's module is not.
