@@ -169,6 +169,12 @@ export interface ElementProperties {
 }
 
 /**
+ * What an `element:` expectation may ask of an element's state besides its name; its `text` is
+ * exact or `/regex/flags` (an entry's text, else the element's name).
+ */
+export type ElementStateQuery = Omit<ElementProperties, 'name' | 'expanded'>;
+
+/**
  * An element whose text, value, name or states an action changed, or that it brought or took
  * away (a row, a dialog, an alert): verified exactly on replay, by role, name and place.
  */

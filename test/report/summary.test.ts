@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import type { Verdict } from '../../src/domain.ts';
 import { readSummary, totalsOf, writeSummary } from '../../src/report/summary.ts';
+import { verdictOf } from './records.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -11,28 +11,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const goal: Verdict = {
-  spec: 'specs/calc.yaml',
-  goal: 'multiply',
-  status: 'passed',
-  mode: 'replayed',
-  modelCalls: 0,
-  durationMs: 790,
-  actions: [
-    {
-      kind: 'click',
-      ms: 61,
-      waitMs: 5,
-      resolveMs: 2,
-      actMs: 8,
-      settleMs: 40,
-      verifyMs: 6,
-      retries: 0,
-      verified: true,
-      resolvedBy: 'recorded',
-    },
-  ],
-};
+const goal = verdictOf('multiply');
 
 test('writes the PRODUCT.md shape and reads it back', async () => {
   const summary = { totals: totalsOf([goal], 812), goals: [goal] };
