@@ -394,6 +394,12 @@ export interface RunStartup {
   readonly engineMs: number;
   /** The first worker's display and its session services starting (0 when they were already up). */
   readonly displayMs: number;
+  /**
+   * From that display being up to the worker's first goal starting: the worker still loading the
+   * spec and the engine of retrace it imports, which it began alongside the display (0 when that
+   * was done first). Absent from summaries written before it was measured.
+   */
+  readonly loadMs?: number;
 }
 
 /** What one rung of the ladder saw while looking for a target: for a trace, never for a verdict. */

@@ -33,7 +33,7 @@ test('a bad field is named by its JSON path', async () => {
 
 test('the time splits are read back, and a bad one is named by its JSON path', async () => {
   const phases = { startMs: 4310, launchMs: 1210, readyMs: 790, actionsMs: 450, holdMs: 310, checkMs: 540, reportMs: 120 };
-  const startup = { cliMs: 640, engineMs: 1830, displayMs: 1450 };
+  const startup = { cliMs: 640, engineMs: 1830, displayMs: 1450, loadMs: 90 };
   const summary = { totals: totalsOf([goal], 9000), startup, goals: [{ ...goal, phases }] };
   await writeSummary(dir, summary);
   expect(await readSummary(dir)).toEqual(summary);
@@ -41,6 +41,11 @@ test('the time splits are read back, and a bad one is named by its JSON path', a
   await expect(readSummary(dir)).rejects.toThrow(/goals\[0\]\.phases\.holdMs must be a number ≥ 0, got -1/);
   writeFileSync(join(dir, 'summary.json'), JSON.stringify({ ...summary, startup: { cliMs: 1, engineMs: 2 } }));
   await expect(readSummary(dir)).rejects.toThrow(/startup\.displayMs must be a number ≥ 0, got nothing/);
+  // Written before loadMs was measured: still read.
+  writeFileSync(join(dir, 'summary.json'), JSON.stringify({ ...summary, startup: { cliMs: 1, engineMs: 2, displayMs: 3 } }));
+  await expect(readSummary(dir)).resolves.toMatchObject({ startup: { displayMs: 3 } });
+  writeFileSync(join(dir, 'summary.json'), JSON.stringify({ ...summary, startup: { ...startup, loadMs: -5 } }));
+  await expect(readSummary(dir)).rejects.toThrow(/startup\.loadMs must be a number ≥ 0, got -5/);
   writeFileSync(join(dir, 'summary.json'), JSON.stringify({ ...summary, goals: [{ ...goal, phases: 12 }] }));
   await expect(readSummary(dir)).rejects.toThrow(/goals\[0\]\.phases must be a mapping, got 12/);
 });
