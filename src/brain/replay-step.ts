@@ -163,6 +163,7 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
         offset: resolved.offset,
         ignore: ignore(),
         ...(target && { target }),
+        treeless: !before.elements?.ok || before.elements.elements.length === 0,
       };
       const checks = await this.stage.guard(verifyEffects(input));
       verifying += performance.now() - start;
