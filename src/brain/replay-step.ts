@@ -163,7 +163,8 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
         offset: resolved.offset,
         ignore: ignore(),
         ...(target && { target }),
-        treeless: !before.elements?.ok || before.elements.elements.length === 0,
+        // A tree read and found wanting; one left unread (the action recorded nothing of it) keeps its evidence as it is.
+        treeless: before.elements !== undefined && (!before.elements.ok || before.elements.elements.length === 0),
       };
       const checks = await this.stage.guard(verifyEffects(input));
       verifying += performance.now() - start;
