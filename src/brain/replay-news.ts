@@ -36,9 +36,10 @@ export class ReplayNews {
     accounted: readonly Region[],
     ignore: readonly Region[],
     secret: boolean,
+    scale: number,
     moves?: () => Promise<FocusMoves | undefined>,
   ): Promise<UnexpectedChange[]> {
-    let candidates = unexplainedChanges(before, after.frame, accounted, ignore);
+    let candidates = unexplainedChanges(before, after.frame, accounted, ignore, scale);
     if (candidates.length === 0) return [];
     // The field the focus left redraws its frame: that is the focus moving, not news.
     const focus = moves && (await moves());

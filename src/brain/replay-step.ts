@@ -17,7 +17,6 @@
  */
 import { exitOf, type Frame, type RecordedAction, type Region } from '../domain.ts';
 import { framesEqual } from '../vision/changes.ts';
-import { inflateRegion } from '../vision/frame.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
 import { describeAction, describeElementEffect } from '../spec-file/describe.ts';
 import { settle, type Settled } from './settle.ts';
@@ -36,7 +35,7 @@ import { observe } from './observe-action.ts';
 import { ReplayNews } from './replay-news.ts';
 import { ReplayHold } from './replay-hold.ts';
 import { ReplayTarget } from './replay-target.ts';
-import { awaitEffects, effectProblem, feedbackPlaces, notVerified, targetBoxes, targetSlack } from './replay-effects.ts';
+import { awaitEffects, drawnScale, effectProblem, feedbackPlaces, notVerified, targetBoxes } from './replay-effects.ts';
 import {
   AGAIN,
   type CycleContext,
@@ -162,6 +161,7 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
         after: shot.frame,
         offset: resolved.offset,
         ignore: ignore(),
+        scale: drawnScale(step, resolved),
         ...(target && { target }),
         // A tree read and found wanting; one left unread (the action recorded nothing of it) keeps its evidence as it is.
         treeless: before.elements !== undefined && (!before.elements.ok || before.elements.elements.length === 0),
@@ -275,15 +275,17 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
     const told = step.treeRecorded && elementsAfter?.ok ? leafBoxes(elementsAfter.elements) : [];
     const accounted = [
       ...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]),
-      // The slack around the target grows with it: a focus ring drawn at twice the scale.
-      ...targetBoxes(step, resolved).map((r) => inflateRegion(r, targetSlack(step, resolved))),
+      ...targetBoxes(step, resolved),
       ...effectBoxes(elementCheck?.found ?? [], elementsAfter?.ok ? elementsAfter.elements : [], after.frame),
       ...elementEvidence(recorded.effects, elementCheck?.found ?? []),
       ...newsRegions(news),
       ...told,
     ];
     const moves = (): Promise<FocusMoves | undefined> => this.news.focusMoves(before, elementsAfter, after.window);
-    const unexpected = [...news, ...(await this.news.unexpected(index, before.frame, after, accounted, ignore(), secret, moves))];
+    const unexpected = [
+      ...news,
+      ...(await this.news.unexpected(index, before.frame, after, accounted, ignore(), secret, drawnScale(step, resolved), moves)),
+    ];
     clock.lap('verifyMs');
     if (unexpected.length > 0 && this.options.unexpectedChanges !== 'warn') {
       return {
@@ -324,6 +326,7 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
       ],
       dynamic: recorded.dynamic,
       secret,
+      scale: drawnScale(step, resolved),
       ...(after.drawing && { drawing: after.drawing }),
     };
     return { report: done, observed, changed, healed };

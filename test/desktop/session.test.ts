@@ -144,6 +144,25 @@ describe('closing an app as a desktop does', () => {
       rmSync(cwd, { recursive: true, force: true });
     }
   });
+
+  test('an app that ignores the request to close is sent SIGTERM, which its own handler answers', async () => {
+    const desktop = await getTestDesktop();
+    const cwd = mkdtempSync(join(tmpdir(), 'retrace-close-'));
+    try {
+      // Python runs a signal handler between bytecodes: the timer gives it some while Tk waits.
+      const script =
+        'import tkinter as t, signal, os; ' +
+        "signal.signal(signal.SIGTERM, lambda *a: (open('closed', 'w').write('on SIGTERM'), os._exit(0))); " +
+        "r = t.Tk(); r.title('tk-stubborn'); r.protocol('WM_DELETE_WINDOW', lambda: None); " +
+        'tick = lambda: r.after(50, tick); tick(); r.mainloop()';
+      const app = await desktop.launch({ launch: `python3 -c "${script}"`, window: 'tk-stubborn', cwd });
+      await app.close();
+      // Its own handler ran: SIGKILL, the last resort, would have left no file.
+      expect(existsSync(join(cwd, 'closed')) && readFileSync(join(cwd, 'closed'), 'utf8')).toBe('on SIGTERM');
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
 });
 
 /** An X server and nothing else, as `xvfb-run` or a CI service container gives one. */
