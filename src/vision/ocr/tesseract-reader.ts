@@ -253,7 +253,7 @@ function lineArea(lines: readonly Region[], i: number, frame: Frame): Region {
 
 let shared: TesseractReader | null = null;
 
-/** The process-wide reader (one worker, created on first use). */
+/** The process-wide reader (its workers created on first use). */
 export function sharedTextReader(): TesseractReader {
   shared ??= new TesseractReader();
   return shared;
