@@ -37,7 +37,7 @@ export async function readTextRegions(reader: TextReader, frame: Frame, region?:
     return reader.read(frame);
   }
   const packings = packRegions(frame, regions, PARTS);
-  const reads = await Promise.all(packings.map((p) => reader.read(composePacked(frame, p))));
+  const reads = await Promise.all(packings.map((p) => reader.read(composePacked(frame, p), { sparse: true })));
   const words = reads.flatMap((read, i) => wordsToFrame(read.words, packings[i]!));
   const lines = groupLines(words);
   return { text: lines.map((l) => l.text).join('\n'), words, lines };

@@ -174,7 +174,7 @@ export class TesseractReader implements TextReader {
         lines: results.flatMap((r) => r.lines),
       };
     }
-    const psm = layout === 'char' ? '10' : layout === 'line' ? '7' : frame.height <= SMALL_BLOCK_PX ? '6' : '3';
+    const psm = layout === 'char' ? '10' : layout === 'line' ? '7' : options.sparse ? '11' : frame.height <= SMALL_BLOCK_PX ? '6' : '3';
     // A window on an empty screen: only the part holding ink is upscaled and read.
     const inked = clean?.ink ? clampRegion(inflateRegion(clean.ink, INK_MARGIN_PX), frame) : null;
     const sparse = inked !== null && inked.width * inked.height < SPARSE_INK * frame.width * frame.height;
