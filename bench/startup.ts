@@ -130,7 +130,7 @@ function rowsOf(samples: readonly Sample[], versions: readonly number[], label =
     ...STARTUP.map((p) =>
       of(
         phaseRow(p, 'run start-up'),
-        samples.flatMap((s) => (s.startup ? [s.startup[p]] : [])),
+        samples.flatMap((s) => (s.startup?.[p] !== undefined ? [s.startup[p]] : [])),
       ),
     ),
   ];

@@ -14,6 +14,7 @@ import { findTemplate } from '../src/vision/template.ts';
 import { RUNGS } from '../src/brain/thresholds.ts';
 import { fixtureRegion, withFixture } from './desktop.ts';
 import { figure, guarded, interleaved, TARGETS, type Measurement, type Row } from './measure.ts';
+import { random } from '../test/support/seeded.ts';
 
 const GROUP = 'Diff & vision';
 const N = 20;
@@ -30,17 +31,6 @@ export const ROWS = {
   tplWindow: { name: 'template 82×70 anchor in window 360×480', unit: 'ms' },
   tplScreen: { name: 'template 82×70 anchor in screen 1280×800', unit: 'ms' },
 } satisfies Record<string, Row>;
-
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const invertPixel = (f: Frame, i: number): void => {
   const p = i * 4;

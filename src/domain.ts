@@ -169,6 +169,12 @@ export interface ElementProperties {
 }
 
 /**
+ * What an `element:` expectation may ask of an element's state besides its name; its `text` is
+ * exact or `/regex/flags` (an entry's text, else the element's name).
+ */
+export type ElementStateQuery = Omit<ElementProperties, 'name' | 'expanded'>;
+
+/**
  * An element whose text, value, name or states an action changed, or that it brought or took
  * away (a row, a dialog, an alert): verified exactly on replay, by role, name and place.
  */
@@ -388,6 +394,12 @@ export interface RunStartup {
   readonly engineMs: number;
   /** The first worker's display and its session services starting (0 when they were already up). */
   readonly displayMs: number;
+  /**
+   * From that display being up to the worker's first goal starting: the worker still loading the
+   * spec and the engine of retrace it imports, which it began alongside the display (0 when that
+   * was done first). Absent from summaries written before it was measured.
+   */
+  readonly loadMs?: number;
 }
 
 /** What one rung of the ladder saw while looking for a target: for a trace, never for a verdict. */

@@ -72,6 +72,8 @@ export interface ReplayStepInput {
    * change of its elements is news. Older paths recorded only changed properties.
    */
   readonly treeRecorded?: boolean;
+  /** The window's size when the path was recorded: a window drawn larger now is searched at its scale. */
+  readonly recordedWindow?: { readonly width: number; readonly height: number };
 }
 
 /** One action to do: learned (planned now) or replayed (from a recorded path). */

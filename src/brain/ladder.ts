@@ -6,11 +6,11 @@
  */
 import type { Anchor, Frame, Point, Region, ResolvedBy, RungTry, Target } from '../domain.ts';
 import { isPointTarget, isTextTarget } from '../domain.ts';
-import { matchAt, findTemplate } from '../vision/template.ts';
+import { matchAt, findTemplateScaled } from '../vision/template.ts';
 import { containsPoint } from '../vision/frame.ts';
 import type { Stage, Shot } from './stage.ts';
 import { locateText, centre } from './locate.ts';
-import { RUNGS, type RungSpec } from './thresholds.ts';
+import { RUNGS, SCALE_LIMITS, type RungSpec } from './thresholds.ts';
 import { findByElement } from './element-target.ts';
 
 /** Asks a model where a target is now; undefined when it cannot tell. */
@@ -26,6 +26,8 @@ export interface LadderInput {
   readonly resolveText: (template: string) => string;
   readonly model?: ModelLocator;
   readonly description: string;
+  /** The sizes the anchor is searched at by the template rung (`windowScales`): 1 is as recorded. */
+  readonly scales?: readonly number[];
 }
 
 export interface Resolution {
@@ -74,12 +76,15 @@ const FINDERS: Readonly<Record<ResolvedBy, Finder>> = {
     const score = matchAt(shot.frame, anchorImage, { x: anchor.box.x, y: anchor.box.y });
     return { point: anchor.point, box: anchor.box, score, runnerUp: 0 };
   },
-  async template({ anchor, anchorImage, shot }) {
+  async template({ anchor, anchorImage, shot, scales }) {
     if (!anchor || !anchorImage) return undefined;
-    const found = findTemplate(shot.frame, anchorImage, { minScore: 0 });
-    const offset = moved({ x: anchor.box.x, y: anchor.box.y }, found.point);
+    const found = findTemplateScaled(shot.frame, anchorImage, scales ?? [1], { minScore: 0 });
+    // The point keeps its place inside the anchor, drawn as much larger as the anchor is.
     return {
-      point: { x: anchor.point.x + offset.x, y: anchor.point.y + offset.y },
+      point: {
+        x: Math.round(found.point.x + (anchor.point.x - anchor.box.x) * found.scale),
+        y: Math.round(found.point.y + (anchor.point.y - anchor.box.y) * found.scale),
+      },
       box: found.box,
       score: found.score,
       runnerUp: found.secondScore,
@@ -101,6 +106,19 @@ const FINDERS: Readonly<Record<ResolvedBy, Finder>> = {
 
 const accepted = (rung: RungSpec, finding: Finding): boolean =>
   finding.point !== undefined && finding.score >= rung.minScore && finding.score - finding.runnerUp >= rung.margin;
+
+/**
+ * The scales an anchor is searched at: as recorded, and — on a window grown or shrunk since it
+ * was recorded (another DPI, a zoom) — by how much each side changed. A window resized at the
+ * same scale (a stretched layout) finds nothing better at those and keeps what scale 1 finds.
+ */
+export function windowScales(recorded: { width: number; height: number } | undefined, now: { width: number; height: number }): number[] {
+  if (!recorded) return [1];
+  const ratios = [now.width / recorded.width, now.height / recorded.height].filter(
+    (r) => Math.abs(r - 1) >= SCALE_LIMITS.sameScale && r >= SCALE_LIMITS.min && r <= SCALE_LIMITS.max,
+  );
+  return [1, ...new Set(ratios)];
+}
 
 /** Walks the rungs in order; the first accepted finding resolves the target. */
 export async function resolveTarget(input: LadderInput, rungs: readonly RungSpec[] = RUNGS): Promise<Resolution | Unresolved> {

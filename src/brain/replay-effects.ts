@@ -9,7 +9,7 @@ import { framesEqual } from '../vision/changes.ts';
 import { crop, clampRegion, inflateRegion, offsetRegion } from '../vision/frame.ts';
 import { settle, type Settled } from './settle.ts';
 import { kindOf, presentAsRecorded, type EffectCheck } from './verify.ts';
-import { CYCLE_LIMITS, EFFECT_THRESHOLDS, UNEXPECTED_LIMITS } from './thresholds.ts';
+import { ANCHOR_LIMITS, CYCLE_LIMITS, EFFECT_THRESHOLDS } from './thresholds.ts';
 import { drawnLarger, sameShareOf } from './elements.ts';
 import type { CycleContext, ReplayStepInput, Resolved } from './cycle-strategy.ts';
 
@@ -71,38 +71,50 @@ export async function awaitEffects(
  */
 export function feedbackPlaces(step: ReplayStepInput, resolved: Resolved): Region[] {
   const { x, y } = resolved.offset;
-  const found = elementFound(step, resolved);
+  const found = foundAt(step, resolved);
   const effects = step.recorded.effects
     .filter((e) => kindOf(e) === 'feedback')
     .flatMap((e) => [e.region, offsetRegion(e.region, x, y), ...(found ? [sameShareOf(e.region, found.recorded, found.box)] : [])]);
-  const reach = EFFECT_THRESHOLDS.feedbackReachPx * (found ? drawnLarger(found.box, found.recorded) : 1);
+  const reach = EFFECT_THRESHOLDS.feedbackReachPx * drawnScale(step, resolved);
   return [...effects, ...targetBoxes(step, resolved)].map((r) => inflateRegion(r, Math.round(reach)));
 }
 
-/** The target's element as the element rung found it now, and its recorded box: it may be drawn at another scale. */
-function elementFound(step: ReplayStepInput, resolved: Resolved): { box: Region; recorded: Region } | undefined {
-  const recorded = step.recorded.anchor?.element?.box;
-  const box = resolved.resolvedBy === 'element' ? resolved.tried?.find((t) => t.accepted)?.box : undefined;
-  return recorded && box ? { box, recorded } : undefined;
+/**
+ * The target's box now and when recorded, where a rung found it at a size of its own: the element
+ * rung at the element's box, the template rung at the anchor resized to the window's scale. It may
+ * be drawn at another scale than recorded.
+ */
+function foundAt(step: ReplayStepInput, resolved: Resolved): { box: Region; recorded: Region } | undefined {
+  const box = resolved.tried?.find((t) => t.accepted)?.box;
+  const { anchor } = step.recorded;
+  if (!box || !anchor) return undefined;
+  if (resolved.resolvedBy === 'template') return { box, recorded: anchor.box };
+  return resolved.resolvedBy === 'element' && anchor.element ? { box, recorded: anchor.element.box } : undefined;
 }
 
-/** What the target's box needs beyond the usual slack around an accounted region, drawn larger than recorded. */
-export function targetSlack(step: ReplayStepInput, resolved: Resolved): number {
-  const found = elementFound(step, resolved);
-  return found ? Math.round((drawnLarger(found.box, found.recorded) - 1) * UNEXPECTED_LIMITS.slackPx) : 0;
+/**
+ * How much larger than recorded the action's target is drawn (another scale or DPI): its box now
+ * over its recorded box, where a rung found it at a size of its own; never below 1, so no margin
+ * shrinks below what it was measured at. The pixel margins of this action's verdict grow by it.
+ */
+export function drawnScale(step: ReplayStepInput, resolved: Resolved): number {
+  const found = foundAt(step, resolved);
+  return found ? drawnLarger(found.box, found.recorded) : 1;
 }
 
 /**
  * Where the action's target is now: its own look (hover, focus, pressed) is never unexpected.
- * Found by its element, the element's box now and the anchor's crop scaled into it.
+ * Found by its element, the element's box now and the anchor's crop scaled into it; found by
+ * the anchor resized, that box.
  */
 export function targetBoxes(step: ReplayStepInput, resolved: Resolved): Region[] {
   const anchor = step.recorded.anchor;
-  const found = elementFound(step, resolved);
+  const found = foundAt(step, resolved);
   if (anchor && found) return [found.box, sameShareOf(anchor.box, found.recorded, found.box)];
   if (anchor) return [offsetRegion(anchor.box, resolved.offset.x, resolved.offset.y)];
   const point = resolved.points[0];
-  return point ? [{ x: point.x - 28, y: point.y - 18, width: 56, height: 36 }] : [];
+  const { width, height } = ANCHOR_LIMITS.fallback;
+  return point ? [{ x: point.x - width / 2, y: point.y - height / 2, width, height }] : [];
 }
 
 export function effectProblem(check: EffectCheck, step: ReplayStepInput, before: Frame, after: Frame) {

@@ -33,6 +33,8 @@ export interface Previous {
   readonly effects: readonly Region[];
   readonly dynamic: readonly Region[];
   readonly secret: boolean;
+  /** How much larger than recorded its target was drawn (`drawnScale`): a speck grows with it. */
+  readonly scale: number;
   /** The display's reports of drawing in the window since `after` was grabbed. */
   readonly drawing?: DrawReport;
 }
@@ -92,7 +94,7 @@ export class ReplayHold {
       this.pendingShot = now;
       this.pendingMs = performance.now() - started;
     }
-    const pixels = unexplainedChanges(previous.after, now.frame, [], ignore);
+    const pixels = unexplainedChanges(previous.after, now.frame, [], ignore, previous.scale);
     // The tree first: the effects must still hold in it, and what else changed in it is late news.
     // At the end of the path it is read whatever the pixels say: the goal ends on a checked tree.
     const tree =
@@ -143,7 +145,9 @@ export class ReplayHold {
     }
     const late = [
       ...(tree ? await this.news.settledNews(tree.late, now) : []),
-      ...(changes.length > 0 ? await this.news.unexpected(previous.index, previous.after, now, onTree, ignore, previous.secret) : []),
+      ...(changes.length > 0
+        ? await this.news.unexpected(previous.index, previous.after, now, onTree, ignore, previous.secret, previous.scale)
+        : []),
     ];
     if (late.length === 0) return undefined;
     const report = { ...previous.report, unexpected: [...(previous.report.unexpected ?? []), ...late] };
@@ -210,7 +214,7 @@ export class ReplayHold {
       drawing?.mark();
       frame = await grab();
       if (frame.width !== previous.after.width || frame.height !== previous.after.height) break;
-      const changes = unexplainedChanges(previous.after, frame, [], ignore);
+      const changes = unexplainedChanges(previous.after, frame, [], ignore, previous.scale);
       if (changes.some((c) => previous.effects.some((e) => regionsIntersect(c, e)))) break;
     }
     return { frame, window, settleMs: Date.now() - started, stable: true };

@@ -17,7 +17,6 @@
  */
 import { exitOf, type Frame, type RecordedAction, type Region } from '../domain.ts';
 import { framesEqual } from '../vision/changes.ts';
-import { inflateRegion } from '../vision/frame.ts';
 import { containsSecret } from '../spec-file/interpolate.ts';
 import { describeAction, describeElementEffect } from '../spec-file/describe.ts';
 import { settle, type Settled } from './settle.ts';
@@ -27,6 +26,7 @@ import { verifyEffects, kindOf, type EffectCheck } from './verify.ts';
 import { elementColours, elementEvidence, leafBoxes, sameBox, verifyElementEffects, type FocusMoves } from './element-effects.ts';
 import { effectBoxes, elementNews, newsRegions } from './element-news.ts';
 import { describeUnexpected } from './unexpected.ts';
+import { pointerMove } from './pointer-trail.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
 import { failOutcome, failure, type ActionFailure, type ActionOutcome, type Held } from './outcome.ts';
 import type { PhaseClock } from './phases.ts';
@@ -36,7 +36,7 @@ import { observe } from './observe-action.ts';
 import { ReplayNews } from './replay-news.ts';
 import { ReplayHold } from './replay-hold.ts';
 import { ReplayTarget } from './replay-target.ts';
-import { awaitEffects, effectProblem, feedbackPlaces, notVerified, targetBoxes, targetSlack } from './replay-effects.ts';
+import { awaitEffects, drawnScale, effectProblem, feedbackPlaces, notVerified, targetBoxes } from './replay-effects.ts';
 import {
   AGAIN,
   type CycleContext,
@@ -162,6 +162,7 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
         after: shot.frame,
         offset: resolved.offset,
         ignore: ignore(),
+        scale: drawnScale(step, resolved),
         ...(target && { target }),
       };
       const checks = await this.stage.guard(verifyEffects(input));
@@ -273,15 +274,20 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
     const told = step.treeRecorded && elementsAfter?.ok ? leafBoxes(elementsAfter.elements) : [];
     const accounted = [
       ...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]),
-      // The slack around the target grows with it: a focus ring drawn at twice the scale.
-      ...targetBoxes(step, resolved).map((r) => inflateRegion(r, targetSlack(step, resolved))),
+      ...targetBoxes(step, resolved),
       ...effectBoxes(elementCheck?.found ?? [], elementsAfter?.ok ? elementsAfter.elements : [], after.frame),
       ...elementEvidence(recorded.effects, elementCheck?.found ?? []),
       ...newsRegions(news),
       ...told,
     ];
     const moves = (): Promise<FocusMoves | undefined> => this.news.focusMoves(before, elementsAfter, after.window);
-    const unexpected = [...news, ...(await this.news.unexpected(index, before.frame, after, accounted, ignore(), secret, moves))];
+    const move = pointerMove(action);
+    const [rest] = move === 'target' ? targetBoxes(step, resolved) : [];
+    this.news.pointer.acted(move !== 'none', rest);
+    const unexpected = [
+      ...news,
+      ...(await this.news.unexpected(index, before.frame, after, accounted, ignore(), secret, drawnScale(step, resolved), moves)),
+    ];
     clock.lap('verifyMs');
     if (unexpected.length > 0 && this.options.unexpectedChanges !== 'warn') {
       return {
@@ -308,6 +314,8 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
       ...(unexpected.length > 0 ? { unexpected } : {}),
       ...(healed ? { healed: healReason(resolved, checks, secret) } : {}),
     };
+    const content = checks.filter((c) => c.verified && !c.skipped && kindOf(c.effect) !== 'feedback').map((c) => c.region);
+    this.news.pointer.rested(move !== 'none', rest, before.frame, content);
     this.holding.previous = {
       index,
       description,
@@ -322,6 +330,7 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
       ],
       dynamic: recorded.dynamic,
       secret,
+      scale: drawnScale(step, resolved),
       ...(after.drawing && { drawing: after.drawing }),
     };
     return { report: done, observed, changed, healed };

@@ -9,7 +9,7 @@ import { describeAction, targetsOf } from '../spec-file/describe.ts';
 import { settle, type Settled } from './settle.ts';
 import { snapshot } from './elements.ts';
 import { matches } from './verify.ts';
-import { resolveTarget } from './ladder.ts';
+import { resolveTarget, windowScales } from './ladder.ts';
 import type { CycleContext, ReplayStepInput, Resolved, Unresolved } from './cycle-strategy.ts';
 
 export class ReplayTarget {
@@ -112,6 +112,7 @@ export class ReplayTarget {
         target,
         resolveText: this.options.resolveText,
         description,
+        scales: windowScales(step.recordedWindow, before.frame),
         ...(this.options.model && withModel ? { model: this.options.model } : {}),
       });
       if (resolution.point === undefined) {

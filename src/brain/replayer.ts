@@ -65,6 +65,7 @@ export async function replay(input: ReplayInput): Promise<Replay> {
       image,
       assets: observed.assets,
       treeRecorded: path.version >= TREE_RECORDED,
+      recordedWindow: path.window,
     });
     reports.push(outcome.report);
     if (outcome.failure || !outcome.observed) {

@@ -50,12 +50,19 @@ export const EFFECT_THRESHOLDS = Object.freeze({
   relocateMinScore: 0.97,
   /**
    * A change of fewer pixels than this is a rendering speck (an anti-aliased corner repainted),
-   * not an effect worth verifying: even a typed "." changes more.
+   * not an effect worth verifying: even a typed "." changes more. At replay it grows with the
+   * square of how much larger the target is drawn (`drawnScale`).
    */
   minEffectPixels: 6,
-  /** Effects are padded so their image carries a little context and survives 1-px jitter. */
+  /**
+   * Effects are padded so their image carries a little context and survives 1-px jitter. Learning
+   * pads at the recorded scale; a text found elsewhere at replay is padded `drawnScale` times this.
+   */
   padding: 3,
-  /** A blanked region verifies when a changed region at least this much smaller is flat. */
+  /**
+   * A blanked region verifies when a changed region at least this much smaller is flat. Not
+   * scaled: a lower bound, which a field cleared at a larger scale clears by more.
+   */
   blankSlackPx: 6,
   /**
    * How alike the structure (edges, not colours: vision/structure.ts) of a look must be to its
@@ -67,7 +74,10 @@ export const EFFECT_THRESHOLDS = Object.freeze({
    * font 0.90, and around its text (the text's boxes left out) 1.00, the item unselected 0.00.
    */
   structureMin: 0.95,
-  /** A change reaching at most this far outside the target's box can be the target's own feedback. */
+  /**
+   * A change reaching at most this far outside the target's box can be the target's own feedback:
+   * at the recorded size, `drawnScale` times this where the target is drawn larger.
+   */
   feedbackReachPx: 8,
   /** The target's inside: its box less this share of its smaller side on every side. */
   feedbackInsideShare: 0.2,
@@ -79,7 +89,9 @@ export const EFFECT_THRESHOLDS = Object.freeze({
 export const UNEXPECTED_LIMITS = Object.freeze({
   /**
    * A change this close to a verified effect, the target or a dynamic region belongs to it: text
-   * one size larger, or re-read a few pixels away, still changes pixels just around its box.
+   * one size larger, or re-read a few pixels away, still changes pixels just around its box. At
+   * replay `drawnScale` times this; beside a region seen changing on its own (observe.ts) it stays,
+   * as that region was seen at the present scale.
    */
   slackPx: 6,
   /** How often a candidate is looked at again to see whether it changes on its own. */
@@ -178,7 +190,24 @@ export const APP_END_LIMITS = Object.freeze({
   endingGraceMs: 1000,
 });
 
-/** Where an action's anchor image is cut. */
+/**
+ * A window drawn at another scale than it was recorded at (another DPI, GDK_SCALE, a browser's
+ * zoom), told by its size: the template rung then searches the anchor resized by how much the
+ * window grew, under the rung's own `minScore` and `margin`.
+ */
+export const SCALE_LIMITS = Object.freeze({
+  /** Sides that changed by less than this share are the recorded scale: a frame a few pixels off. */
+  sameScale: 0.05,
+  /** Scales outside these bounds are another layout, not the same window drawn larger or smaller. */
+  min: 0.5,
+  max: 3,
+});
+
+/**
+ * Where an action's anchor image is cut: by learning, at the scale it records (the recorded
+ * scale by definition). A replayed point target with no anchor keeps the fallback box as its own
+ * look's place: nothing tells its size.
+ */
 export const ANCHOR_LIMITS = Object.freeze({
   /** The crop around the point when no control holds it. */
   fallback: { width: 56, height: 36 },
@@ -186,7 +215,7 @@ export const ANCHOR_LIMITS = Object.freeze({
   maxControl: { width: 320, height: 120 },
 });
 
-/** What the screen of a typed secret hides. */
+/** What the screen of a typed secret hides: margins that hide, never decide a verdict, so not scaled. */
 export const SECRET_SCREEN_LIMITS = Object.freeze({
   /** Margin around a hidden region: anti-aliased edges of the glyphs and the caret. */
   marginPx: 3,

@@ -15,7 +15,7 @@
 import type { Frame, Region, UnexpectedChange } from '../domain.ts';
 import { changedRegions } from '../vision/changes.ts';
 import { clampRegion, crop, inflateRegion, regionsIntersect } from '../vision/frame.ts';
-import { isCaretLike } from '../vision/settle.ts';
+import { isCaretLike, SETTLE_DEFAULTS } from '../vision/settle.ts';
 import type { Stage } from './stage.ts';
 import { isFocusRing, readRegion } from './observe.ts';
 import type { FocusMoves } from './element-effects.ts';
@@ -23,12 +23,23 @@ import { CYCLE_LIMITS, EFFECT_THRESHOLDS, UNEXPECTED_LIMITS } from './thresholds
 
 /**
  * What changed from `before` to `after` outside the regions that account for it (each with a
- * little slack around it) and outside `ignore`. Caret blinks and specks are not changes.
+ * little slack around it) and outside `ignore`. Caret blinks and specks are not changes. `scale`
+ * is how much larger than recorded the action's target is drawn (`drawnScale`): the slack grows
+ * with it, a speck's area with its square, and a caret's height with the line's. A caret's width
+ * does not: drawn at twice the scale it is 2 px, and a wider bar is a glyph's stroke.
  */
-export function unexplainedChanges(before: Frame, after: Frame, accounted: readonly Region[], ignore: readonly Region[]): Region[] {
-  const around = accounted.map((r) => inflateRegion(r, UNEXPECTED_LIMITS.slackPx));
-  return changedRegions(before, after, { ignore: [...ignore, ...around], minPixels: EFFECT_THRESHOLDS.minEffectPixels })
-    .filter((c) => !isCaretLike(c))
+export function unexplainedChanges(
+  before: Frame,
+  after: Frame,
+  accounted: readonly Region[],
+  ignore: readonly Region[],
+  scale = 1,
+): Region[] {
+  const around = accounted.map((r) => inflateRegion(r, Math.round(UNEXPECTED_LIMITS.slackPx * scale)));
+  const minPixels = Math.round(EFFECT_THRESHOLDS.minEffectPixels * scale * scale);
+  const caret = { maxHeight: Math.round(SETTLE_DEFAULTS.caret.maxHeight * scale) };
+  return changedRegions(before, after, { ignore: [...ignore, ...around], minPixels })
+    .filter((c) => !isCaretLike(c, caret))
     .map(({ x, y, width, height }) => ({ x, y, width, height }));
 }
 

@@ -71,6 +71,8 @@ export interface VerifyInput {
    * effect was recorded on the target itself (a button whose label changes).
    */
   readonly target?: Region;
+  /** How much larger than recorded the target is drawn (`drawnScale`): a found text's padding grows with it. @default 1 */
+  readonly scale?: number;
 }
 
 const { pixelThreshold, channelTolerance, relocateMinScore, blankSlackPx, structureMin } = EFFECT_THRESHOLDS;
@@ -275,7 +277,8 @@ async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck
   const found = findSaid(recorded, words);
   const boxes = found ? [found] : moved ? findLines(recorded, all, (w) => changed.some((c) => regionsIntersect(c, w))) : undefined;
   if (boxes) {
-    const regions = boxes.map((box) => clampRegion(inflateRegion(box, EFFECT_THRESHOLDS.padding), after.width, after.height));
+    const pad = Math.round(EFFECT_THRESHOLDS.padding * (input.scale ?? 1));
+    const regions = boxes.map((box) => clampRegion(inflateRegion(box, pad), after.width, after.height));
     const region = regions.slice(1).reduce(unionRegions, regions[0]!);
     const restyled = regions.map((r) => colourRole(crop(after, r))).find((now) => now !== role);
     if (restyled === undefined) return { effect, verified: true, moved: true, region, diffPixels: 0 };

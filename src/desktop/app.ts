@@ -301,6 +301,7 @@ class ProcessAppSession implements AppSession {
         await settlesWithin(this.exited, APP_DEFAULTS.closeRequestGraceMs);
       }
       // Then SIGTERM, the whole group so no helper survives.
+      if (this.exit === undefined) killGroup(this.pid, 'SIGTERM');
       await settlesWithin(this.exited, APP_DEFAULTS.closeGraceMs);
       // Whatever ignored SIGTERM, outlived the main process, or left the group, ends now.
       killGroup(this.pid, 'SIGKILL');

@@ -38,7 +38,7 @@ export const PHASE_KEYS = [
   'checkMs',
   'reportMs',
 ] as const satisfies readonly (keyof GoalPhases)[];
-export const STARTUP_KEYS = ['cliMs', 'engineMs', 'displayMs'] as const satisfies readonly (keyof RunStartup)[];
+export const STARTUP_KEYS = ['cliMs', 'engineMs', 'displayMs', 'loadMs'] as const satisfies readonly (keyof RunStartup)[];
 
 export const SUMMARY_FILE = 'summary.json';
 
@@ -109,7 +109,16 @@ const SUMMARY_SHAPE = obj(
       'goals by verdict, model requests and time',
       numbers(['passed', 'failed', 'broken', 'skipped', 'modelCalls', 'durationMs']),
     ),
-    startup: { doc: "the run's start-up split", shape: numbers(STARTUP_KEYS) },
+    startup: {
+      doc: "the run's start-up split",
+      // loadMs came later: a summary written before it is still read.
+      shape: obj(
+        Object.fromEntries(STARTUP_KEYS.map((key) => [key, key === 'loadMs' ? { doc: key, shape: count } : required(key, count)])),
+        {
+          open: true,
+        },
+      ),
+    },
     goals: required(
       'the verdict of each goal',
       list(

@@ -5,7 +5,7 @@
 import type { ResolvedOptions } from '../spec-file/defaults.ts';
 import { placeholders, resolveTemplate } from '../spec-file/interpolate.ts';
 import type { GoalRunInput } from '../brain/run-goal.ts';
-import { ClaudePlanner } from '../brain/planners/claude-planner.ts';
+import type { ClaudePlanner } from '../brain/planners/claude-planner.ts';
 import { isPointTarget } from '../domain.ts';
 
 export interface ClaudeFactories extends Pick<GoalRunInput, 'claude' | 'modelLocator'> {
@@ -21,15 +21,17 @@ const REPORT_MARGIN_MS = 2000;
  *   outlast it, so a model that never answers ends the goal with a clear message.
  * @param signal aborts a request in flight when the goal is stopped.
  */
-export function claudeFactories(
+export async function claudeFactories(
   options: ResolvedOptions,
   env: NodeJS.ProcessEnv,
   deadlineAt: number,
   signal?: AbortSignal,
-): ClaudeFactories {
+): Promise<ClaudeFactories> {
   const planners: ClaudePlanner[] = [];
   const calls = (): number => planners.reduce((n, p) => n + p.modelCalls, 0);
   if (!env.ANTHROPIC_API_KEY || options.planner === 'rules') return { calls };
+  // Anthropic's SDK is some 250 modules: a worker loads them only for a run that may ask the model.
+  const { ClaudePlanner } = await import('../brain/planners/claude-planner.ts');
   const plannerFor = (goal: string, bounds = options.bounds): ClaudePlanner => {
     const secrets = placeholders(goal).filter((p) => p.namespace === 'secret');
     const resolved = resolveTemplate(goal, env);

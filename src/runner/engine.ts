@@ -9,6 +9,7 @@ import { RetraceReporter, type RunResult } from './reporter.ts';
 import { ConsoleReporter } from './console.ts';
 import type { ConsoleMessage } from './progress.ts';
 import { InfrastructureError, knownFault } from '../errors.ts';
+import { moduleCacheDir } from './module-cache.ts';
 
 export interface EngineOptions {
   readonly files: readonly string[];
@@ -34,6 +35,7 @@ export async function runEngine(options: EngineOptions): Promise<RunResult> {
       ? new ConsoleReporter(() => context, { print, ...(options.onProgress ? { watch: options.onProgress } : {}) })
       : undefined;
   const workers = context.keepOpen ? 1 : Math.max(1, context.options.workers);
+  const cache = moduleCacheDir(context.root);
   const vitest = await startVitest(
     'test',
     [...options.files],
@@ -56,6 +58,7 @@ export async function runEngine(options: EngineOptions): Promise<RunResult> {
         ...(options.junit ? [['junit', { outputFile: options.junit }] as ['junit', { outputFile: string }]] : []),
       ],
       silent: context.verbosity === 'quiet' ? 'passed-only' : false,
+      ...(cache !== undefined && { experimental: { fsModuleCache: true, fsModuleCachePath: cache } }),
     },
     {
       plugins: [

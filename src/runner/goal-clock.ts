@@ -14,6 +14,15 @@ interface WorkerMarks {
   lastEnd?: number;
   /** When the worker began and finished opening its display, once. */
   display?: { readonly from: number; readonly to: number };
+  /** When the worker's first goal started. */
+  firstGoal?: number;
+}
+
+/** A worker's display opening, and when its first goal started after it (epoch ms). */
+export interface DisplayOpening {
+  readonly from: number;
+  readonly to: number;
+  readonly goal?: number;
 }
 
 const worker = (): WorkerMarks => ((globalThis as { [KEY]?: WorkerMarks })[KEY] ??= {});
@@ -23,8 +32,11 @@ export function noteDisplayOpening(from: number, to: number): void {
   worker().display ??= { from, to };
 }
 
-/** The worker's display opening, for the run's start-up split. */
-export const displayOpening = (): WorkerMarks['display'] => worker().display;
+/** The worker's display opening and its first goal's start, for the run's start-up split. */
+export const displayOpening = (): DisplayOpening | undefined => {
+  const { display, firstGoal } = worker();
+  return display && { ...display, ...(firstGoal !== undefined && { goal: firstGoal }) };
+};
 
 export class GoalClock {
   private launchMs = 0;
@@ -40,7 +52,9 @@ export class GoalClock {
   constructor(
     private readonly runStart: number,
     readonly started: number = Date.now(),
-  ) {}
+  ) {
+    worker().firstGoal ??= started;
+  }
 
   /** Runs the app's launch, counting it as launch time while no action has run yet. */
   async launch<T>(work: () => Promise<T>): Promise<T> {
@@ -103,18 +117,16 @@ export function splitLine(split: GoalPhases | RunStartup): string {
 }
 
 /**
- * The run's start-up split, from the command's start, the engine's start and the moments a worker
- * began and finished opening its display; undefined when no worker opened one (nothing ran).
+ * The run's start-up split, from the command's start, the engine's start, the moments a worker
+ * began and finished opening its display and its first goal started; undefined when no worker
+ * opened one (nothing ran).
  */
-export function runStartup(
-  commandStart: number,
-  engineStart: number,
-  display: { readonly from: number; readonly to: number } | undefined,
-): RunStartup | undefined {
+export function runStartup(commandStart: number, engineStart: number, display: DisplayOpening | undefined): RunStartup | undefined {
   if (display === undefined) return undefined;
   return {
     cliMs: Math.max(0, Math.round(engineStart - commandStart)),
     engineMs: Math.max(0, Math.round(display.from - engineStart)),
     displayMs: Math.max(0, Math.round(display.to - display.from)),
+    ...(display.goal !== undefined && { loadMs: Math.max(0, Math.round(display.goal - display.to)) }),
   };
 }

@@ -66,7 +66,18 @@ export function retrace(options: RetracePluginOptions = {}): Plugin {
       };
     },
     // After the config (and the command line) chose the reporters: ours joins them.
-    async configureVitest({ vitest, project }: { vitest: { config: { reporters: unknown[]; retry?: unknown } }; project: TestProject }) {
+    async configureVitest({
+      vitest,
+      project,
+      experimental_defineCacheKeyGenerator: cacheKey,
+    }: {
+      vitest: { config: { reporters: unknown[]; retry?: unknown } };
+      project: TestProject;
+      experimental_defineCacheKeyGenerator?: (generate: (module: { id: string }) => false | undefined) => void;
+    }) {
+      // A spec's module is made by `load` below from more than the YAML's text (the suite module's
+      // path, the run's verdict on the spec): never taken from a cache keyed by that text.
+      cacheKey?.(({ id }) => (isSpecFile(id) ? false : undefined));
       const run = await resolveContext();
       const console: ConsoleOptions = {
         retry: retryCount(vitest.config.retry),

@@ -19,7 +19,7 @@ import type { RunContext } from './context.ts';
 import { workersDir } from './worker-desktop.ts';
 import { runSpecOf, type RunSpec } from './run-specs.ts';
 import { isSpecFile } from './spec-module.ts';
-import { runStartup } from './goal-clock.ts';
+import { runStartup, type DisplayOpening } from './goal-clock.ts';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { displayAnswers } from '../desktop/index.ts';
@@ -28,7 +28,7 @@ export interface GoalMeta {
   readonly verdict: Verdict;
   readonly baselines: readonly { readonly description: string; readonly baseline: string }[];
   /** When the goal's worker began and finished opening its display (epoch ms), for the run's start-up split. */
-  readonly display?: { readonly from: number; readonly to: number };
+  readonly display?: DisplayOpening;
 }
 
 declare module 'vitest' {

@@ -109,7 +109,7 @@ async function runOne(
     () => deadline.abort(new InfrastructureError('GOAL_TIMEOUT', `the goal did not finish within ${goalMs} ms (timeouts.goalMs)`)),
     goalMs,
   );
-  const claude = claudeFactories(options, process.env, started + goalMs, deadline.signal);
+  const claude = await claudeFactories(options, process.env, started + goalMs, deadline.signal);
   const evidence = new GoalEvidence();
   const trace = new GoalTrace(mask);
   const done: ActionReport[] = [];

@@ -4,7 +4,7 @@
  * `Expectation`. The `Raw…` types state what `validate.ts` guarantees for `specShape`;
  * they are cast to once, in `load.ts`, after validation succeeded.
  */
-import type { Action, Region, ScrollDirection, Target } from '../domain.ts';
+import type { Action, ElementStateQuery, Region, ScrollDirection, Target } from '../domain.ts';
 import type { AppSpec, Expectation, SpecOptions, TextMatch } from './types.ts';
 
 export type RawRegion = readonly [number, number, number, number];
@@ -45,14 +45,7 @@ export type RawExpectation =
   | { readonly window: string }
   | { readonly exited: number | 'any'; readonly timeoutMs?: number }
   | {
-      readonly element: RawElement & {
-        readonly text?: string;
-        readonly value?: number;
-        readonly checked?: boolean;
-        readonly sensitive?: boolean;
-        readonly focused?: boolean;
-        readonly selected?: boolean;
-      };
+      readonly element: RawElement & ElementStateQuery;
       readonly timeoutMs?: number;
     };
 

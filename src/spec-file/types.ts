@@ -1,5 +1,5 @@
 /** A loaded, validated spec. Strings keep their `${env.X}` / `${secret.X}` placeholders. */
-import type { Action, Region } from '../domain.ts';
+import type { Action, ElementStateQuery, Region } from '../domain.ts';
 import type { BaselineUpdate, Bounds, LearnMode, PlannerChoice, Timeouts, TraceMode, UnexpectedChanges } from './defaults.ts';
 
 export type TextMatch = 'contains' | 'substring' | 'exact' | 'regex' | 'fuzzy';
@@ -33,22 +33,15 @@ export type Expectation =
   | { readonly kind: 'window'; readonly title: string; readonly line: number }
   /** The app has exited with this code (`any`: with any code, not killed by a signal). */
   | { readonly kind: 'exited'; readonly code: number | 'any'; readonly timeoutMs?: number; readonly line: number }
-  | {
+  | ({
       readonly kind: 'element';
       readonly role: string;
       /** Exact, or `/regex/flags`. */
       readonly name?: string;
       readonly nth?: number;
-      /** Exact, or `/regex/flags`. */
-      readonly text?: string;
-      readonly value?: number;
-      readonly checked?: boolean;
-      readonly sensitive?: boolean;
-      readonly focused?: boolean;
-      readonly selected?: boolean;
       readonly timeoutMs?: number;
       readonly line: number;
-    };
+    } & ElementStateQuery);
 
 export interface GoalSpec {
   readonly id: string;

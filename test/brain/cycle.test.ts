@@ -3,9 +3,10 @@
  * learned on the counter app, then replayed against variants of it.
  */
 import { describe, expect, test } from 'vitest';
-import { resolveTarget } from '../../src/brain/ladder.ts';
+import { resolveTarget, windowScales } from '../../src/brain/ladder.ts';
 import { RUNGS } from '../../src/brain/thresholds.ts';
-import { decodePng } from '../../src/vision/frame.ts';
+import { crop, decodePng, scale } from '../../src/vision/frame.ts';
+import { loadImage } from '../vision/helpers.ts';
 import { ADD, CounterApp, FakeDesktop, WORDS } from '../support/fake-desktop.ts';
 import { clickAdd, learnPath, replayOn } from '../support/fake-replay.ts';
 
@@ -160,5 +161,45 @@ describe('the ladder is data', () => {
       RUNGS.map((r) => (r.name === 'template' ? { ...r, margin: 1 } : r)),
     );
     expect(refused.tried.find((t) => t.rung === 'template')).toMatchObject({ box: moved, accepted: false });
+  });
+
+  test("a window drawn larger is searched at its scale: the anchor's point keeps its place in the key", async () => {
+    // A real keypad (look-alike keys), recorded at scale 1, now drawn 1.5 times as large.
+    const calc = loadImage('galculator');
+    const box = { x: 5, y: 182, width: 61, height: 36 };
+    const anchor = { point: { x: 35, y: 200 }, box, image: 'seven.png' };
+    const large = scale(calc, calc.width * 1.5, calc.height * 1.5);
+    const stage = new FakeDesktop(new CounterApp()).stage();
+    const input = {
+      stage,
+      shot: { ...(await stage.shoot()), frame: large },
+      anchor,
+      anchorImage: crop(calc, box),
+      target: { x: 35, y: 200 },
+      resolveText: (t: string) => t,
+      description: 'click 7',
+    };
+    const recorded = await resolveTarget(input);
+    expect(recorded.point).toBeUndefined();
+    const scaled = await resolveTarget({ ...input, scales: windowScales(calc, large) });
+    expect(scaled).toMatchObject({ resolvedBy: 'template' });
+    expect(Math.abs(scaled.point!.x - 35 * 1.5)).toBeLessThanOrEqual(2);
+    expect(Math.abs(scaled.point!.y - 200 * 1.5)).toBeLessThanOrEqual(2);
+    expect(scaled.tried.at(-1)?.box).toMatchObject({ width: Math.round(box.width * 1.5), height: Math.round(box.height * 1.5) });
+  });
+});
+
+describe('windowScales', () => {
+  const recorded = { width: 360, height: 220 };
+
+  test('the recorded scale first, then how much each side grew', () => {
+    expect(windowScales(recorded, { width: 720, height: 440 })).toEqual([1, 2]);
+    expect(windowScales(recorded, { width: 450, height: 264 })).toEqual([1, 1.25, 1.2]);
+  });
+
+  test('a window a few pixels off, or grown past any scale, is searched as recorded', () => {
+    expect(windowScales(recorded, { width: 362, height: 218 })).toEqual([1]);
+    expect(windowScales(recorded, { width: 1280, height: 800 })).toEqual([1]);
+    expect(windowScales(undefined, { width: 720, height: 440 })).toEqual([1]);
   });
 });

@@ -173,3 +173,37 @@ describe('a dialog recorded as appearing, drawn at another size', () => {
     ).not.toEqual([]);
   });
 });
+
+describe('unexplainedChanges at another scale', () => {
+  const WHITE = [255, 255, 255, 255] as const;
+  const INK = [20, 20, 20, 255] as const;
+  const before = createFrame(200, 120, [...WHITE]);
+  const button = { x: 40, y: 40, width: 60, height: 30 };
+
+  test("a focus ring 8–11 px around a target drawn twice as large is the target's; at the recorded scale it is news", () => {
+    const after = cloneFrame(before);
+    strokeRegion(after, inflateRegion(button, 8), [...INK], 3);
+    expect(unexplainedChanges(before, after, [button], [])).not.toEqual([]);
+    expect(unexplainedChanges(before, after, [button], [], 2)).toEqual([]);
+  });
+
+  test('a speck of 3 × 3 pixels is a change at the recorded scale, and a speck at twice the scale', () => {
+    const after = cloneFrame(before);
+    fillRegion(after, { x: 150, y: 90, width: 3, height: 3 }, [...INK]);
+    expect(unexplainedChanges(before, after, [], [])).toHaveLength(1);
+    expect(unexplainedChanges(before, after, [], [], 2)).toEqual([]);
+  });
+
+  test('an error message beside a target drawn twice as large is still news', () => {
+    const after = cloneFrame(before);
+    fillRegion(after, { x: 130, y: 40, width: 50, height: 14 }, [...INK]);
+    expect(unexplainedChanges(before, after, [button], [], 2)).toHaveLength(1);
+  });
+
+  test('a caret blinking in a line drawn twice as tall is a caret; at the recorded scale a bar that tall is news', () => {
+    const after = cloneFrame(before);
+    fillRegion(after, { x: 150, y: 20, width: 2, height: 56 }, [...INK]);
+    expect(unexplainedChanges(before, after, [], [])).toHaveLength(1);
+    expect(unexplainedChanges(before, after, [], [], 2)).toEqual([]);
+  });
+});

@@ -11,6 +11,10 @@ import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import type { Desktop } from '../../src/desktop/types.ts';
+import { accessibilityBusAddress } from '../../src/desktop/atspi/a11y-bus.ts';
+import { openBus } from '../../src/desktop/atspi/dbus.ts';
+import { startSessionServices } from '../../src/desktop/session/services.ts';
+import { XConnection } from '../../src/desktop/x11/connection.ts';
 import { getTestDesktop } from '../support/desktop.ts';
 import { processesWith } from '../support/processes.ts';
 
@@ -144,6 +148,25 @@ describe('closing an app as a desktop does', () => {
       rmSync(cwd, { recursive: true, force: true });
     }
   });
+
+  test('an app that ignores the request to close is sent SIGTERM, which its own handler answers', async () => {
+    const desktop = await getTestDesktop();
+    const cwd = mkdtempSync(join(tmpdir(), 'retrace-close-'));
+    try {
+      // Python runs a signal handler between bytecodes: the timer gives it some while Tk waits.
+      const script =
+        'import tkinter as t, signal, os; ' +
+        "signal.signal(signal.SIGTERM, lambda *a: (open('closed', 'w').write('on SIGTERM'), os._exit(0))); " +
+        "r = t.Tk(); r.title('tk-stubborn'); r.protocol('WM_DELETE_WINDOW', lambda: None); " +
+        'tick = lambda: r.after(50, tick); tick(); r.mainloop()';
+      const app = await desktop.launch({ launch: `python3 -c "${script}"`, window: 'tk-stubborn', cwd });
+      await app.close();
+      // Its own handler ran: SIGKILL, the last resort, would have left no file.
+      expect(existsSync(join(cwd, 'closed')) && readFileSync(join(cwd, 'closed'), 'utf8')).toBe('on SIGTERM');
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
 });
 
 /** An X server and nothing else, as `xvfb-run` or a CI service container gives one. */
@@ -163,6 +186,26 @@ const bareXvfb = async (): Promise<{ name: string; stop: () => void }> => {
 };
 
 describe('a display retrace did not start', () => {
+  test('the accessibility bus stays named on the root window while the services run, though the server resets when its last client leaves', async () => {
+    // Qt 5 connects to the bus named there at once; without it, it registers its tree before it
+    // has a connection, and never reaches the registry (speedcrunch under xvfb-run, 4 launches of 10).
+    const x = await bareXvfb();
+    const services = await startSessionServices({ display: x.name, env: {}, accessibility: true, settingsManager: false });
+    try {
+      const session = await openBus(services.sessionBus);
+      const address = await accessibilityBusAddress(session).finally(() => session.close());
+      const probe = await XConnection.open(x.name);
+      try {
+        expect((await probe.property(probe.root, 'AT_SPI_BUS')).value.toString('latin1')).toBe(address);
+      } finally {
+        probe.close();
+      }
+    } finally {
+      await services.stop();
+      x.stop();
+    }
+  });
+
   test('with no session bus, retrace starts one and an accessibility bus for its apps only, and nothing outlives the run', async () => {
     const x = await bareXvfb();
     const saved = {

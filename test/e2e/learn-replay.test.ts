@@ -53,9 +53,14 @@ describe('learn, replay, heal, catch', () => {
       const result = await run('', '--verbose');
       expect(result.code, result.stdout + result.stderr).toBe(0);
       // The time split: the run's start-up, and per goal phases that add up to its durationMs.
-      expect(project.summary().startup).toEqual({ cliMs: expect.any(Number), engineMs: expect.any(Number), displayMs: expect.any(Number) });
+      expect(project.summary().startup).toEqual({
+        cliMs: expect.any(Number),
+        engineMs: expect.any(Number),
+        displayMs: expect.any(Number),
+        loadMs: expect.any(Number),
+      });
       expect(project.summary().startup!.displayMs).toBeGreaterThan(0);
-      expect(result.stdout).toMatch(/start-up: cli \d+ · engine \d+ · display \d+ ms/);
+      expect(result.stdout).toMatch(/start-up: cli \d+ · engine \d+ · display \d+ · load \d+ ms/);
       expect(
         result.stderr.match(/ {2}time: start \d+ · launch \d+ · ready \d+ · actions \d+ · hold \d+ · check \d+ · report \d+ ms/g),
       ).toHaveLength(3);

@@ -7,37 +7,13 @@ import { InvalidInputError } from '../../src/errors.ts';
 import { appendHistory, readHistory } from '../../src/report/history.ts';
 import { mergeReports } from '../../src/report/merge.ts';
 import { readSummary, totalsOf, writeSummary, type Summary } from '../../src/report/summary.ts';
-import { rec } from './records.ts';
+import { rec, verdictOf } from './records.ts';
 
 let root: string;
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'retrace-merge-'));
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
-
-const verdict = (goal: string, status: Verdict['status'], over: Partial<Verdict> = {}): Verdict => ({
-  spec: 'specs/calc.yaml',
-  goal,
-  status,
-  mode: 'replayed',
-  modelCalls: 0,
-  durationMs: 790,
-  actions: [
-    {
-      kind: 'click',
-      ms: 61,
-      waitMs: 5,
-      resolveMs: 2,
-      actMs: 8,
-      settleMs: 40,
-      verifyMs: 6,
-      retries: 0,
-      verified: true,
-      resolvedBy: 'recorded',
-    },
-  ],
-  ...over,
-});
 
 const summaryOf = (goals: Verdict[], durationMs: number): Summary => ({ totals: totalsOf(goals, durationMs), goals });
 
@@ -58,11 +34,11 @@ describe('mergeReports', () => {
   test('sums totals exactly, concatenates goals, dedupes cached history, copies results', async () => {
     const a = await shard(
       'a',
-      [verdict('add', 'passed'), verdict('mul', 'failed', { modelCalls: 2 }), verdict('sub', 'skipped')],
+      [verdictOf('add', 'passed'), verdictOf('mul', 'failed', { modelCalls: 2 }), verdictOf('sub', 'skipped')],
       1200,
       [10, 11],
     );
-    const b = await shard('b', [verdict('div', 'broken'), verdict('neg', 'passed', { modelCalls: 3 })], 3400, [12]);
+    const b = await shard('b', [verdictOf('div', 'broken'), verdictOf('neg', 'passed', { modelCalls: 3 })], 3400, [12]);
     const out = join(root, 'out');
 
     const report = await mergeReports(out, [a, b]);
@@ -83,7 +59,7 @@ describe('mergeReports', () => {
   });
 
   test('merging again into the same target is idempotent for the history', async () => {
-    const a = await shard('a', [verdict('add', 'passed')], 10, [10]);
+    const a = await shard('a', [verdictOf('add', 'passed')], 10, [10]);
     const out = join(root, 'out');
     await mergeReports(out, [a]);
     await mergeReports(out, [a]);
@@ -91,8 +67,8 @@ describe('mergeReports', () => {
   });
 
   test('an invalid summary is invalid input naming the file, and nothing is written', async () => {
-    const a = await shard('a', [verdict('add', 'passed')], 10, [10]);
-    const b = await shard('b', [verdict('div', 'passed')], 10, [11]);
+    const a = await shard('a', [verdictOf('add', 'passed')], 10, [10]);
+    const b = await shard('b', [verdictOf('div', 'passed')], 10, [11]);
     const bad = JSON.parse(readFileSync(join(b, 'summary.json'), 'utf8')) as { goals: { status: string }[] };
     bad.goals[0]!.status = 'green';
     writeFileSync(join(b, 'summary.json'), JSON.stringify(bad));
@@ -106,7 +82,7 @@ describe('mergeReports', () => {
   });
 
   test('a missing summary and a broken JSON file are invalid input too', async () => {
-    const a = await shard('a', [verdict('add', 'passed')], 10, [10]);
+    const a = await shard('a', [verdictOf('add', 'passed')], 10, [10]);
     const empty = join(root, 'empty');
     mkdirSync(empty);
     await expect(mergeReports(join(root, 'out'), [a, empty])).rejects.toThrow(/empty\/summary\.json: no summary\.json here/);
@@ -117,8 +93,8 @@ describe('mergeReports', () => {
   });
 
   test('two different Allure files with one name are refused', async () => {
-    const a = await shard('a', [verdict('add', 'passed')], 10, [10]);
-    const b = await shard('b', [verdict('div', 'passed')], 10, [11]);
+    const a = await shard('a', [verdictOf('add', 'passed')], 10, [10]);
+    const b = await shard('b', [verdictOf('div', 'passed')], 10, [11]);
     writeFileSync(join(b, 'allure-results', 'a-uuid-result.json'), '{"other":true}');
     await expect(mergeReports(join(root, 'out'), [a, b])).rejects.toThrow(/clashes with/);
   });

@@ -1,4 +1,5 @@
-/** Builders of synthetic history records for the report tests. */
+/** Builders of synthetic history records and verdicts for the report tests. */
+import type { Verdict } from '../../src/domain.ts';
 import type { HistoryRecord } from '../../src/report/history.ts';
 
 const BASE = Date.UTC(2026, 0, 1);
@@ -29,3 +30,28 @@ export const fromPattern = (goal: string, pattern: string, over: Partial<History
       ...over,
     }),
   );
+
+/** A replayed goal of one verified click, as summary.json holds it. */
+export const verdictOf = (goal: string, status: Verdict['status'] = 'passed', over: Partial<Verdict> = {}): Verdict => ({
+  spec: 'specs/calc.yaml',
+  goal,
+  status,
+  mode: 'replayed',
+  modelCalls: 0,
+  durationMs: 790,
+  actions: [
+    {
+      kind: 'click',
+      ms: 61,
+      waitMs: 5,
+      resolveMs: 2,
+      actMs: 8,
+      settleMs: 40,
+      verifyMs: 6,
+      retries: 0,
+      verified: true,
+      resolvedBy: 'recorded',
+    },
+  ],
+  ...over,
+});

@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import type { Verdict } from '../../src/domain.ts';
 import { readSummary, totalsOf, writeSummary } from '../../src/report/summary.ts';
+import { verdictOf } from './records.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -11,28 +11,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const goal: Verdict = {
-  spec: 'specs/calc.yaml',
-  goal: 'multiply',
-  status: 'passed',
-  mode: 'replayed',
-  modelCalls: 0,
-  durationMs: 790,
-  actions: [
-    {
-      kind: 'click',
-      ms: 61,
-      waitMs: 5,
-      resolveMs: 2,
-      actMs: 8,
-      settleMs: 40,
-      verifyMs: 6,
-      retries: 0,
-      verified: true,
-      resolvedBy: 'recorded',
-    },
-  ],
-};
+const goal = verdictOf('multiply');
 
 test('writes the PRODUCT.md shape and reads it back', async () => {
   const summary = { totals: totalsOf([goal], 812), goals: [goal] };
@@ -54,7 +33,7 @@ test('a bad field is named by its JSON path', async () => {
 
 test('the time splits are read back, and a bad one is named by its JSON path', async () => {
   const phases = { startMs: 4310, launchMs: 1210, readyMs: 790, actionsMs: 450, holdMs: 310, checkMs: 540, reportMs: 120 };
-  const startup = { cliMs: 640, engineMs: 1830, displayMs: 1450 };
+  const startup = { cliMs: 640, engineMs: 1830, displayMs: 1450, loadMs: 90 };
   const summary = { totals: totalsOf([goal], 9000), startup, goals: [{ ...goal, phases }] };
   await writeSummary(dir, summary);
   expect(await readSummary(dir)).toEqual(summary);
@@ -62,6 +41,11 @@ test('the time splits are read back, and a bad one is named by its JSON path', a
   await expect(readSummary(dir)).rejects.toThrow(/goals\[0\]\.phases\.holdMs must be a number ≥ 0, got -1/);
   writeFileSync(join(dir, 'summary.json'), JSON.stringify({ ...summary, startup: { cliMs: 1, engineMs: 2 } }));
   await expect(readSummary(dir)).rejects.toThrow(/startup\.displayMs must be a number ≥ 0, got nothing/);
+  // Written before loadMs was measured: still read.
+  writeFileSync(join(dir, 'summary.json'), JSON.stringify({ ...summary, startup: { cliMs: 1, engineMs: 2, displayMs: 3 } }));
+  await expect(readSummary(dir)).resolves.toMatchObject({ startup: { displayMs: 3 } });
+  writeFileSync(join(dir, 'summary.json'), JSON.stringify({ ...summary, startup: { ...startup, loadMs: -5 } }));
+  await expect(readSummary(dir)).rejects.toThrow(/startup\.loadMs must be a number ≥ 0, got -5/);
   writeFileSync(join(dir, 'summary.json'), JSON.stringify({ ...summary, goals: [{ ...goal, phases: 12 }] }));
   await expect(readSummary(dir)).rejects.toThrow(/goals\[0\]\.phases must be a mapping, got 12/);
 });

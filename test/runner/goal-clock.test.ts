@@ -4,7 +4,7 @@
  * worker's previous goal. The clock is Date.now(), so fake timers stand in for the moments.
  */
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { GoalClock, runStartup, splitLine } from '../../src/runner/goal-clock.ts';
+import { GoalClock, displayOpening, noteDisplayOpening, runStartup, splitLine } from '../../src/runner/goal-clock.ts';
 
 const T0 = 1_800_000_000_000;
 beforeEach(() => {
@@ -60,7 +60,16 @@ test('a goal that fails mid-actions has no hold or check; a relaunch after the f
   expect(clock.phases()).toEqual({ startMs: 0, launchMs: 1000, readyMs: 0, actionsMs: 1200, holdMs: 0, checkMs: 0, reportMs: 0 });
 });
 
-test("the run's start-up: CLI, engine, display; nothing when no display opened", () => {
+test("the run's start-up: CLI, engine, display, the worker's load after it; nothing when no display opened", () => {
   expect(runStartup(T0, T0 + 640, { from: T0 + 2470, to: T0 + 3920 })).toEqual({ cliMs: 640, engineMs: 1830, displayMs: 1450 });
+  expect(runStartup(T0, T0 + 640, { from: T0 + 2470, to: T0 + 3920, goal: T0 + 4570 })).toMatchObject({ loadMs: 650 });
   expect(runStartup(T0, T0 + 640, undefined)).toBeUndefined();
+});
+
+test("a worker's display opening carries its first goal's start, whichever goal comes later", () => {
+  noteDisplayOpening(T0 - 1000, T0 - 200);
+  new GoalClock(T0 - 5000);
+  step(3000);
+  new GoalClock(T0 - 5000);
+  expect(displayOpening()).toEqual({ from: T0 - 1000, to: T0 - 200, goal: T0 });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cloneFrame, createFrame, crop, fillRegion, paste } from '../../src/vision/frame.ts';
-import { findTemplate, matchAt } from '../../src/vision/template.ts';
+import { cloneFrame, createFrame, crop, fillRegion, paste, scale } from '../../src/vision/frame.ts';
+import { findTemplate, findTemplateScaled, matchAt } from '../../src/vision/template.ts';
 import { loadImage, noiseFrame } from './helpers.ts';
 import { RUNGS } from '../../src/brain/thresholds.ts';
 
@@ -87,5 +87,33 @@ describe('matchAt', () => {
     expect(matchAt(calc, key, { x: 73, y: 222 })).toBeLessThan(0.9);
     expect(matchAt(calc, key, { x: 135, y: 222 })).toBeLessThan(0.95); // "6" where "5" was
     expect(matchAt(calc, key, { x: 300, y: 222 })).toBe(0); // does not fit
+  });
+});
+
+describe('findTemplateScaled', () => {
+  const calc = loadImage('galculator');
+  const seven = { x: 5, y: 182, width: 61, height: 36 };
+  const needle = crop(calc, seven);
+
+  it.each([1.25, 1.5, 2])('finds a key recorded at scale 1 on the window drawn at %s, and no look-alike key', (zoom) => {
+    const zoomed = scale(calc, calc.width * zoom, calc.height * zoom);
+    // At the recorded size the key is not there: the ladder would fall through to OCR.
+    expect(findTemplate(zoomed, needle, SURE).found).toBe(false);
+    const m = findTemplateScaled(zoomed, needle, [1, zoom], SURE);
+    expect(m).toMatchObject({ found: true, scale: zoom });
+    expect(Math.abs(m.point.x - seven.x * zoom)).toBeLessThanOrEqual(2);
+    expect(Math.abs(m.point.y - seven.y * zoom)).toBeLessThanOrEqual(2);
+    expect(m.box.width).toBe(Math.round(seven.width * zoom));
+    // The other keys (same frame, another digit) stay well below it: the rung's margin holds.
+    expect(m.score - m.secondScore).toBeGreaterThanOrEqual(RUNGS.find((r) => r.name === 'template')!.margin);
+  });
+
+  it('keeps the recorded size when it matches best', () => {
+    const m = findTemplateScaled(calc, needle, [1.5, 1], SURE);
+    expect(m).toMatchObject({ found: true, scale: 1, point: { x: seven.x, y: seven.y } });
+  });
+
+  it('skips a factor that leaves no needle', () => {
+    expect(findTemplateScaled(calc, needle, [0.01, 1], SURE).scale).toBe(1);
   });
 });

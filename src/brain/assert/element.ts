@@ -3,6 +3,7 @@
  * and name, with the text, value and states asked for — read from the toolkit, exact, no OCR.
  * Polled like the other expectations until it holds or its timeout runs out.
  */
+import type { ElementStateQuery } from '../../domain.ts';
 import type { Element } from '../../desktop/types.ts';
 import { accessibleName, matchElements } from '../../desktop/index.ts';
 import type { Stage } from '../stage.ts';
@@ -10,17 +11,10 @@ import { describeElement, namePattern, resolveMasked, snapshot, PUBLISHES_NOTHIN
 import type { AssertionResult } from './types.ts';
 import { pollAssertion } from './poll.ts';
 
-export interface ElementCheck {
+export interface ElementCheck extends ElementStateQuery {
   readonly role: string;
   readonly name?: string;
   readonly nth?: number;
-  /** Exact, or `/regex/flags`: an entry's text, else the element's name. */
-  readonly text?: string;
-  readonly value?: number;
-  readonly checked?: boolean;
-  readonly sensitive?: boolean;
-  readonly focused?: boolean;
-  readonly selected?: boolean;
   readonly timeoutMs: number;
   /** Turns placeholders into values. */
   readonly resolveText: (template: string) => string;

@@ -71,17 +71,11 @@ export async function assertScreenshot(stage: Stage, check: ScreenshotCheck, con
       : `no baseline ${file}: this run's screenshot was written as the new baseline (nothing was compared); check it, and run again`;
     return { kind: 'screenshot', description, ok: asked, baseline: 'new', written, message, ms: ms() };
   }
-  if (context.update === 'all') {
+  const rewritten = (message: string): AssertionResult => {
     write();
-    return {
-      kind: 'screenshot',
-      description,
-      ok: true,
-      baseline: 'updated',
-      message: `rewrote the baseline ${file} (--update-baselines all)`,
-      ms: ms(),
-    };
-  }
+    return { kind: 'screenshot', description, ok: true, baseline: 'updated', message, ms: ms() };
+  };
+  if (context.update === 'all') return rewritten(`rewrote the baseline ${file} (--update-baselines all)`);
   const expected = decodePng(readFileSync(file));
   const diff = createFrame(Math.max(expected.width, actual.width), Math.max(expected.height, actual.height));
   const result = compareFrames(expected, actual, diff, {
@@ -91,17 +85,7 @@ export async function assertScreenshot(stage: Stage, check: ScreenshotCheck, con
     ...(check.maxDiffPixelRatio !== undefined ? { maxDiffPixelRatio: check.maxDiffPixelRatio } : {}),
   });
   if (result.ok) return { kind: 'screenshot', description, ok: true, baseline: 'matched', message: `matches ${file}`, ms: ms() };
-  if (context.update === 'changed') {
-    write();
-    return {
-      kind: 'screenshot',
-      description,
-      ok: true,
-      baseline: 'updated',
-      message: `rewrote the changed baseline ${file}: ${result.message}`,
-      ms: ms(),
-    };
-  }
+  if (context.update === 'changed') return rewritten(`rewrote the changed baseline ${file}: ${result.message}`);
   return {
     kind: 'screenshot',
     description,
