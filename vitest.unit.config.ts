@@ -24,7 +24,7 @@ export default mergeConfig(
         // Each runs the retrace command on a display of its own.
         'test/verdicts/{counter,expectations,toolkits,verdicts,zoom}.test.ts',
         // Real X servers: capture, input, windows, apps, fonts, the accessibility bus.
-        'test/desktop/{app,capture,display,drawing,elements,fonts,input,process-exit,providers,session,toolkit-boxes,typing,vnc-access,windows}.test.ts',
+        'test/desktop/{app,capture,display,drawing,elements,fonts,input,process-exit,providers,session,toolkit-boxes,tree-read-failure,typing,vnc-access,windows}.test.ts',
       ],
     },
   }),

@@ -9,11 +9,14 @@ import { snapshot, type Snapshot } from './elements.ts';
 import { focusMoves, type FocusMoves } from './element-effects.ts';
 import { describeChanges, isFocusFeedback, unexplainedChanges, watchCandidates } from './unexpected.ts';
 import { continuingChanging } from './observe.ts';
+import { PointerTrail } from './pointer-trail.ts';
 import type { CycleContext } from './cycle-strategy.ts';
 
 export class ReplayNews {
   /** Regions seen changing on their own during this replay, though not recorded as dynamic. */
   readonly seen: Region[] = [];
+  /** Where the pointer rests and which control it left: that control's hover going is no news. */
+  readonly pointer = new PointerTrail();
 
   constructor(private readonly context: CycleContext) {}
 
@@ -44,6 +47,7 @@ export class ReplayNews {
     // The field the focus left redraws its frame: that is the focus moving, not news.
     const focus = moves && (await moves());
     if (focus) candidates = candidates.filter((c) => !isFocusFeedback(c, focus, before, after.frame));
+    candidates = candidates.filter((c) => !this.pointer.hoverGone(c, before, after.frame));
     if (candidates.length === 0) return [];
     const watched = await watchCandidates(this.stage, after.window, after.frame, candidates);
     this.seen.push(...watched.dynamic);

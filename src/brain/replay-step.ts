@@ -26,6 +26,7 @@ import { verifyEffects, kindOf, type EffectCheck } from './verify.ts';
 import { elementColours, elementEvidence, leafBoxes, sameBox, verifyElementEffects, type FocusMoves } from './element-effects.ts';
 import { effectBoxes, elementNews, newsRegions } from './element-news.ts';
 import { describeUnexpected } from './unexpected.ts';
+import { pointerMove } from './pointer-trail.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
 import { failOutcome, failure, type ActionFailure, type ActionOutcome, type Held } from './outcome.ts';
 import type { PhaseClock } from './phases.ts';
@@ -282,6 +283,9 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
       ...told,
     ];
     const moves = (): Promise<FocusMoves | undefined> => this.news.focusMoves(before, elementsAfter, after.window);
+    const move = pointerMove(action);
+    const [rest] = move === 'target' ? targetBoxes(step, resolved) : [];
+    this.news.pointer.acted(move !== 'none', rest);
     const unexpected = [
       ...news,
       ...(await this.news.unexpected(index, before.frame, after, accounted, ignore(), secret, drawnScale(step, resolved), moves)),
@@ -312,6 +316,8 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
       ...(unexpected.length > 0 ? { unexpected } : {}),
       ...(healed ? { healed: healReason(resolved, checks, secret) } : {}),
     };
+    const content = checks.filter((c) => c.verified && !c.skipped && kindOf(c.effect) !== 'feedback').map((c) => c.region);
+    this.news.pointer.rested(move !== 'none', rest, before.frame, content);
     this.holding.previous = {
       index,
       description,

@@ -11,6 +11,10 @@ import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import type { Desktop } from '../../src/desktop/types.ts';
+import { accessibilityBusAddress } from '../../src/desktop/atspi/a11y-bus.ts';
+import { openBus } from '../../src/desktop/atspi/dbus.ts';
+import { startSessionServices } from '../../src/desktop/session/services.ts';
+import { XConnection } from '../../src/desktop/x11/connection.ts';
 import { getTestDesktop } from '../support/desktop.ts';
 import { processesWith } from '../support/processes.ts';
 
@@ -182,6 +186,26 @@ const bareXvfb = async (): Promise<{ name: string; stop: () => void }> => {
 };
 
 describe('a display retrace did not start', () => {
+  test('the accessibility bus stays named on the root window while the services run, though the server resets when its last client leaves', async () => {
+    // Qt 5 connects to the bus named there at once; without it, it registers its tree before it
+    // has a connection, and never reaches the registry (speedcrunch under xvfb-run, 4 launches of 10).
+    const x = await bareXvfb();
+    const services = await startSessionServices({ display: x.name, env: {}, accessibility: true, settingsManager: false });
+    try {
+      const session = await openBus(services.sessionBus);
+      const address = await accessibilityBusAddress(session).finally(() => session.close());
+      const probe = await XConnection.open(x.name);
+      try {
+        expect((await probe.property(probe.root, 'AT_SPI_BUS')).value.toString('latin1')).toBe(address);
+      } finally {
+        probe.close();
+      }
+    } finally {
+      await services.stop();
+      x.stop();
+    }
+  });
+
   test('with no session bus, retrace starts one and an accessibility bus for its apps only, and nothing outlives the run', async () => {
     const x = await bareXvfb();
     const saved = {

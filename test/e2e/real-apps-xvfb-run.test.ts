@@ -12,9 +12,6 @@ import { type CorpusRuns, learnAndReplay, NEW_DESKTOP_SPEC_FILES, realAppsProjec
 import { expectLearned, expectReplayed } from '../support/real-apps-checks.ts';
 
 const RUN_MS = 1_200_000;
-// SpeedCrunch is left out here: on a display of xvfb-run its tree read as no elements for a whole
-// learning (CI, 1 run of 2) or expectation (1 replay of 10), with the buses retrace starts. Open.
-const SPECS = NEW_DESKTOP_SPEC_FILES.filter((file) => !file.endsWith('/speedcrunch.yaml'));
 const mark = `real-apps-${process.pid}-${Date.now()}`;
 
 describe('the real-app corpus under xvfb-run', () => {
@@ -23,13 +20,13 @@ describe('the real-app corpus under xvfb-run', () => {
   beforeAll(
     async () => {
       const env = { DBUS_SESSION_BUS_ADDRESS: undefined, XDG_RUNTIME_DIR: undefined, RETRACE_TEST_MARK: mark };
-      runs = await learnAndReplay(realAppsProject(), REPLAYS, { wrapper: XVFB_RUN, env, timeoutMs: RUN_MS, specs: SPECS });
+      runs = await learnAndReplay(realAppsProject(), REPLAYS, { wrapper: XVFB_RUN, env, timeoutMs: RUN_MS, specs: NEW_DESKTOP_SPEC_FILES });
     },
     (REPLAYS + 1) * RUN_MS,
   );
 
   test('retrace starts the session services once a run, and every goal is learned offline', () => {
-    expectLearned(runs.learned, SPECS);
+    expectLearned(runs.learned, NEW_DESKTOP_SPEC_FILES);
     expect(runs.learned.result.stderr.match(/has no session bus: started a session bus and an accessibility bus/g)).toHaveLength(1);
   });
 

@@ -79,13 +79,21 @@ export class AtspiElementSource implements ElementSource {
 
   async read(app: AppSession, options: ElementReadOptions = {}): Promise<readonly Element[]> {
     const [{ link }, window] = await Promise.all([this.connect(), this.windowOf(app, options)]);
-    // A tree that could not be read whole says why; any other failure (the app left the bus
-    // mid-read) reads as no elements from that connection.
-    const tree = async (bus: string) =>
-      readAppTree(through(link, bus, await this.peerOf(link, bus)), bus).catch((error: unknown) => {
-        if (error instanceof TreeReadError) throw error;
-        return undefined;
-      });
+    // A tree that could not be read whole says why. A read that failed otherwise is no elements
+    // only when the app has left the bus mid-read; while it is still there the read is tried
+    // again, and a second failure is the read's failure, never "the app publishes nothing".
+    const readOnce = async (bus: string) => readAppTree(through(link, bus, await this.peerOf(link, bus)), bus);
+    const tree = async (bus: string) => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await readOnce(bus);
+        } catch (error) {
+          if (error instanceof TreeReadError) throw error;
+          if (!(await onBus(link, bus))) return undefined;
+          if (attempt > 0) throw new TreeReadError(`the app's tree could not be read: ${(error as Error).message}`);
+        }
+      }
+    };
     // The app's buses seldom change: their trees are asked while the registry is, not after it.
     const early = new Map((this.buses.get(app) ?? []).map((bus) => [bus, tree(bus)]));
     // One the app no longer uses is not awaited: its failure must not go unhandled.
@@ -238,6 +246,12 @@ export class AtspiElementSource implements ElementSource {
     }
   }
 }
+
+/** Whether `bus` (a unique name) is still connected: an app that left it publishes nothing there. */
+const onBus = async (link: BusLink, bus: string): Promise<boolean> => {
+  const [owned] = await link.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'NameHasOwner', 's', [bus]);
+  return owned === true;
+};
 
 /** Parents before children, siblings in the toolkit's order; with each one's place among its siblings. */
 const inTreeOrder = (raws: readonly RawElement[]): Array<{ raw: RawElement; index: number; depth: number }> => {

@@ -93,6 +93,13 @@ const makeRuntimeDir = (): string => {
 
 export const startSessionServices = async (options: SessionServicesOptions): Promise<SessionServices> => {
   const startTimeoutMs = options.startTimeoutMs ?? 10_000;
+  // An X server started without -noreset (xvfb-run's, a CI container's) resets whenever its last
+  // client leaves, and the reset takes the root window's properties with it: AT_SPI_BUS, where
+  // the accessibility launcher publishes its bus once it started. Qt 5 connects from that at
+  // once; without it, it asks the session bus and registers its tree before the answer arrives,
+  // on no connection: the app never reaches the registry (4 launches of 10 on a loaded machine).
+  // One connection held while the services run keeps the server from resetting.
+  const hold = options.accessibility ? await XConnection.open(options.display, options.env).catch(() => undefined) : undefined;
   const dir = makeRuntimeDir();
   const settingsFile = join(dir, 'xsettingsd.conf');
   writeFileSync(settingsFile, xsettingsConfig(false));
@@ -139,6 +146,7 @@ export const startSessionServices = async (options: SessionServicesOptions): Pro
     // Services the bus activated leave with it, but not in the same instant.
     signal('SIGKILL');
     standDown();
+    hold?.close();
     rmSync(dir, { recursive: true, force: true });
   };
 
