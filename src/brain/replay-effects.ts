@@ -34,7 +34,7 @@ export async function awaitEffects(
   const { recorded } = step;
   const reactMs = Math.max(CYCLE_LIMITS.replayReactMinMs, recorded.settleMs * CYCLE_LIMITS.replayReactFactor);
   // The wait ends once the recorded effects show and the window is quiet a moment, not after a
-  // whole quiet window: what is verified is what was awaited.
+  // whole quiet window: what is verified is what was awaited, and the hold looks again later.
   const shows = presentAsRecorded(recorded, step.image, resolved.offset);
   const ready =
     shows &&
@@ -43,7 +43,11 @@ export async function awaitEffects(
       readEarly(frame);
       return true;
     });
-  const settleOptions = { timeoutMs: context.options.settleTimeoutMs, ignore: ignore(), ...(ready ? { ready } : { onState: readEarly }) };
+  const settleOptions = {
+    timeoutMs: context.options.settleTimeoutMs,
+    ignore: ignore(),
+    ...(ready ? { ready, readyQuietMs: CYCLE_LIMITS.effectQuietMs } : { onState: readEarly }),
+  };
   const decisive = recorded.effects.some((e) => kindOf(e) !== 'feedback');
   let after = await settle(context.stage, settleOptions, decisive ? { changeFrom: before.frame, reactMs } : undefined);
   let checks = await verify(after);

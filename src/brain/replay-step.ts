@@ -164,6 +164,8 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
         ignore: ignore(),
         scale: drawnScale(step, resolved),
         ...(target && { target }),
+        // A tree read and found wanting; one left unread (the action recorded nothing of it) keeps its evidence as it is.
+        treeless: before.elements !== undefined && (!before.elements.ok || before.elements.elements.length === 0),
       };
       const checks = await this.stage.guard(verifyEffects(input));
       verifying += performance.now() - start;

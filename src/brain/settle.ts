@@ -12,6 +12,8 @@ export interface SettleOptions {
   readonly quietMs?: number;
   /** What the window ends on, when known (the recorded effects show): no longer quiet needed. */
   readonly ready?: (frame: Frame) => boolean;
+  /** How long a frame `ready` holds for must stay unchanged (vision/settle's default when unset). */
+  readonly readyQuietMs?: number;
   /** Told of each new state of the window the wait may end on (vision/settle). */
   readonly onState?: (frame: Frame) => void;
 }
@@ -42,6 +44,7 @@ export async function settle(
     ignore: options.ignore,
     ...(options.quietMs !== undefined ? { quietMs: options.quietMs } : {}),
     ...(options.ready ? { ready: options.ready } : {}),
+    ...(options.readyQuietMs !== undefined ? { readyQuietMs: options.readyQuietMs } : {}),
     ...(options.onState ? { onState: options.onState } : {}),
     ...(expect ? { expectChangeFrom: expect.changeFrom, reactMs: expect.reactMs } : {}),
   });

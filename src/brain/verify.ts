@@ -71,6 +71,11 @@ export interface VerifyInput {
    * effect was recorded on the target itself (a button whose label changes).
    */
   readonly target?: Region;
+  /**
+   * The app's elements cannot be read now (no accessibility bus): a change its element effects
+   * were to decide is checked by its recorded pixels instead, or nothing would check it.
+   */
+  readonly treeless?: boolean;
   /** How much larger than recorded the target is drawn (`drawnScale`): a found text's padding grows with it. @default 1 */
   readonly scale?: number;
 }
@@ -85,7 +90,8 @@ export async function verifyEffects(input: VerifyInput): Promise<EffectCheck[]> 
   const checks: EffectCheck[] = [];
   let changes: Promise<ChangedWords> | undefined;
   // The app's end is verified by the app ending (replay-step.ts), never by pixels.
-  for (const effect of onScreen(input.recorded.effects)) {
+  for (const recorded of onScreen(input.recorded.effects)) {
+    const effect = input.treeless ? byPixels(recorded) : recorded;
     const image = effect.image ? input.image(effect.image) : undefined;
     const check = checkEffect(effect, image, input.before, input.after, input.offset, elsewhere(input, effect));
     if (!check.verified && kindOf(effect) === 'look' && effect.text && image) {
@@ -102,6 +108,9 @@ export async function verifyEffects(input: VerifyInput): Promise<EffectCheck[]> 
   }
   return changes ? withSurroundings(checks, await changes) : checks;
 }
+
+/** An element effect judged by its pixels: a text by what it says (the tree's words), else a look. */
+const byPixels = (effect: Effect): Effect => (kindOf(effect) === 'element' ? { ...effect, kind: effect.text ? 'text' : 'look' } : effect);
 
 /**
  * A text found elsewhere was found by its words; the change around them — its button or box

@@ -15,7 +15,7 @@ interface WorkerDesktop {
   readonly desktop: Desktop;
   readonly reader: TextReader;
   /**
-   * Starts the OCR worker in the background (about a second of loading), so a goal that will
+   * Starts the OCR workers in the background (about a second of loading), so a goal that will
    * read text has it ready by the time its app is. A failed start is left for the read to report.
    */
   readonly warmReader: () => void;

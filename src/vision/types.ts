@@ -19,6 +19,11 @@ export interface OcrResult {
 export interface ReadOptions {
   /** Read a single line or a single character (tesseract page segmentation). @default 'block' */
   readonly layout?: 'block' | 'line' | 'char';
+  /**
+   * A 'block' of scattered runs of text (the packed image of region-read.ts): read with page
+   * segmentation for sparse text, which finds short runs a page layout analysis drops as noise.
+   */
+  readonly sparse?: boolean;
   /** Restrict recognised characters. */
   readonly whitelist?: string;
   /**

@@ -142,6 +142,19 @@ describe('effects must hold', () => {
   });
 });
 
+describe('a short quiet after the effects show', () => {
+  // 15 ms after the click: past the 10 ms quiet the wait ends on once the effect shows.
+  test('a result that falls back just after the wait ended on it fails: the looks after it catch it', async () => {
+    const last = replayOn({ revertMs: 15 }, await learnPath([clickAdd]));
+    const held = (await last.done).failure;
+    expect(held).toMatchObject({ category: 'effect-not-verified', index: 0 });
+    expect(held?.message).toMatch(/did not (hold|verify)/);
+    // Between two actions the fall-back fails the one it lands in: the one before, or the next whose count is short.
+    const between = replayOn({ revertMs: 15 }, await learnPath([clickAdd, clickAdd]));
+    expect((await between.done).failure).toMatchObject({ category: 'effect-not-verified' });
+  });
+});
+
 describe('the hold after the last action grows with the slowest reaction recorded on the path', () => {
   test('a result that falls back later than the shortest hold, within three times the recorded reaction, fails', async () => {
     const learned = await learnPath([clickAdd]);

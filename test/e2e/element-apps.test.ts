@@ -53,10 +53,21 @@ goals:
         match: exact
 `;
 
+// Its sum is an element effect (the display's label): the tree decides it while it can be read.
+const SUM = `name: Calculator sum
+app:
+  launch: \${env.FIXTURES}/open calculator "\${env.VARIANT}"
+  window: Retrace Calculator
+goals:
+  - id: sum
+    goal: click button "4", click button "+", click button "2", click button "="
+`;
+
 const project = new Project()
   .write('specs/galculator.yaml', GALCULATOR)
   .write('specs/chromium.yaml', CHROMIUM)
-  .write('specs/texts.yaml', TEXT_TARGETS);
+  .write('specs/texts.yaml', TEXT_TARGETS)
+  .write('specs/sum.yaml', SUM);
 
 const verdict = (spec: string, goal: string) => {
   const found = project.summary().goals.find((g) => g.spec.endsWith(`/${spec}.yaml`) && g.goal === goal);
@@ -68,7 +79,7 @@ const buttons = (...names: string[]) => names.map((name) => ({ kind: 'click', ta
 
 describe('element targets on galculator and a Chromium app', () => {
   beforeAll(async () => {
-    const result = await project.cli(['run']);
+    const result = await project.cli(['run'], { VARIANT: '' });
     // "fresh" fails, as it should.
     expect(result.code, result.stdout + result.stderr).toBe(1);
   }, 240_000);
@@ -99,4 +110,19 @@ describe('element targets on galculator and a Chromium app', () => {
       [true, 'recorded'],
     ]);
   }, 120_000);
+
+  test('with the accessibility bus off, an effect the tree decided when learned is checked by its pixels: a wrong sum fails', async () => {
+    const sum = path('sum', 'sum').actions.at(-1);
+    expect(sum?.effects.some((e) => e.kind === 'element')).toBe(true);
+    const right = await project.cli(['run', 'specs/sum.yaml', '--learn', 'off'], { RETRACE_ACCESSIBILITY: 'off', VARIANT: '' });
+    expect(right.code, right.stdout + right.stderr).toBe(0);
+    expect(verdict('sum', 'sum').actions.every((a) => a.verified && a.resolvedBy === 'recorded')).toBe(true);
+    const wrong = await project.cli(['run', 'specs/sum.yaml', '--learn', 'off'], {
+      RETRACE_ACCESSIBILITY: 'off',
+      VARIANT: 'bug=wrong-result',
+    });
+    expect(wrong.code, wrong.stdout + wrong.stderr).toBe(1);
+    expect(verdict('sum', 'sum')).toMatchObject({ status: 'failed', category: 'effect-not-verified' });
+    expect(verdict('sum', 'sum').message).toMatch(/^action 4 \(click button "="\): its effect did not verify/);
+  }, 180_000);
 });

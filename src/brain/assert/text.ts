@@ -4,9 +4,12 @@
  * name or text says it), then, when no such place reads as it, in the whole window (or its region): the
  * tree tells where to look, never what is shown, and text no element holds is drawn anywhere. An
  * `absent:` reads the whole window (or region): the tree cannot tell where a text is not.
+ * A window is read first only where text can be (region-read.ts), which settles a `text:` found
+ * and an `absent:` shown; anything else is settled by reading all of it.
  */
-import type { Region } from '../../domain.ts';
+import type { Frame, Region } from '../../domain.ts';
 import { readAll } from '../../vision/ocr/find-text.ts';
+import { readTextRegions } from '../../vision/ocr/region-read.ts';
 import { matchText, type TextMatchMode } from '../../vision/text-match.ts';
 import { clampRegion, crop } from '../../vision/frame.ts';
 import { snapshot, textPlaces } from '../elements.ts';
@@ -17,14 +20,28 @@ import { pollAssertion } from './poll.ts';
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
-/** Everything readable in the window (or region): the page read plus label-by-label reads, and the frame read. */
-async function readWindow(
-  stage: Stage,
-  region: Region | undefined,
-): Promise<{ read: string; judged: NonNullable<AssertionResult['judged']> }> {
-  const { frame } = await stage.shoot();
-  const page = await stage.guard(readAll(stage.reader, frame, region ? { region } : {}));
+type Read = { read: string; judged: NonNullable<AssertionResult['judged']> };
+
+/**
+ * What the window (or region) of `frame` shows: 'regions' reads only where text can be
+ * (region-read.ts: fast, and what it reads is there, but it may miss some text); 'all' reads
+ * everything (the page read plus label-by-label reads).
+ */
+async function readWindow(stage: Stage, frame: Frame, region: Region | undefined, how: 'regions' | 'all'): Promise<Read> {
+  const page = await stage.guard(
+    how === 'regions' ? readTextRegions(stage.reader, frame, region) : readAll(stage.reader, frame, region ? { region } : {}),
+  );
   return { read: page.text, judged: { frame, ...(region ? { region } : {}), words: page.words.map((w) => w.box) } };
+}
+
+/**
+ * The window read where text can be, then, unless `decides` holds of that read, all of it: the
+ * quick read is evidence one way only (a text it finds is on screen; one it misses may be too).
+ */
+async function readDeciding(stage: Stage, region: Region | undefined, decides: (read: string) => boolean): Promise<Read> {
+  const { frame } = await stage.shoot();
+  const quick = await readWindow(stage, frame, region, 'regions');
+  return decides(quick.read) ? quick : readWindow(stage, frame, region, 'all');
 }
 
 /**
@@ -105,8 +122,11 @@ export async function assertText(stage: Stage, check: TextCheck): Promise<Assert
   const last = await pollAssertion<Attempt>(async () => {
     const tree = await fromTree(stage, check);
     if (tree) return tree;
-    const { read, judged } = await readWindow(stage, check.region);
-    return { ok: matchText(read, check.text, check.match).ok, read, judged };
+    // A quick read holding the text decides (only for modes one text among others satisfies:
+    // `exact` and `regex` judge all the text, which the quick read may not have).
+    const holds = (read: string): boolean => matchText(read, check.text, check.match).ok;
+    const { read, judged } = await readDeciding(stage, check.region, (read) => BY_PART.has(check.match) && holds(read));
+    return { ok: holds(read), read, judged };
   }, check.timeoutMs);
   const read = check.mask(oneLine(last.read));
   return {
@@ -128,9 +148,10 @@ export async function assertAbsent(stage: Stage, check: Omit<TextCheck, 'match'>
   const off = await offWindow(stage, check.region);
   if (off) return { kind: 'absent', description, ok: false, message: off, read: '', ms: Math.round(performance.now() - started) };
   const last = await pollAssertion(async () => {
-    const { read, judged } = await readWindow(stage, check.region);
     // Anywhere, inside a word too: a text that must not be shown is not excused by what surrounds it.
-    return { ok: !matchText(read, check.text, 'substring').ok, read, judged };
+    const shown = (read: string): boolean => matchText(read, check.text, 'substring').ok;
+    const { read, judged } = await readDeciding(stage, check.region, shown);
+    return { ok: !shown(read), read, judged };
   }, check.timeoutMs);
   const read = check.mask(oneLine(last.read));
   return {

@@ -27,6 +27,7 @@ import { canonicalSymbols, bestWindow } from '../text-match.ts';
 import { editDistance, fuzzyTolerance } from '../../edit-distance.ts';
 import type { OcrResult, TextBox, TextReader } from '../types.ts';
 import { labelCandidates, readLabel, type LabelCandidate, type ReadCache } from './label-reads.ts';
+import { groupLines, moveResult } from './region-read.ts';
 
 export interface FindTextOptions {
   /** Look only inside this region (frame coordinates; hits are still in frame coordinates). */
@@ -217,12 +218,6 @@ const overlapsMostly = (a: Region, b: Region): boolean => {
   return part !== null && regionArea(part) >= 0.5 * Math.min(regionArea(a), regionArea(b));
 };
 
-/** An OCR result of a crop at `at`, in frame coordinates. */
-function moveResult(result: OcrResult, at: Region): OcrResult {
-  const move = (t: TextBox): TextBox => ({ ...t, box: offsetRegion(t.box, at.x, at.y) });
-  return { text: result.text, words: result.words.map(move), lines: result.lines.map(move) };
-}
-
 /** `inner` lies inside `outer`, give or take a pixel. */
 const contains = (outer: Region, inner: Region): boolean =>
   inner.x >= outer.x - 1 &&
@@ -338,30 +333,6 @@ function linesOf(page: OcrResult): TextBox[][] {
   const rest = page.words.filter((w) => !used.has(w));
   if (rest.length > 0) lines.push(...rest.map((w) => [w]));
   return lines;
-}
-
-/** Words regrouped into lines: vertical overlap of half the smaller height, sorted by x. */
-function groupLines(words: readonly TextBox[]): TextBox[] {
-  const sorted = [...words].sort((a, b) => a.box.y + a.box.height / 2 - (b.box.y + b.box.height / 2));
-  const rows: TextBox[][] = [];
-  for (const w of sorted) {
-    const row = rows.find((r) =>
-      r.some((o) => {
-        const overlap = Math.min(o.box.y + o.box.height, w.box.y + w.box.height) - Math.max(o.box.y, w.box.y);
-        return overlap >= 0.5 * Math.min(o.box.height, w.box.height);
-      }),
-    );
-    if (row) row.push(w);
-    else rows.push([w]);
-  }
-  return rows
-    .map((r) => r.sort((a, b) => a.box.x - b.box.x))
-    .sort((a, b) => a[0]!.box.y - b[0]!.box.y)
-    .map((r) => ({
-      text: r.map((w) => w.text).join(' '),
-      box: r.slice(1).reduce((acc, w) => unionRegions(acc, w.box), r[0]!.box),
-      confidence: r.reduce((s, w) => s + w.confidence, 0) / r.length,
-    }));
 }
 
 /** Best first; a hit whose centre lies in a better hit's box is dropped. */

@@ -3,9 +3,11 @@
  * shipped in @tesseract.js-data/eng: nothing is downloaded at run time. This folder is the only
  * place that imports tesseract.js, and it does so lazily, on the first read.
  *
- * One worker per reader, created on the first read and reused; `sharedTextReader()` gives the
- * process one reader (and so one worker). Reads are queued: a worker does one job at a time.
- * The worker thread keeps the process alive: call `close()` (or `closeSharedTextReader()`) when done.
+ * Up to `workers` workers per reader (2 by default: a window's text is read in two parallel
+ * parts, see region-read.ts), each created when a read finds the others busy (or by `warmUp`)
+ * and reused; `sharedTextReader()` gives the process one reader. A worker does one job at a
+ * time: a read goes to the worker with the fewest queued. Worker threads keep the process
+ * alive: call `close()` (or `closeSharedTextReader()`) when done.
  *
  * Each read: grayscale, dark-on-light, borders and specks erased (preprocess.ts, ink-clean.ts),
  * upscale so capitals are ~30 px, page segmentation by layout (line → 7; char → 10; block → 3
@@ -33,6 +35,15 @@ export interface TesseractReaderOptions {
   readonly lang?: string;
   /** Capital height reads are scaled to, px. @default 30 */
   readonly targetCapPx?: number;
+  /** Most workers (threads) reading at once. @default 2 */
+  readonly workers?: number;
+}
+
+/** One worker thread and its queue of reads. */
+interface Slot {
+  worker: Promise<Tesseract.Worker> | null;
+  queue: Promise<unknown>;
+  pending: number;
 }
 
 /** Where the shipped English data lives, or a best guess of it when the package is missing. */
@@ -49,8 +60,7 @@ export function defaultLangPath(): string {
 const SMALL_BLOCK_PX = 80;
 
 export class TesseractReader implements TextReader {
-  private worker: Promise<Tesseract.Worker> | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly slots: Slot[];
   private readonly langPath: string;
   private readonly lang: string;
   private readonly targetCapPx: number;
@@ -59,6 +69,7 @@ export class TesseractReader implements TextReader {
     this.langPath = options.langPath ?? defaultLangPath();
     this.lang = options.lang ?? 'eng';
     this.targetCapPx = options.targetCapPx ?? 30;
+    this.slots = Array.from({ length: Math.max(1, options.workers ?? 2) }, () => ({ worker: null, queue: Promise.resolve(), pending: 0 }));
   }
 
   /** The data file this reader loads. */
@@ -67,33 +78,41 @@ export class TesseractReader implements TextReader {
   }
 
   read(frame: Frame, options: ReadOptions = {}): Promise<OcrResult> {
-    const job = this.queue.then(() => this.readNow(frame, options));
-    this.queue = job.catch(() => undefined);
+    // The least busy worker; of equals the first, so reads one after another keep to one worker.
+    const slot = this.slots.reduce((best, s) => (s.pending < best.pending ? s : best));
+    slot.pending++;
+    const job = slot.queue.then(() => this.readNow(slot, frame, options));
+    slot.queue = job.catch(() => undefined).finally(() => slot.pending--);
     return job;
   }
 
   async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
-    if (!worker) return;
-    await this.queue;
-    await (await worker.catch(() => null))?.terminate();
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        const worker = slot.worker;
+        slot.worker = null;
+        if (!worker) return;
+        await slot.queue;
+        await (await worker.catch(() => null))?.terminate();
+      }),
+    );
   }
 
-  /** Starts the worker now (reads start it anyway); throws InfrastructureError('OCR_DATA') when the data is missing. */
+  /** Starts the workers now (reads start them anyway); throws InfrastructureError('OCR_DATA') when the data is missing. */
   async warmUp(): Promise<void> {
-    await this.getWorker();
+    await Promise.all(this.slots.map((slot) => this.getWorker(slot)));
   }
 
-  private getWorker(): Promise<Tesseract.Worker> {
-    if (!this.worker) {
-      this.worker = this.createWorker();
+  private getWorker(slot: Slot): Promise<Tesseract.Worker> {
+    if (!slot.worker) {
+      const worker = this.createWorker();
+      slot.worker = worker;
       // A failed start is not cached: the next read tries again (and fails with the same message).
-      this.worker.catch(() => {
-        this.worker = null;
+      worker.catch(() => {
+        if (slot.worker === worker) slot.worker = null;
       });
     }
-    return this.worker;
+    return slot.worker;
   }
 
   private async createWorker(): Promise<Tesseract.Worker> {
@@ -118,18 +137,18 @@ export class TesseractReader implements TextReader {
     }
   }
 
-  private async readNow(frame: Frame, options: ReadOptions): Promise<OcrResult> {
+  private async readNow(slot: Slot, frame: Frame, options: ReadOptions): Promise<OcrResult> {
     const layout = options.layout ?? 'block';
     if (frame.width === 0 || frame.height === 0) return empty();
     const normalized = normalizeForOcr(frame, { layout });
     const fixed = fixedResult(normalized.fixed);
     const clean = normalized.clean;
     if (clean && clean.ink === null) return fixed; // nothing (else) but borders and specks
-    return merge(fixed, await this.readRest(normalized, frame, options));
+    return merge(fixed, await this.readRest(slot, normalized, frame, options));
   }
 
   /** OCR of what preprocessing left: the lines not in X's fixed font. */
-  private async readRest(normalized: Normalized, frame: Frame, options: ReadOptions): Promise<OcrResult> {
+  private async readRest(slot: Slot, normalized: Normalized, frame: Frame, options: ReadOptions): Promise<OcrResult> {
     const layout = options.layout ?? 'block';
     const clean = normalized.clean;
     const prepare = (area: Region | null, as: 'block' | 'line' | 'char'): Prepared =>
@@ -144,7 +163,7 @@ export class TesseractReader implements TextReader {
       const results: OcrResult[] = [];
       for (let i = 0; i < lines.length; i++) {
         const area = lineArea(lines, i, frame);
-        results.push(await this.recognize(prepare(area, 'line'), '7', options.whitelist, frame));
+        results.push(await this.recognize(slot, prepare(area, 'line'), '7', options.whitelist, frame));
       }
       return {
         text: results
@@ -155,15 +174,15 @@ export class TesseractReader implements TextReader {
         lines: results.flatMap((r) => r.lines),
       };
     }
-    const psm = layout === 'char' ? '10' : layout === 'line' ? '7' : frame.height <= SMALL_BLOCK_PX ? '6' : '3';
+    const psm = layout === 'char' ? '10' : layout === 'line' ? '7' : options.sparse ? '11' : frame.height <= SMALL_BLOCK_PX ? '6' : '3';
     // A window on an empty screen: only the part holding ink is upscaled and read.
     const inked = clean?.ink ? clampRegion(inflateRegion(clean.ink, INK_MARGIN_PX), frame) : null;
     const sparse = inked !== null && inked.width * inked.height < SPARSE_INK * frame.width * frame.height;
-    return this.recognize(prepare(sparse ? inked : null, layout), psm, options.whitelist, frame);
+    return this.recognize(slot, prepare(sparse ? inked : null, layout), psm, options.whitelist, frame);
   }
 
-  private async recognize(prepared: Prepared, psm: string, whitelist: string | undefined, frame: Frame): Promise<OcrResult> {
-    const worker = await this.getWorker();
+  private async recognize(slot: Slot, prepared: Prepared, psm: string, whitelist: string | undefined, frame: Frame): Promise<OcrResult> {
+    const worker = await this.getWorker(slot);
     let page: Tesseract.Page;
     try {
       const result = await worker.recognize(
@@ -234,7 +253,7 @@ function lineArea(lines: readonly Region[], i: number, frame: Frame): Region {
 
 let shared: TesseractReader | null = null;
 
-/** The process-wide reader (one worker, created on first use). */
+/** The process-wide reader (its workers created on first use). */
 export function sharedTextReader(): TesseractReader {
   shared ??= new TesseractReader();
   return shared;
