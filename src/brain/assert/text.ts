@@ -37,9 +37,11 @@ async function readWindow(stage: Stage, frame: Frame, region: Region | undefined
 /**
  * The window read where text can be, then, unless `decides` holds of that read, all of it: the
  * quick read is evidence one way only (a text it finds is on screen; one it misses may be too).
+ * Without `decides` (a check the quick read can never settle) the window is read whole at once.
  */
-async function readDeciding(stage: Stage, region: Region | undefined, decides: (read: string) => boolean): Promise<Read> {
+async function readDeciding(stage: Stage, region: Region | undefined, decides: ((read: string) => boolean) | undefined): Promise<Read> {
   const { frame } = await stage.shoot();
+  if (!decides) return readWindow(stage, frame, region, 'all');
   const quick = await readWindow(stage, frame, region, 'regions');
   return decides(quick.read) ? quick : readWindow(stage, frame, region, 'all');
 }
@@ -125,7 +127,7 @@ export async function assertText(stage: Stage, check: TextCheck): Promise<Assert
     // A quick read holding the text decides (only for modes one text among others satisfies:
     // `exact` and `regex` judge all the text, which the quick read may not have).
     const holds = (read: string): boolean => matchText(read, check.text, check.match).ok;
-    const { read, judged } = await readDeciding(stage, check.region, (read) => BY_PART.has(check.match) && holds(read));
+    const { read, judged } = await readDeciding(stage, check.region, BY_PART.has(check.match) ? holds : undefined);
     return { ok: holds(read), read, judged };
   }, check.timeoutMs);
   const read = check.mask(oneLine(last.read));
