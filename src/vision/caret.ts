@@ -13,8 +13,13 @@ import type { Frame, Region } from '../domain.ts';
 import { clampRegion, cloneFrame, crop, fillRegion, paste } from './frame.ts';
 
 export const CARET_SHAPE = Object.freeze({
-  /** Columns a caret is wide: 1 px in GTK and Chromium (an "l" is 2 at the same size). */
-  maxWidth: 1,
+  /**
+   * Columns a caret is wide: 1 px in GTK and Chromium, 2 in Tk (`insertWidth`). An "l" is 2 px at
+   * GTK's size too, so a 2-px bar is a caret only beside text it overreaches at both ends (no glyph
+   * of a line reaches below its baseline and above its tallest letter at once); alone in a field,
+   * a 2-px bar may be a typed "l" or "I", and is left alone.
+   */
+  maxWidth: 2,
   /** Shorter bars are punctuation. */
   minHeight: 6,
   /**
@@ -110,9 +115,10 @@ export function findCarets(frame: Frame): Region[] {
       continue;
     }
     const beside = before ?? after;
-    // A lone bar is a caret in an empty field; beside a text it must be taller than the line.
-    const tall =
-      !beside || (beside.top > run.top && beside.bottom < run.bottom && height >= CARET_SHAPE.minRatio * (beside.bottom - beside.top + 1));
+    // A lone 1-px bar is a caret in an empty field; beside a text it must be taller than the line.
+    const tall = beside
+      ? beside.top > run.top && beside.bottom < run.bottom && height >= CARET_SHAPE.minRatio * (beside.bottom - beside.top + 1)
+      : x1 === x;
     if (tall) carets.push({ x, y: run.top, width: x1 - x + 1, height });
     x = x1;
   }

@@ -23,7 +23,7 @@ describe('findCarets', () => {
 
   test('a bar with text on both sides, a wide bar or one reaching the crop edge is not a caret', () => {
     expect(findCarets(line(15, { x: 8, top: 4, height: 24 }))).toEqual([]);
-    expect(findCarets(line(15, { x: 22, top: 4, height: 24, width: 2 }))).toEqual([]);
+    expect(findCarets(line(15, { x: 22, top: 4, height: 24, width: 3 }))).toEqual([]);
     expect(findCarets(line(15, { x: 22, top: 0, height: 32 }))).toEqual([]);
   });
 
@@ -31,6 +31,12 @@ describe('findCarets', () => {
     const empty = drawn(40, 30, WHITE, [[{ x: 3, y: 3, width: 1, height: 24 }, BLACK]]);
     expect(findCarets(empty)).toEqual([{ x: 3, y: 3, width: 1, height: 24 }]);
     expect(findCarets(drawn(40, 30, WHITE))).toEqual([]);
+  });
+
+  test("a 2-px bar (Tk's caret) after the text it overreaches is the caret; alone it may be an l, kept", () => {
+    expect(findCarets(line(15, { x: 22, top: 4, height: 24, width: 2 }))).toEqual([{ x: 22, y: 4, width: 2, height: 24 }]);
+    expect(findCarets(line(15, { x: 22, top: 8, height: 15, width: 2 }))).toEqual([]);
+    expect(findCarets(drawn(40, 30, WHITE, [[{ x: 3, y: 3, width: 2, height: 24 }, BLACK]]))).toEqual([]);
   });
 
   test('light on dark: ink is what differs from the background', () => {
@@ -45,6 +51,11 @@ describe('findCarets', () => {
     expect(findCarets(loadImage('caret-alice'))).toEqual([{ x: 49, y: 3, width: 1, height: 24 }]);
     expect(findCarets(loadImage('caret-buy-milk'))).toEqual([{ x: 89, y: 3, width: 1, height: 24 }]);
     expect(findCarets(loadImage('caret-cleared'))).toHaveLength(1);
+  });
+
+  test('real Tk entries: its 2-px caret after a typed "Tea 3", light and dark', () => {
+    expect(findCarets(loadImage('caret-tk-light'))).toEqual([{ x: 36, y: 1, width: 2, height: 17 }]);
+    expect(findCarets(loadImage('caret-tk-dark'))).toEqual([{ x: 38, y: 3, width: 2, height: 17 }]);
   });
 });
 
