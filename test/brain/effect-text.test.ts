@@ -219,7 +219,8 @@ describe("the target's own look is its feedback, not part of what opened beside 
   const dialog = { x: 20, y: 51, width: 150, height: 40 };
   fillRegion(after, dialog, [255, 248, 224, 255]);
   drawText(after, 'ORDER DONE', { x: 30, y: 63 }, INK);
-  const effects = () => makeEffects({ before, after, dynamic: [], secret: false, sink: new Map(), reader: glyphReader, target: button });
+  const effects = (changed = after) =>
+    makeEffects({ before, after: changed, dynamic: [], secret: false, sink: new Map(), reader: glyphReader, target: button });
 
   test('the dialog is a text of its own; the button pressed is feedback', async () => {
     const made = await effects();
@@ -234,15 +235,7 @@ describe("the target's own look is its feedback, not part of what opened beside 
     strokeRegion(over, button, [90, 90, 90, 255], 2);
     fillRegion(over, { x: 20, y: 44, width: 150, height: 45 }, [255, 248, 224, 255]);
     drawText(over, 'ORDER DONE', { x: 30, y: 60 }, INK);
-    const made = await makeEffects({
-      before,
-      after: over,
-      dynamic: [],
-      secret: false,
-      sink: new Map(),
-      reader: glyphReader,
-      target: button,
-    });
+    const made = await effects(over);
     expect(made.map((e) => [e.kind, e.text])).toEqual([['text', 'SEND\nORDER DONE']]);
     expect(made[0]?.region).toEqual({ x: 15, y: 15, width: 158, height: 77 });
   });
@@ -252,15 +245,7 @@ describe("the target's own look is its feedback, not part of what opened beside 
     strokeRegion(over, button, [90, 90, 90, 255], 2);
     strokeRegion(over, { x: 40, y: 46, width: 130, height: 43 }, INK, 1);
     drawText(over, 'ORDER DONE', { x: 50, y: 62 }, INK);
-    const made = await makeEffects({
-      before,
-      after: over,
-      dynamic: [],
-      secret: false,
-      sink: new Map(),
-      reader: glyphReader,
-      target: button,
-    });
+    const made = await effects(over);
     expect(made.map((e) => [e.kind, e.text])).toEqual([['text', 'SEND\nORDER DONE']]);
   });
 
@@ -268,15 +253,7 @@ describe("the target's own look is its feedback, not part of what opened beside 
     const relabelled = cloneFrame(after);
     fillRegion(relabelled, { x: 22, y: 22, width: 56, height: 23 }, [220, 220, 220, 255]);
     drawText(relabelled, 'DONE', { x: 26, y: 26 }, INK);
-    const made = await makeEffects({
-      before,
-      after: relabelled,
-      dynamic: [],
-      secret: false,
-      sink: new Map(),
-      reader: glyphReader,
-      target: button,
-    });
+    const made = await effects(relabelled);
     expect(made.map((e) => [e.kind, e.text])).toEqual([['text', 'DONE\nORDER DONE']]);
   });
 });
