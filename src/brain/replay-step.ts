@@ -274,9 +274,11 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
         : [];
     // Where an element is, the tree told what changed: the pixels look only where none is.
     const told = step.treeRecorded && elementsAfter?.ok ? leafBoxes(elementsAfter.elements) : [];
+    const targets = targetBoxes(step, resolved);
+    const scale = drawnScale(step, resolved);
     const accounted = [
       ...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]),
-      ...targetBoxes(step, resolved),
+      ...targets,
       ...effectBoxes(elementCheck?.found ?? [], elementsAfter?.ok ? elementsAfter.elements : [], after.frame),
       ...elementEvidence(recorded.effects, elementCheck?.found ?? []),
       ...newsRegions(news),
@@ -284,12 +286,9 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
     ];
     const moves = (): Promise<FocusMoves | undefined> => this.news.focusMoves(before, elementsAfter, after.window);
     const move = pointerMove(action);
-    const [rest] = move === 'target' ? targetBoxes(step, resolved) : [];
+    const [rest] = move === 'target' ? targets : [];
     this.news.pointer.acted(move !== 'none', rest);
-    const unexpected = [
-      ...news,
-      ...(await this.news.unexpected(index, before.frame, after, accounted, ignore(), secret, drawnScale(step, resolved), moves)),
-    ];
+    const unexpected = [...news, ...(await this.news.unexpected(index, before.frame, after, accounted, ignore(), secret, scale, moves))];
     clock.lap('verifyMs');
     if (unexpected.length > 0 && this.options.unexpectedChanges !== 'warn') {
       return {
@@ -332,7 +331,7 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
       ],
       dynamic: recorded.dynamic,
       secret,
-      scale: drawnScale(step, resolved),
+      scale,
       ...(after.drawing && { drawing: after.drawing }),
     };
     return { report: done, observed, changed, healed };
