@@ -7,7 +7,8 @@
  * there changed: a toggle that reverts by itself on that control still fails.
  */
 import type { Action, Frame, Region } from '../domain.ts';
-import { clampRegion, inflateRegion, intersectRegions, regionArea, regionsIntersect } from '../vision/frame.ts';
+import { pixelsUnlikeAll } from '../vision/changes.ts';
+import { inflateRegion, intersectRegions, regionArea, regionsIntersect } from '../vision/frame.ts';
 import { isFeedback } from './observe.ts';
 import { EFFECT_THRESHOLDS } from './thresholds.ts';
 
@@ -77,25 +78,11 @@ export class PointerTrail {
     if (left === undefined || left.entered.width !== after.width || left.entered.height !== after.height) return false;
     const inside = intersectRegions(change, inflateRegion(left.box, EFFECT_THRESHOLDS.feedbackReachPx));
     if (inside === null || regionArea(inside) < regionArea(change) || !isFeedback(before, after, change, left.box)) return false;
-    const { width, height } = after;
-    const changed = (i: number): boolean => !samePixel(before, after, i);
     // What the actions on it changed (a check mark) still shows against how it looked before...
-    const unlike = (i: number): boolean => !samePixel(left.entered, after, i);
     const kept = left.effects.every(
-      (e) => !regionsIntersect(e, change) || countPixels(clampRegion(e, width, height), width, unlike) >= EFFECT_THRESHOLDS.minEffectPixels,
+      (e) => !regionsIntersect(e, change) || pixelsUnlikeAll(after, [left.entered], e) >= EFFECT_THRESHOLDS.minEffectPixels,
     );
     // ...and what did change is as it was before the pointer came.
-    const notBack = (i: number): boolean => changed(i) && !samePixel(left.entered, after, i);
-    return kept && countPixels(clampRegion(change, width, height), width, notBack) < EFFECT_THRESHOLDS.minEffectPixels;
+    return kept && pixelsUnlikeAll(after, [before, left.entered], change) < EFFECT_THRESHOLDS.minEffectPixels;
   }
 }
-
-const samePixel = (a: Frame, b: Frame, i: number): boolean =>
-  a.data[i] === b.data[i] && a.data[i + 1] === b.data[i + 1] && a.data[i + 2] === b.data[i + 2];
-
-/** How many pixels of `r` (in frames `width` wide) `counts` says yes to, by their byte offset. */
-const countPixels = (r: Region, width: number, counts: (i: number) => boolean): number => {
-  let count = 0;
-  for (let y = r.y; y < r.y + r.height; y++) for (let x = r.x; x < r.x + r.width; x++) if (counts((y * width + x) * 4)) count++;
-  return count;
-};

@@ -53,6 +53,23 @@ export function framesEqual(a: Frame, b: Frame, ignore: readonly Region[] = []):
 }
 
 /**
+ * How many pixels of `region` in `frame` differ in colour from the same pixel in every one of
+ * `others` (frames of its size): changed from one state and not back to another, say.
+ */
+export function pixelsUnlikeAll(frame: Frame, others: readonly Frame[], region: Region): number {
+  const r = clampRegion(region, frame.width, frame.height);
+  const d = frame.data;
+  let count = 0;
+  for (let y = r.y; y < r.y + r.height; y++) {
+    for (let x = r.x; x < r.x + r.width; x++) {
+      const i = (y * frame.width + x) * 4;
+      if (others.every((o) => o.data[i] !== d[i] || o.data[i + 1] !== d[i + 1] || o.data[i + 2] !== d[i + 2])) count++;
+    }
+  }
+  return count;
+}
+
+/**
  * Boxes around the pixels that differ between `a` and `b`, clustered: changed pixels within
  * about `gap` pixels of each other share one box. Sorted top to bottom, then left to right.
  * Frames of different sizes yield one box covering both.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedRegions, framesEqual, mergeRegions } from '../../src/vision/changes.ts';
+import { changedRegions, framesEqual, mergeRegions, pixelsUnlikeAll } from '../../src/vision/changes.ts';
 import { cloneFrame, createFrame, fillRegion } from '../../src/vision/frame.ts';
 import { BLACK, WHITE, loadImage, noiseFrame } from './helpers.ts';
 
@@ -94,5 +94,22 @@ describe('changedRegions', () => {
       5,
     );
     expect(merged).toEqual([{ x: 0, y: 0, width: 25, height: 5, pixels: 75 }]);
+  });
+});
+
+describe('pixelsUnlikeAll', () => {
+  it('counts the pixels of a region that differ from every other frame', () => {
+    const entered = createFrame(20, 10, WHITE);
+    const before = cloneFrame(entered);
+    fillRegion(before, { x: 0, y: 0, width: 10, height: 10 }, BLACK); // hovered: the left half dark
+    const after = cloneFrame(entered);
+    fillRegion(after, { x: 0, y: 0, width: 4, height: 10 }, BLACK); // 40 pixels still dark
+    const all = { x: 0, y: 0, width: 20, height: 10 };
+    expect(pixelsUnlikeAll(after, [entered], all)).toBe(40);
+    // Changed since `before` and not back as `entered` had them: none (the 40 did not change).
+    expect(pixelsUnlikeAll(after, [before, entered], all)).toBe(0);
+    fillRegion(after, { x: 15, y: 0, width: 2, height: 10 }, BLACK);
+    expect(pixelsUnlikeAll(after, [before, entered], all)).toBe(20);
+    expect(pixelsUnlikeAll(after, [before, entered], { x: 16, y: 5, width: 50, height: 50 })).toBe(5);
   });
 });
