@@ -12,7 +12,18 @@ import { clampRegion, crop, inflateRegion, regionsIntersect } from '../vision/fr
 import { colourRole } from '../vision/colour-role.ts';
 import { CYCLE_LIMITS, EFFECT_THRESHOLDS, ELEMENT_LIMITS } from './thresholds.ts';
 import type { Stage } from './stage.ts';
-import { closestTo, CONTAINERS, describeElement, indexByRef, onScreen, pathOf, sameShareOf, snapshot, type Snapshot } from './elements.ts';
+import {
+  closestTo,
+  CONTAINERS,
+  describeElement,
+  indexByRef,
+  isSurface,
+  onScreen,
+  pathOf,
+  sameShareOf,
+  snapshot,
+  type Snapshot,
+} from './elements.ts';
 
 type Property = keyof ElementProperties;
 const STATES = ['checked', 'sensitive', 'focused', 'selected', 'expanded'] as const;
@@ -74,14 +85,15 @@ interface Pair {
 
 /**
  * Elements paired by their place (a toolkit may replace a text's object when the text changes),
- * containers but dialogs and elements off screen left out; `appeared` and `left` are the ones with no partner.
+ * containers but surfaces (`isSurface`: a dialog) and elements off screen left out; `appeared` and
+ * `left` are the ones with no partner.
  */
 function pairElements(before: readonly Element[], after: readonly Element[]): { pairs: Pair[]; appeared: Element[]; left: Element[] } {
   const place = (elements: readonly Element[]): Map<string, { element: Element; path: ElementStep[] }> => {
     const byRef = indexByRef(elements);
     return new Map(
       elements
-        .filter((e) => (!CONTAINERS.has(e.role) || e.role === 'dialog') && onScreen(e, byRef))
+        .filter((e) => (!CONTAINERS.has(e.role) || isSurface(e)) && onScreen(e, byRef))
         .map((e) => {
           const path = pathOf(e, byRef);
           return [pathKey(path), { element: e, path }];
@@ -107,9 +119,8 @@ const differences = (then: Element, now: Element): Property[] => {
   return (Object.keys(b) as Property[]).filter((p) => a[p] !== b[p]);
 };
 
-/** An element worth recording as appeared or gone: a dialog, or any other non-container that shows a name or text. */
-const tellsWhat = (e: Element): boolean =>
-  e.role === 'dialog' || (!CONTAINERS.has(e.role) && (accessibleName(e) !== '' || (e.text ?? '') !== ''));
+/** An element worth recording as appeared or gone: a surface (a dialog), or any other non-container that shows a name or text. */
+const tellsWhat = (e: Element): boolean => isSurface(e) || (!CONTAINERS.has(e.role) && (accessibleName(e) !== '' || (e.text ?? '') !== ''));
 
 /** What an element that appeared shows: its name, text, value and the states a person reads (not its focus). */
 function shows(e: Element, secret: boolean): ElementProperties {
@@ -294,6 +305,14 @@ const containsRegion = (outer: Region, inner: Region): boolean =>
 const PRESSED: ReadonlySet<string> = new Set(['button', 'link', 'menuitem', 'tab']);
 
 /**
+ * Whether the tree says the action left its target as it was: a control whose pressed look is
+ * only its feedback (a button), with no change recorded on it (its focus aside, which
+ * `elementChanges` leaves out). What changed on it then is its own look, or what came over it.
+ */
+export const leftAsItWas = (changes: readonly ElementEffect[], target: ElementAnchor | undefined): target is ElementAnchor =>
+  target !== undefined && PRESSED.has(target.role) && !changes.some((e) => pathKey(e.path) === pathKey(target.path));
+
+/**
  * Roles that draw content of their own the tree does not tell (a canvas, a picture, a page or a
  * terminal), or hold other elements (each tells its own): a change on them stays a pixel effect.
  */
@@ -327,8 +346,7 @@ export function asElementEvidence(
   shown: readonly Element[],
   target?: ElementAnchor,
 ): Effect[] {
-  const targetKey = target && pathKey(target.path);
-  const untouched = target !== undefined && PRESSED.has(target.role) && !changes.some((e) => pathKey(e.path) === targetKey);
+  const untouched = leftAsItWas(changes, target);
   const leaves = leafBoxes(shown).map((box) => ({ box }));
   return effects.map((effect) => {
     if ((effect.kind !== 'text' && effect.kind !== 'look') || effect.image === undefined) return effect;

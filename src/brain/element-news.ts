@@ -12,7 +12,7 @@ import type { ElementEffect, ElementProperties, Region, UnexpectedChange } from 
 import type { Element } from '../desktop/types.ts';
 import { secretMasker } from '../spec-file/secrets.ts';
 import { regionArea, subtractRegion } from '../vision/frame.ts';
-import { CONTAINERS, describeElement, indexByRef } from './elements.ts';
+import { CONTAINERS, describeElement, indexByRef, isSurface } from './elements.ts';
 import { checkElementEffect, DRAWN, elementChanges, leafBoxes, type ChangeOptions, type ElementVerdict } from './element-effects.ts';
 
 const key = (e: ElementEffect): string => `${e.change ?? 'changed'}\u0000${e.role}\u0000${e.name}`;
@@ -119,8 +119,8 @@ const HOLDERS: ReadonlySet<string> = new Set(['list', 'table', 'tree']);
 /**
  * Where the elements of the verified element effects are now (`found`, in the read `elements`):
  * what changed on them is their effect. Not a container's whole box (a list's, a window's, one
- * covering most of the window): what else shows in it is news. A dialog recorded as appearing
- * that appeared is the exception: its frame, background and margins are its own, drawn at
+ * covering most of the window): what else shows in it is news. A surface (`isSurface`: a dialog,
+ * a window shown inside the app's) recorded as appearing that appeared is the exception: its frame, background and margins are its own, drawn at
  * whatever size the theme, font or scale gives it (GDK_SCALE=2 draws it twice as large as
  * recorded); what is in it is told by its own elements, and an element in it nobody recorded is
  * tree news. Only the places in it that draw what the tree does not tell (an image, a canvas, a
@@ -138,7 +138,7 @@ export function effectBoxes(
   };
   return found.flatMap(({ effect, element }) => {
     if (element === undefined || regionArea(element.box) > 0.5 * size.width * size.height) return [];
-    if (element.role === 'dialog' && effect.change === 'appeared') {
+    if (isSurface(element) && effect.change === 'appeared') {
       // Only what is in it: a list the dialog lies over is covered by it, not part of it.
       return elements
         .filter((e) => DRAWN.has(e.role) && inside(e, element))

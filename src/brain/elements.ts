@@ -119,6 +119,14 @@ export const CONTAINERS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Whether a container comes and goes whole, over what it covers: a dialog, or a window inside
+ * the app's own (Qt publishes a frame shown over its form, an in-window dialog, as one). Its
+ * appearing or going is what an action did, and all it draws is its own. The app's top-level
+ * windows are not: everything else happens in them.
+ */
+export const isSurface = (e: Pick<Element, 'role' | 'depth'>): boolean => e.role === 'dialog' || (e.role === 'window' && e.depth > 0);
+
+/**
  * Whether an element is on screen where it says: showing, with an area, and its centre inside
  * every ancestor that clips what it holds. A toolkit may publish a hidden popup as showing (Qt
  * keeps a closed combo box's list, 0×0, with items whose boxes lie over the fields below it),

@@ -10,7 +10,7 @@ import { crop } from '../vision/frame.ts';
 import type { Stage } from './stage.ts';
 import type { Settled } from './settle.ts';
 import { elementAnchorAt } from './element-target.ts';
-import { asElementEvidence, elementChanges, focusMoves, readElements, readSettledElements } from './element-effects.ts';
+import { asElementEvidence, elementChanges, focusMoves, leftAsItWas, readElements, readSettledElements } from './element-effects.ts';
 import { makeAnchor, makeEffects, type AssetSink } from './observe.ts';
 import type { Resolved } from './cycle-strategy.ts';
 
@@ -43,6 +43,13 @@ export async function observe(
   const anchor = pixelAnchor && element ? { ...pixelAnchor, element } : pixelAnchor;
   const elementsAfter = elementsBefore ? await readSettledElements(stage, after.window, dynamic) : undefined;
   const focusOnly = elementsBefore && elementsAfter ? focusMoves(elementsBefore, elementsAfter).focusOnly : undefined;
+  const elements = recorded
+    ? recorded.elements
+    : elementsBefore && elementsAfter
+      ? elementChanges(elementsBefore, elementsAfter, { dynamic, secret, ...(element && { target: element }) })
+      : undefined;
+  // Where the app's elements tell what changed, they decide; the pixels there are evidence.
+  const told = elementsBefore !== undefined && elementsAfter !== undefined && !secret;
   const pixels = await stage.guard(
     makeEffects({
       before: before.frame,
@@ -52,17 +59,12 @@ export async function observe(
       sink: assets,
       reader: stage.reader,
       ...(anchor ? { target: anchor.box } : {}),
+      ...(told && leftAsItWas(elements ?? [], element) && { targetUnchanged: true }),
       ...(focusOnly?.length ? { focusOnly } : {}),
       known: { ...(typed !== undefined && { typed }), ...(elementsAfter && { elements: elementsAfter }) },
     }),
   );
-  const elements = recorded
-    ? recorded.elements
-    : elementsBefore && elementsAfter
-      ? elementChanges(elementsBefore, elementsAfter, { dynamic, secret, ...(element && { target: element }) })
-      : undefined;
-  // Where the app's elements tell what changed, they decide; the pixels there are evidence.
-  const effects = elementsBefore && elementsAfter && !secret ? asElementEvidence(pixels, elements ?? [], elementsAfter, element) : pixels;
+  const effects = told ? asElementEvidence(pixels, elements ?? [], elementsAfter, element) : pixels;
   return {
     action,
     ...(anchor ? { anchor } : {}),

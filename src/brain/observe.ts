@@ -65,6 +65,12 @@ export interface ObserveInput {
   readonly reader: TextReader;
   /** The box of the control the action pointed at, if any: its own feedback is told apart. */
   readonly target?: Region;
+  /**
+   * The app's elements say the action left the target as it was (`leftAsItWas`: a button
+   * pressed): every change on it is its own look, even one that crosses its edge — what came
+   * over it (a dialog drawn over its lower edge) is told by its own elements.
+   */
+  readonly targetUnchanged?: boolean;
   /** The boxes of elements whose focus alone the action changed (the field it left): their feedback too. */
   readonly focusOnly?: readonly Region[];
   /** What is known to be shown after the action, so a text read is never recorded misread (`knownReading`). */
@@ -130,8 +136,10 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
   // lies on its element's box or just around it; a wider margin would reach the next field.
   // So is the target's own look (hovered, pressed) when that is all that changed on it: a dialog
   // opening next to the button clicked, its edge within reach of the button, is not the button's
-  // look, and a layout that moves the button leaves the dialog's text without it.
-  const target = input.target && ownLookOnly(before, after, input.target, input.dynamic) ? [input.target] : [];
+  // look, and a layout that moves the button leaves the dialog's text without it. Pixels cannot
+  // tell that when the dialog is drawn over the button's edge; the tree can.
+  const target =
+    input.target && (input.targetUnchanged === true || ownLookOnly(before, after, input.target, input.dynamic)) ? [input.target] : [];
   const rings = [...(input.focusOnly ?? []), ...target]
     .map((box) => ({ box, area: clampRegion(inflateRegion(box, EFFECT_PADDING), after.width, after.height) }))
     .filter(({ area }) => area.width > 0 && area.height > 0);
@@ -162,7 +170,9 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
     const said = await readRegion(reader, before, region, changed);
     const text = knownReading(await readRegion(reader, after, region, changed), knownIn(input.known, region, said, after));
     const image = store(sink, crop(after, region));
-    const kind: EffectKind = own && sameText(said, text) ? 'feedback' : sameText(said, text) ? 'look' : 'text';
+    // On a target the tree says unchanged, what OCR reads differently (its label half covered) is no text of its own.
+    const ownLook = on !== undefined && on === input.target && input.targetUnchanged === true;
+    const kind: EffectKind = ownLook || (own && sameText(said, text)) ? 'feedback' : sameText(said, text) ? 'look' : 'text';
     const role = kind === 'text' && text ? colourRole(crop(after, region)) : 'plain';
     effects.push({ region, kind, image, ...(text ? { text } : {}), ...(role !== 'plain' ? { role } : {}) });
   }
