@@ -249,6 +249,27 @@ describe("the target's own look is its feedback, not part of what opened beside 
     expect(made.map((e) => [e.kind, e.text])).toEqual([['text', 'SEND\nORDER DONE']]);
   });
 
+  test('with the tree saying the button is unchanged, a dialog over its edge is apart from its pressed look', async () => {
+    const over = cloneFrame(before);
+    strokeRegion(over, button, [90, 90, 90, 255], 2);
+    fillRegion(over, { x: 20, y: 44, width: 150, height: 45 }, [255, 248, 224, 255]);
+    drawText(over, 'ORDER DONE', { x: 30, y: 60 }, INK);
+    const made = await makeEffects({
+      before,
+      after: over,
+      dynamic: [],
+      secret: false,
+      sink: new Map(),
+      reader: glyphReader,
+      target: button,
+      targetUnchanged: true,
+    });
+    expect(made.map((e) => [e.kind, e.text])).toEqual([
+      ['feedback', 'SEND'],
+      ['text', 'ORDER DONE'],
+    ]);
+  });
+
   test('a target whose inside changed (its label) stays part of the change around it', async () => {
     const relabelled = cloneFrame(after);
     fillRegion(relabelled, { x: 22, y: 22, width: 56, height: 23 }, [220, 220, 220, 255]);

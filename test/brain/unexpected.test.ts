@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import type { Frame, Region } from '../../src/domain.ts';
 import type { Element } from '../../src/desktop/types.ts';
 import { isFocusFeedback, unexplainedChanges } from '../../src/brain/unexpected.ts';
-import { focusMoves, leafBoxes } from '../../src/brain/element-effects.ts';
+import { elementChanges, focusMoves, leafBoxes } from '../../src/brain/element-effects.ts';
 import { effectBoxes } from '../../src/brain/element-news.ts';
 import { continuingChanging, extendsChanging, makeEffects } from '../../src/brain/observe.ts';
 import { cloneFrame, createFrame, fillRegion, inflateRegion, regionsIntersect, strokeRegion } from '../../src/vision/frame.ts';
@@ -163,6 +163,29 @@ describe('a dialog recorded as appearing, drawn at another size', () => {
   test('a list the dialog lies over is not in it: the dialog covering it is its own drawing', () => {
     const beneath = el('r', 'list', 'Orders', { x: 10, y: 200, width: 380, height: 90 });
     expect(leftOver(drawDialog(), [window, dialog, label, ok, beneath])).toEqual([]);
+  });
+
+  test('so is a window shown inside the app’s (Qt publishes its in-window dialog, a frame, as one): recorded as appearing, its box its own', () => {
+    const frame = el('d', 'window', 'Order', dialogBox);
+    const appearing = elementChanges([window], [window, frame, label, ok], { dynamic: [], secret: false });
+    expect(appearing.map((e) => [e.role, e.name, e.change])).toEqual([
+      ['window', 'Order', 'appeared'],
+      ['label', 'Order sent for Alice', 'appeared'],
+      ['button', 'OK', 'appeared'],
+    ]);
+    const shown = [frame, label, ok].map((element) => ({ effect: appeared(element), element }));
+    const after = drawDialog();
+    expect(
+      unexplainedChanges(before, after, [...effectBoxes(shown, [window, frame, label, ok], after), ...leafBoxes([label, ok])], []),
+    ).toEqual([]);
+  });
+
+  test('the app’s own window is no surface: it neither appears nor accounts for what is drawn in it', () => {
+    const small = el('w', 'window', 'Order', dialogBox, 0);
+    expect(elementChanges([], [small, label, ok], { dynamic: [], secret: false }).map((e) => e.role)).toEqual(['label', 'button']);
+    const after = drawDialog();
+    const shown = [{ effect: appeared(small), element: small }];
+    expect(unexplainedChanges(before, after, effectBoxes(shown, [small, label, ok], after), [])).not.toEqual([]);
   });
 
   test('a dialog that did not appear (it changed) accounts for nothing but its own elements', () => {
