@@ -334,7 +334,8 @@ export function leafBoxes(elements: readonly Element[]): Region[] {
  * is the element's own look (a default button's highlight as its window became active, a hover)
  * — either way it becomes `element`, evidence only. A look keeps no text (what OCR reads in a
  * radio's circle, "() / /", is nobody's text); a text keeps its colour role for the colour check,
- * and its words as the tree says them, for the report. A pressed control the tree says unchanged
+ * and its words as the tree says them, for the report (on a dialog or a window, as read: its
+ * name is its title). A pressed control the tree says unchanged
  * (its focus aside) showed its own pressed look: that is its feedback ("Add 1" read on it).
  * Feedback, a secret action's effects (no image) and changes on no element, or on one that draws
  * what the tree does not tell (`DRAWN`), stay as they are.
@@ -355,8 +356,9 @@ export function asElementEvidence(
     if (on === undefined && holding(effect.region, leaves) === undefined) return effect;
     const { text: read, ...look } = effect;
     if (effect.kind === 'look' || !read) return { ...look, kind: 'element' };
-    // What the tree says the element shows wins over what OCR read of it ("El" for a typed "3").
-    const said = on?.after.text ?? on?.after.name;
+    // What the tree says the element shows wins over what OCR read of it ("El" for a typed "3");
+    // a container's name is its title (a dialog's "Order"), not what it shows.
+    const said = on === undefined || CONTAINERS.has(on.role) ? undefined : (on.after.text ?? on.after.name);
     return { ...look, kind: 'element', text: said !== undefined && said !== '' ? said : read };
   });
 }

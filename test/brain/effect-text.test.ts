@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { findLines, findSaid, knownReading, readingOrder, sameText } from '../../src/brain/effect-text.ts';
 import { makeEffects } from '../../src/brain/observe.ts';
+import { asElementEvidence } from '../../src/brain/element-effects.ts';
 import type { Element } from '../../src/desktop/types.ts';
 import type { Frame } from '../../src/domain.ts';
 import { cloneFrame, createFrame, fillRegion, strokeRegion } from '../../src/vision/frame.ts';
@@ -276,5 +277,30 @@ describe("the target's own look is its feedback, not part of what opened beside 
     drawText(relabelled, 'DONE', { x: 26, y: 26 }, INK);
     const made = await effects(relabelled);
     expect(made.map((e) => [e.kind, e.text])).toEqual([['text', 'DONE\nORDER DONE']]);
+  });
+});
+
+describe('a pixel effect on an element the action changed keeps the words the tree says (asElementEvidence)', () => {
+  const region = { x: 123, y: 153, width: 153, height: 74 };
+  const read = { region, kind: 'text' as const, image: 'a.png', text: 'Order sent for AIice\nOK' };
+  const appeared = (role: string, name: string) => ({
+    role,
+    name,
+    path: [{ role, index: 1 }],
+    after: { name },
+    change: 'appeared' as const,
+    box: { x: 126, y: 156, width: 147, height: 68 },
+  });
+
+  test('on a label, its name', () => {
+    const [effect] = asElementEvidence([read], [appeared('label', 'Order sent for Alice')], []);
+    expect([effect?.kind, effect?.text]).toEqual(['element', 'Order sent for Alice']);
+  });
+
+  test('on a dialog or a window that appeared, what was read: its name is its title, not what it shows', () => {
+    for (const role of ['dialog', 'window']) {
+      const [effect] = asElementEvidence([read], [appeared(role, 'Order')], []);
+      expect([effect?.kind, effect?.text]).toEqual(['element', read.text]);
+    }
   });
 });
