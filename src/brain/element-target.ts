@@ -18,6 +18,7 @@ import {
   closestTo,
   elementAt,
   indexByRef,
+  isSurface,
   onScreen,
   pathOf,
   PUBLISHES_NOTHING,
@@ -144,9 +145,10 @@ export async function findByElement(input: LadderInput): Promise<Finding | undef
 
 /**
  * Whether something of the app lies over `point` of `element`: a top-level window or dialog
- * published after the element's own window (a dialog opened over it), or a dialog inside the page
- * after it in the tree (a modal layer) — that holds neither it nor is held by it. A tooltip is the
- * pointer's doing and moves with it: it covers nothing.
+ * published after the element's own window (a dialog opened over it), or a surface inside the
+ * window after it in the tree (`isSurface`: a modal layer, Qt's in-window dialog frame) — that
+ * holds neither it nor is held by it. A tooltip is the pointer's doing and moves with it: it
+ * covers nothing.
  */
 export function coveredAt(element: Element, point: Point, elements: readonly Element[], byRef: ReadonlyMap<string, Element>): boolean {
   const ancestors = new Set<string>();
@@ -158,7 +160,7 @@ export function coveredAt(element: Element, point: Point, elements: readonly Ele
     ancestors.add(up.ref);
   const position = elements.indexOf(element);
   return elements.some((e, i) => {
-    if (i <= position || ancestors.has(e.ref) || e.role === 'tooltip' || !(e.depth === 0 || e.role === 'dialog')) return false;
+    if (i <= position || ancestors.has(e.ref) || e.role === 'tooltip' || !(e.depth === 0 || isSurface(e))) return false;
     if (!containsPoint(e.box, point) || !onScreen(e, byRef)) return false;
     // What lies in the element itself (its own popup) does not cover it.
     for (
