@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The installed package runs the JavaScript compiled into dist/ when it was packed. A checkout of
+// The installed package runs the JavaScript bundled into dist/ when it was packed. A checkout of
 // the repository runs its TypeScript source through tsx's loader instead, so a dist/ left behind
 // by an earlier `npm pack` is never run in place of the source.
 import { existsSync, readFileSync } from 'node:fs';
