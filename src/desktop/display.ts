@@ -14,7 +14,7 @@ import { startSessionServices } from './session/services.ts';
 import { startWatchdog } from './watchdog.ts';
 import { accessibilityWanted } from '../switches.ts';
 import { runTool } from './exec-tool.ts';
-import { startXvfb } from './xvfb.ts';
+import { processGone, startXvfb } from './xvfb.ts';
 import type { Display, DisplayOptions, HandedDisplay } from './types.ts';
 
 /** The defaults of DisplayOptions, merged once. */
@@ -124,7 +124,7 @@ const reuseDisplay = async (name: string, accessibility: boolean, fonts: readonl
         `let retrace start its own Xvfb, or fix DISPLAY.`,
     );
   }
-  const life = watchLife(name);
+  const life = watchLife(name, 'stopped answering');
   const bus = userSessionBus();
   const usable = bus !== undefined && (!accessibility || (await reachesAccessibilityBus(bus)));
   const services = usable
@@ -176,17 +176,24 @@ const reuseDisplay = async (name: string, accessibility: boolean, fonts: readonl
 /**
  * A display the run's main process opened and keeps, handed to this worker: its apps get the
  * environment that process made for it, and stop() leaves the server and its services to it.
+ * Its Xvfb (when retrace started one) is watched by its pid, which tells a death at once.
  */
-export const adoptDisplay = (handed: HandedDisplay): Display => ({
-  name: handed.name,
-  width: handed.width,
-  height: handed.height,
-  owned: handed.owned,
-  env: handed.env,
-  ...(handed.sessionBus !== undefined && { sessionBus: handed.sessionBus }),
-  ...watchLife(handed.name),
-  stop: async () => undefined,
-});
+export const adoptDisplay = (handed: HandedDisplay): Display => {
+  const { pid } = handed;
+  return {
+    name: handed.name,
+    width: handed.width,
+    height: handed.height,
+    owned: handed.owned,
+    ...(pid !== undefined && { pid }),
+    env: handed.env,
+    ...(handed.sessionBus !== undefined && { sessionBus: handed.sessionBus }),
+    ...(pid === undefined
+      ? watchLife(handed.name, 'stopped answering')
+      : watchLife(handed.name, `died (Xvfb pid ${pid})`, () => processGone(pid))),
+    stop: async () => undefined,
+  };
+};
 
 /** What a worker needs of `display` to adopt it in another process. */
 export const handOver = (display: Display): HandedDisplay => ({
@@ -194,12 +201,16 @@ export const handOver = (display: Display): HandedDisplay => ({
   width: display.width,
   height: display.height,
   owned: display.owned,
+  ...(display.pid !== undefined && { pid: display.pid }),
   env: display.env,
   ...(display.sessionBus !== undefined && { sessionBus: display.sessionBus }),
 });
 
-/** `died` and `assertAlive` of a display this process did not start, told by its socket. */
-const watchLife = (name: string): Pick<Display, 'died' | 'assertAlive'> => {
+/**
+ * `died` and `assertAlive` of a display this process did not start, told by its socket, and by
+ * `gone` (its server's process) where there is one to look at.
+ */
+const watchLife = (name: string, death: string, gone?: () => boolean): Pick<Display, 'died' | 'assertAlive'> => {
   let dead = false;
   const died = new Promise<void>((resolve) =>
     watchSocket(name, () => {
@@ -210,7 +221,7 @@ const watchLife = (name: string): Pick<Display, 'died' | 'assertAlive'> => {
   return {
     died,
     assertAlive: () => {
-      if (dead) throw new InfrastructureError('DISPLAY_DIED', `The X server ${name} stopped answering.`);
+      if (dead || gone?.()) throw new InfrastructureError('DISPLAY_DIED', `The X server ${name} ${death}.`);
     },
   };
 };

@@ -53,6 +53,8 @@ export interface HandedDisplay {
   readonly height: number;
   /** Its `Display.owned`: a display retrace started has its keyboard, locale and time zone pinned. */
   readonly owned: boolean;
+  /** The Xvfb process, for an owned display: its death is told at once. */
+  readonly pid?: number;
   readonly env: Readonly<Record<string, string>>;
   readonly sessionBus?: string;
 }

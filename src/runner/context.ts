@@ -19,7 +19,10 @@ export interface RunContext {
   readonly runId: string;
   /** When the command started (epoch ms): the first goal of each worker counts its start from here. */
   readonly startedAt: number;
-  /** Each worker starts its own virtual display instead of sharing `$DISPLAY`. */
+  /**
+   * Each worker runs on a virtual display of its own instead of sharing `$DISPLAY`: the one handed
+   * over in `displays`, or, when none could be, one it starts.
+   */
   readonly ownDisplays: boolean;
   /**
    * The displays the main process opens for the workers, one per worker, as the files it hands

@@ -47,7 +47,9 @@ export function workerDesktop(context: RunContext): Promise<WorkerDesktop> {
       const { reports } = context.options;
       // vitest numbers its workers 1..maxWorkers, one process per number at a time.
       const handover = context.displays?.[Number(process.env.VITEST_POOL_ID ?? 1) - 1];
-      const given = handover !== undefined ? await takeOver(handover, HANDOVER_TIMEOUT_MS) : undefined;
+      // A display the run could not open is the worker's to try again, like every later goal
+      // does after a failed opening: its own attempt says why when it fails too.
+      const given = handover !== undefined ? await takeOver(handover, HANDOVER_TIMEOUT_MS).catch(() => undefined) : undefined;
       // Each display has its own cookie: the one this process inherited may be another's.
       const desktop = await openDesktop({
         own: context.ownDisplays,

@@ -113,7 +113,8 @@ export default async function run(args: ParsedArgs): Promise<number> {
       runId: randomUUID(),
       // The process's own start: node and the CLI's imports are part of what the user waits for.
       startedAt: performance.timeOrigin,
-      ownDisplays: false,
+      // What a worker opens itself when its display could not be handed over.
+      ownDisplays: own,
       ...(handovers && { displays: openings.map((_, i) => handovers.file(i + 1)) }),
       eagerDisplay: true,
       keepOpen,
