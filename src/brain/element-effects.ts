@@ -335,8 +335,8 @@ export function leafBoxes(elements: readonly Element[]): Region[] {
  * — either way it becomes `element`, evidence only. A look keeps no text (what OCR reads in a
  * radio's circle, "() / /", is nobody's text); a text keeps its colour role for the colour check,
  * and its words as the tree says them, for the report (on a dialog or a window, as read: its
- * name is its title). A pressed control the tree says unchanged
- * (its focus aside) showed its own pressed look: that is its feedback ("Add 1" read on it).
+ * name is its title). A pressed control the tree says unchanged (its focus aside) showed its own
+ * pressed look: that is its feedback ("Add 1" read on it).
  * Feedback, a secret action's effects (no image) and changes on no element, or on one that draws
  * what the tree does not tell (`DRAWN`), stay as they are.
  * @param shown the app's elements after the action.

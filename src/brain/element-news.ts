@@ -120,11 +120,12 @@ const HOLDERS: ReadonlySet<string> = new Set(['list', 'table', 'tree']);
  * Where the elements of the verified element effects are now (`found`, in the read `elements`):
  * what changed on them is their effect. Not a container's whole box (a list's, a window's, one
  * covering most of the window): what else shows in it is news. A surface (`isSurface`: a dialog,
- * a window shown inside the app's) recorded as appearing that appeared is the exception: its frame, background and margins are its own, drawn at
- * whatever size the theme, font or scale gives it (GDK_SCALE=2 draws it twice as large as
- * recorded); what is in it is told by its own elements, and an element in it nobody recorded is
- * tree news. Only the places in it that draw what the tree does not tell (an image, a canvas, a
- * list in it: `DRAWN`) are left out, for the pixels to judge.
+ * a window shown inside the app's) recorded as appearing that appeared is the exception: its
+ * frame, background and margins are its own, drawn at whatever size the theme, font or scale
+ * gives it (GDK_SCALE=2 draws it twice as large as recorded); what is in it is told by its own
+ * elements, and an element in it nobody recorded is tree news. Only the places in it that draw
+ * what the tree does not tell (an image, a canvas, a list in it: `DRAWN`) are left out, for the
+ * pixels to judge.
  */
 export function effectBoxes(
   found: ElementVerdict['found'],
