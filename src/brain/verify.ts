@@ -219,6 +219,15 @@ export function checkEffect(
       return { effect, verified: true, moved: true, region, diffPixels: 0 };
     }
   }
+  // A mark that went away (a radio button's dot) left the area it changed blank: another theme
+  // repaints the blank and the frame around it, so where it changed, blank is what is checked.
+  const core = kindOf(effect) === 'text' ? undefined : blankCore(image);
+  for (const region of core === undefined ? [] : places) {
+    const changed = offsetRegion(core!, region.x, region.y);
+    if (inside(after, region) && changedAt(before, after, changed) && blankCore(crop(after, region))) {
+      return { effect, verified: true, moved: true, region, diffPixels: 0 };
+    }
+  }
   // A masked entry says how many characters it holds: a larger font draws other dots. Its dots
   // are a look; a text's glyphs are read, never counted.
   const masked = kindOf(effect) === 'text' ? undefined : maskedGlyphs(image);
@@ -349,6 +358,35 @@ function flatColour(frame: Frame): readonly [number, number, number] | undefined
 
 /** Flat but for a caret: a cleared field keeps its caret. */
 const isFlat = (frame: Frame): boolean => flatColour(withoutCarets(frame)) !== undefined;
+
+/**
+ * The area a look changed (its image less the padding learning added), image-relative, when it
+ * is blank there in the colour around it: what changed went away, and left what it was drawn on.
+ * A change that is itself a flat colour (a status light turned green) is not: around it, the
+ * colour differs. Undefined when the area shows something.
+ */
+function blankCore(image: Frame): Region | undefined {
+  const pad = EFFECT_THRESHOLDS.padding;
+  const core = inflateRegion({ x: 0, y: 0, width: image.width, height: image.height }, -pad);
+  if (core.width <= 0 || core.height <= 0) return undefined;
+  const colour = flatColour(withoutCarets(crop(image, core)));
+  if (!colour) return undefined;
+  const near = (x: number, y: number): boolean => {
+    const i = (y * image.width + x) * 4;
+    return colour.every((c, k) => Math.abs((image.data[i + k] ?? 0) - c) <= channelTolerance);
+  };
+  // The ring of pixels just around it, mostly in its colour.
+  let same = 0;
+  let all = 0;
+  for (let y = core.y - 1; y <= core.y + core.height; y++) {
+    for (let x = core.x - 1; x <= core.x + core.width; x++) {
+      if (y >= core.y && y < core.y + core.height && x >= core.x && x < core.x + core.width) continue;
+      all++;
+      if (near(x, y)) same++;
+    }
+  }
+  return same >= 0.5 * all ? core : undefined;
+}
 
 /**
  * An effect that blanked a region (a field cleared after saving) cannot be searched for: blank
