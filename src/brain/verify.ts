@@ -292,10 +292,10 @@ async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck
   const { changed, words: inChanged, all } = await changes;
   const allowed = elsewhere(input, effect);
   const words = inChanged.filter((w) => allowed(w.box));
-  const found = findSaid(recorded, words);
+  const pad = Math.round(EFFECT_THRESHOLDS.padding * (input.scale ?? 1));
+  const found = findSaid(recorded, words) ?? (await readAsLearned(input, recorded, changed, pad, allowed));
   const boxes = found ? [found] : moved ? findLines(recorded, all, (w) => changed.some((c) => regionsIntersect(c, w))) : undefined;
   if (boxes) {
-    const pad = Math.round(EFFECT_THRESHOLDS.padding * (input.scale ?? 1));
     const regions = boxes.map((box) => clampRegion(inflateRegion(box, pad), after.width, after.height));
     const region = regions.slice(1).reduce(unionRegions, regions[0]!);
     const restyled = regions.map((r) => colourRole(crop(after, r))).find((now) => now !== role);
@@ -306,6 +306,26 @@ async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck
     ...failed,
     detail: read === undefined ? `"${oneLine(recorded)}" is not shown` : `reads "${oneLine(read)}", recorded "${oneLine(recorded)}"`,
   };
+}
+
+/**
+ * The change that reads `recorded` when read as learning read it: on its own, padded, the words
+ * mostly inside it. A window read whole reads a text beside marks otherwise than the change alone
+ * ("« Express M Gift wrap" where the change alone, as learned, reads "+ Express Gift wrap"): a
+ * radio's dot or a check box is no word, and OCR guesses one from what is next to it.
+ */
+async function readAsLearned(
+  input: VerifyInput,
+  recorded: string,
+  changed: readonly Region[],
+  pad: number,
+  allowed: (r: Region) => boolean,
+): Promise<Region | undefined> {
+  for (const c of changed) {
+    const region = clampRegion(inflateRegion(c, pad), input.after.width, input.after.height);
+    if (allowed(region) && sameText(recorded, await readRegion(input.reader, input.after, region, c))) return c;
+  }
+  return undefined;
 }
 
 /**

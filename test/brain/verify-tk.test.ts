@@ -65,6 +65,34 @@ describe('the Tk form in its dark colours, learned in its light ones (real OCR)'
   });
 });
 
+describe('the Tk form with every text 2 px larger, learned at its own size (real OCR)', () => {
+  afterAll(() => closeSharedTextReader());
+
+  // Clicking Gift wrap, the pointer left Express: one change over both, learned with the radio's
+  // dot read as "+". The larger font moves it otherwise than the target.
+  const afterClick = (text: string) => ({
+    ...verifying(
+      { kind: 'click', target: { text: 'Gift wrap' } },
+      { region: { x: 105, y: 101, width: 183, height: 27 }, kind: 'text', image: 'e.png', text },
+      loadImage('gift-wrap-tk-checked'),
+      loadImage('tk-font-express'),
+      loadImage('tk-font-gift-wrap'),
+    ),
+    offset: { x: 43, y: 11 },
+    target: { x: 260, y: 117, width: 78, height: 20 },
+  });
+
+  test('the change, read on its own as learning read it, says what was recorded', async () => {
+    const [check] = await verifyEffects(afterClick('+ Express Gift wrap'));
+    expect(check).toMatchObject({ verified: true, moved: true });
+  });
+
+  test('a text the change does not say is not found there', async () => {
+    const [check] = await verifyEffects(afterClick('+ Express Gift box'));
+    expect(check?.verified).toBe(false);
+  });
+});
+
 describe('a look whose change is a flat colour', () => {
   const GREY = [200, 200, 200, 255] as const;
   const region = { x: 7, y: 7, width: 14, height: 14 };
