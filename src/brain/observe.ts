@@ -223,7 +223,7 @@ function ringsApart(before: Frame, after: Frame, changed: Region, ignore: readon
  * side, as `isFeedback` takes it) shows the same pixels, a caret aside. A selection or a fill that
  * moved changes the inside too, however alike its edges stay.
  */
-function ringOnly(before: Frame, after: Frame, box: Region): boolean {
+export function ringOnly(before: Frame, after: Frame, box: Region): boolean {
   const margin = Math.max(3, Math.round(Math.min(box.width, box.height) * EFFECT_THRESHOLDS.feedbackInsideShare));
   const core = clampRegion(inflateRegion(box, -margin), after.width, after.height);
   if (core.width < 4 || core.height < 4) return false;

@@ -23,6 +23,7 @@ import { settle, type Settled } from './settle.ts';
 import { snapshot, type Snapshot } from './elements.ts';
 import { act } from './element-act.ts';
 import { verifyEffects, kindOf, type EffectCheck } from './verify.ts';
+import { regionsIntersect } from '../vision/frame.ts';
 import { elementColours, elementEvidence, leafBoxes, sameBox, verifyElementEffects, type FocusMoves } from './element-effects.ts';
 import { effectBoxes, elementNews, newsRegions } from './element-news.ts';
 import { describeUnexpected } from './unexpected.ts';
@@ -288,7 +289,13 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
     const move = pointerMove(action);
     const [rest] = move === 'target' ? targets : [];
     this.news.pointer.acted(move !== 'none', rest);
-    const unexpected = [...news, ...(await this.news.unexpected(index, before.frame, after, accounted, ignore(), secret, scale, moves))];
+    // Learned, the action took the focus off a field other than its target (its ring recorded apart).
+    const { anchor } = recorded;
+    const focusLeft = recorded.effects.some((e) => kindOf(e) === 'feedback' && !(anchor && regionsIntersect(e.region, anchor.box)));
+    const unexpected = [
+      ...news,
+      ...(await this.news.unexpected(index, before.frame, after, accounted, ignore(), secret, scale, moves, focusLeft)),
+    ];
     clock.lap('verifyMs');
     if (unexpected.length > 0 && this.options.unexpectedChanges !== 'warn') {
       return {

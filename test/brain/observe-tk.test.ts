@@ -3,7 +3,7 @@
  * decide), on real frames of it (test/vision/images: the corpus' Tk app on Xvfb).
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import { makeEffects } from '../../src/brain/observe.ts';
+import { makeEffects, ringOnly } from '../../src/brain/observe.ts';
 import { closeSharedTextReader, sharedTextReader } from '../../src/vision/ocr/tesseract-reader.ts';
 import { createFrame, fillRegion } from '../../src/vision/frame.ts';
 import { blindReader } from '../support/fake-desktop.ts';
@@ -36,6 +36,16 @@ describe('typing "3" into Count after "Tea" into Item, the field just above (rea
     expect(text[0]!.region.y).toBeGreaterThanOrEqual(70);
     const item = effects.filter((e) => e.region.y + e.region.height <= 75);
     expect(item.map((e) => [e.kind, e.text])).toEqual([['feedback', 'Tea']]);
+  });
+});
+
+describe('replayed on reordered fields (Count above Item): what the focus moving changed', () => {
+  const [before, after] = [loadImage('tk-reordered-tea'), loadImage('tk-reordered-tea-3')];
+
+  test("Item's ring going, its inside as it was but for the caret, is only a ring; Count's, with the 3 typed, is not", () => {
+    expect(ringOnly(before, after, { x: 83, y: 45, width: 307, height: 23 })).toBe(true);
+    expect(ringOnly(before, after, { x: 83, y: 14, width: 307, height: 23 })).toBe(false);
+    expect(ringOnly(before, after, { x: 83, y: 14, width: 307, height: 54 })).toBe(false);
   });
 });
 
