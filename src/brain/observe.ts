@@ -223,13 +223,22 @@ function ringsApart(before: Frame, after: Frame, changed: Region, ignore: readon
  * side, as `isFeedback` takes it) shows the same pixels, a caret aside. A selection or a fill that
  * moved changes the inside too, however alike its edges stay.
  */
-export function ringOnly(before: Frame, after: Frame, box: Region): boolean {
+function ringOnly(before: Frame, after: Frame, box: Region): boolean {
   const margin = Math.max(3, Math.round(Math.min(box.width, box.height) * EFFECT_THRESHOLDS.feedbackInsideShare));
   const core = clampRegion(inflateRegion(box, -margin), after.width, after.height);
   if (core.width < 4 || core.height < 4) return false;
   // Carets are looked for just inside the ring: a field's caret may be as tall as its frame's inside.
   const field = [inflateRegion(box, -1)];
   return framesEqual(crop(withoutCaretsIn(before, field), core), crop(withoutCaretsIn(after, field), core));
+}
+
+/**
+ * Whether a change is only rings coming or going: each band of its rows (a field's, or the part of
+ * it a change shows) is `ringOnly`.
+ */
+export function ringsOnly(before: Frame, after: Frame, change: Region): boolean {
+  const bands = rowBands(changedIn(before, after, change, [], 1, 0));
+  return bands.length > 0 && bands.every((band) => ringOnly(before, after, band));
 }
 
 /** Boxes joined where they share a row: bands of rows, top to bottom, each with its box. */

@@ -8,7 +8,7 @@ import type { Settled } from './settle.ts';
 import { snapshot, type Snapshot } from './elements.ts';
 import { focusMoves, type FocusMoves } from './element-effects.ts';
 import { describeChanges, isFocusFeedback, unexplainedChanges, watchCandidates } from './unexpected.ts';
-import { continuingChanging, ringOnly } from './observe.ts';
+import { continuingChanging, ringsOnly } from './observe.ts';
 import { PointerTrail } from './pointer-trail.ts';
 import type { CycleContext } from './cycle-strategy.ts';
 
@@ -50,7 +50,7 @@ export class ReplayNews {
     if (focus) candidates = candidates.filter((c) => !isFocusFeedback(c, focus, before, after.frame));
     // With no tree, the pixels tell it where the action moved the focus when learned (`focusLeft`):
     // a ring that came or went, the inside of its field as it was.
-    else if (focusLeft) candidates = candidates.filter((c) => !ringOnly(before, after.frame, c));
+    else if (focusLeft) candidates = candidates.filter((c) => !ringsOnly(before, after.frame, c));
     candidates = candidates.filter((c) => !this.pointer.hoverGone(c, before, after.frame));
     if (candidates.length === 0) return [];
     const watched = await watchCandidates(this.stage, after.window, after.frame, candidates);

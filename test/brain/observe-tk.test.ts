@@ -3,7 +3,7 @@
  * decide), on real frames of it (test/vision/images: the corpus' Tk app on Xvfb).
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import { makeEffects, ringOnly } from '../../src/brain/observe.ts';
+import { makeEffects, ringsOnly } from '../../src/brain/observe.ts';
 import { closeSharedTextReader, sharedTextReader } from '../../src/vision/ocr/tesseract-reader.ts';
 import { createFrame, fillRegion } from '../../src/vision/frame.ts';
 import { blindReader } from '../support/fake-desktop.ts';
@@ -43,9 +43,13 @@ describe('replayed on reordered fields (Count above Item): what the focus moving
   const [before, after] = [loadImage('tk-reordered-tea'), loadImage('tk-reordered-tea-3')];
 
   test("Item's ring going, its inside as it was but for the caret, is only a ring; Count's, with the 3 typed, is not", () => {
-    expect(ringOnly(before, after, { x: 83, y: 45, width: 307, height: 23 })).toBe(true);
-    expect(ringOnly(before, after, { x: 83, y: 14, width: 307, height: 23 })).toBe(false);
-    expect(ringOnly(before, after, { x: 83, y: 14, width: 307, height: 54 })).toBe(false);
+    expect(ringsOnly(before, after, { x: 83, y: 45, width: 307, height: 23 })).toBe(true);
+    expect(ringsOnly(before, after, { x: 83, y: 14, width: 307, height: 23 })).toBe(false);
+    expect(ringsOnly(before, after, { x: 83, y: 14, width: 307, height: 54 })).toBe(false);
+  });
+
+  test('the right ends of both rings, one change over both fields (a window drawn wider), are only rings', () => {
+    expect(ringsOnly(before, after, { x: 300, y: 11, width: 93, height: 60 })).toBe(true);
   });
 });
 
