@@ -69,4 +69,25 @@ describe('the tree after the expectations', () => {
     const [goal] = project.summary().goals;
     expect([goal?.status, goal?.mode], goal?.message ?? replayed.stdout).toEqual(['passed', 'replayed']);
   });
+
+  test('what changes while a path waits is not judged at its end: nothing recorded it', { timeout: 300_000 }, async () => {
+    const waits = `name: Late changes
+app:
+  launch: /usr/bin/python3 \${env.FIXTURES}/gtk-late.py late=2500
+  window: Retrace GTK late
+goals:
+  - id: save
+    steps:
+      - click: { role: button, name: Save }
+      - wait: 3500
+    expect:
+      - element: { role: label, name: Saved }
+`;
+    const project = new Project().write('specs/late.yaml', waits);
+    const learned = await project.cli(['run']);
+    expect(learned.code, learned.stdout + learned.stderr).toBe(0);
+    const replayed = await project.cli(['run', '--learn', 'off']);
+    const [goal] = project.summary().goals;
+    expect([goal?.status, goal?.mode], goal?.message ?? replayed.stdout).toEqual(['passed', 'replayed']);
+  });
 });
