@@ -73,13 +73,13 @@ describe('the tree after the expectations', () => {
   test('what changes while a path waits is not judged at its end: nothing recorded it', { timeout: 300_000 }, async () => {
     const waits = `name: Late changes
 app:
-  launch: /usr/bin/python3 \${env.FIXTURES}/gtk-late.py late=2500
+  launch: /usr/bin/python3 \${env.FIXTURES}/gtk-late.py late=5000
   window: Retrace GTK late
 goals:
   - id: save
     steps:
       - click: { role: button, name: Save }
-      - wait: 3500
+      - wait: 6000
     expect:
       - element: { role: label, name: Saved }
 `;
