@@ -57,9 +57,8 @@ export class ReplayEnd {
     const { start } = this;
     const { stage, options } = this.context;
     const index = actions.length - 1;
-    if (start === undefined || index < start.index || stage.app.exitInfo() !== undefined) return undefined;
-    const shot = await stage.shoot();
-    const read = await snapshot(stage, shot.window);
+    if (start === undefined || stage.app.exitInfo() !== undefined) return undefined;
+    const read = await snapshot(stage, (await stage.window()).region);
     if (!read.ok || read.elements.length === 0) return undefined;
     const judged = actions.slice(start.index);
     const secret = judged.some(isSecret);
@@ -72,6 +71,9 @@ export class ReplayEnd {
         failure: failure('effect-not-verified', `the goal's end, after the expectations: an effect did not hold — ${end.problem}`, index),
       };
     }
+    if (end.news.length === 0) return undefined;
+    // News is watched a moment where it is, as after an action: a clock's label ticks again.
+    const shot = await stage.shoot();
     const settled = await this.news.settledNews(end.news, { ...shot, settleMs: 0, stable: true });
     if (settled.length === 0) return undefined;
     const late = settled.map((n) => ({ ...n, element: `${n.element} after the expectations` }));
