@@ -13,7 +13,8 @@
  *
  * Replay is a strategy of the action cycle (cycle-strategy.ts). Its parts: the target, found
  * and waited for (replay-target.ts); the wait for the effects (replay-effects.ts); the changes
- * nobody recorded (replay-news.ts); the effects held until the next action (replay-hold.ts).
+ * nobody recorded (replay-news.ts); the effects held until the next action (replay-hold.ts); the
+ * app's elements judged once more after the expectations (replay-end.ts).
  */
 import { exitOf, type ActionReport, type Frame, type RecordedAction, type Region } from '../domain.ts';
 import { framesEqual } from '../vision/changes.ts';
