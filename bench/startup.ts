@@ -1,14 +1,18 @@
 /**
  * A run, end to end (issue 28): the fixture calculator's `add` goal (4 clicks, one `text:` and one
- * `screenshot:`), learned once, then replayed by the real CLI, one goal a run. Per run: the wall
+ * `screenshot:`), learned once, then replayed by the real CLI, one goal a run, as a user runs it:
+ * the packed tarball installed into a fresh project (compiled JavaScript; vitest loads it from
+ * node_modules as it is, where it transforms the TypeScript of a checkout first). Per run: the wall
  * clock from spawning the command to its exit, when the goal's first action began (its progress
  * line on stderr), and from summary.json the goal's time split (`phases`) and the run's start-up
  * split (`startup`). The targets: from the command to the first action at most the app's launch
  * + 1.0 s, and the run's overhead (wall − the goal's durationMs) at most 1.0 s.
- * BENCH_BASE_BIN adds another checkout's bin/retrace.mjs, interleaved (a before/after comparison
- * in one run); a checkout without the split still gets its wall, first action and overhead.
+ * BENCH_BASE_BIN adds another installation's (or checkout's) bin/retrace.mjs, interleaved (a
+ * before/after comparison in one run); one without the split still gets its wall, first action and
+ * overhead. BENCH_BIN replaces the installed package with a given bin (this checkout's: its source).
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { GoalPhases, RunStartup } from '../src/domain.ts';
@@ -35,7 +39,7 @@ const ROWS = {
   wall: { name: 'wall, command to exit', unit: 'ms' },
   toFirst: { name: 'command → first action', unit: 'ms' },
   goal: { name: 'goal durationMs', unit: 'ms' },
-  version: { name: 'retrace --version (node bin/retrace.mjs)', unit: 'ms' },
+  version: { name: 'retrace --version (node …/bin/retrace.mjs)', unit: 'ms' },
 } satisfies Record<string, Row>;
 const phaseRow = (key: string, of: string): Row => ({ name: `${of} ${key}`, unit: 'ms' });
 export const RUN_ROWS: Row[] = [
@@ -73,6 +77,26 @@ async function replayOnce(project: Project): Promise<Sample> {
     ...(goal.phases ? { phases: goal.phases } : {}),
     ...(summary.startup ? { startup: summary.startup } : {}),
   };
+}
+
+/**
+ * This checkout packed (its prepack compiles src/) and installed into a fresh project, as
+ * test/e2e/installed-package.test.ts does; the bin of the installation, and its folder to remove.
+ */
+async function installedBin(): Promise<{ bin: string; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'retrace-bench-installed-'));
+  const sh = async (cwd: string, args: readonly string[]): Promise<void> => {
+    const result = await runCommand('npm', args, { cwd, env: process.env, timeoutMs: RUN_TIMEOUT_MS });
+    if (result.code !== 0) throw new Error(`npm ${args.join(' ')} exited ${result.code}: ${result.stderr.slice(-300)}`);
+  };
+  progress('packing this checkout and installing it into a fresh project…');
+  await sh(REPO, ['pack', '--pack-destination', dir, '--loglevel=error']);
+  const tarball = join(dir, readdirSync(dir).find((file) => file.endsWith('.tgz')) ?? 'no tarball was packed');
+  const project = join(dir, 'project');
+  mkdirSync(project);
+  await sh(project, ['init', '-y', '--loglevel=error']);
+  await sh(project, ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error']);
+  return { bin: join(project, 'node_modules', 'retrace', 'bin', 'retrace.mjs'), dir };
 }
 
 /** A project of its own per checkout, learned once. */
@@ -153,7 +177,8 @@ async function versionTimes(bin: string, cwd: string): Promise<number[]> {
 export function benchStartup(): Promise<Measurement[]> {
   return guarded(GROUP, RUN_ROWS, async () => {
     const base = process.env.BENCH_BASE_BIN;
-    const checkouts = [{ label: '', project: await learnedProject(), samples: [] as Sample[] }];
+    const installed = process.env.BENCH_BIN ? undefined : await installedBin();
+    const checkouts = [{ label: '', project: await learnedProject(process.env.BENCH_BIN ?? installed?.bin), samples: [] as Sample[] }];
     if (base) checkouts.push({ label: 'base', project: await learnedProject(base), samples: [] });
     try {
       for (let round = 0; round < ROUNDS; round++) {
@@ -171,6 +196,7 @@ export function benchStartup(): Promise<Measurement[]> {
       return out;
     } finally {
       for (const { project } of checkouts) rmSync(project.root, { recursive: true, force: true });
+      if (installed) rmSync(installed.dir, { recursive: true, force: true });
     }
   });
 }

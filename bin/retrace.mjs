@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The installed package runs the JavaScript compiled into dist/ when it was packed. A checkout of
+// The installed package runs the JavaScript bundled into dist/ when it was packed. A checkout of
 // the repository runs its TypeScript source through tsx's loader instead, so a dist/ left behind
 // by an earlier `npm pack` is never run in place of the source.
 import { existsSync, readFileSync } from 'node:fs';
@@ -17,6 +17,8 @@ if (process.argv[2] === '--version') {
     register();
     await import(source.href);
   } else {
+    // Loaded beside the CLI rather than after it; a vitest that cannot load is reported by the run's own import.
+    if (process.argv[2] === 'run') import('vitest/node').catch(() => undefined);
     await import('../dist/cli/main.js');
   }
 }

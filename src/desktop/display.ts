@@ -14,8 +14,8 @@ import { startSessionServices } from './session/services.ts';
 import { startWatchdog } from './watchdog.ts';
 import { accessibilityWanted } from '../switches.ts';
 import { runTool } from './exec-tool.ts';
-import { startXvfb } from './xvfb.ts';
-import type { Display, DisplayOptions } from './types.ts';
+import { processGone, startXvfb } from './xvfb.ts';
+import type { Display, DisplayOptions, HandedDisplay } from './types.ts';
 
 /** The defaults of DisplayOptions, merged once. */
 export const DISPLAY_DEFAULTS = Object.freeze({
@@ -31,7 +31,6 @@ export const acquireDisplay = async (options: DisplayOptions = {}): Promise<Disp
   const reuseEnv = options.reuseEnv ?? DISPLAY_DEFAULTS.reuseEnv;
   const accessibility = options.accessibility ?? accessibilityWanted();
   const fonts = options.fonts ?? [];
-  if (options.name !== undefined) return reuseDisplay(options.name, accessibility, fonts, options.xauthority, options.sessionBus);
   const envName = process.env.DISPLAY;
   if (reuseEnv && envName !== undefined && envName !== '') return reuseDisplay(envName, accessibility, fonts);
   const [width, height] = options.size ?? DISPLAY_DEFAULTS.size;
@@ -116,15 +115,8 @@ const pinFonts = (fonts: readonly string[]): { env: Readonly<Record<string, stri
  * and stops them with the display. Without them every GLib app with a private HOME would fork a
  * bus of its own that outlives the run.
  */
-const reuseDisplay = async (
-  name: string,
-  accessibility: boolean,
-  fonts: readonly string[],
-  xauthority?: string,
-  givenBus?: string,
-): Promise<Display> => {
-  const cookie: Record<string, string> = xauthority === undefined ? {} : { XAUTHORITY: xauthority };
-  const size = await probeDisplay(name, cookie);
+const reuseDisplay = async (name: string, accessibility: boolean, fonts: readonly string[]): Promise<Display> => {
+  const size = await probeDisplay(name);
   if (size === undefined) {
     throw new InfrastructureError(
       'NO_DISPLAY',
@@ -132,23 +124,15 @@ const reuseDisplay = async (
         `let retrace start its own Xvfb, or fix DISPLAY.`,
     );
   }
-  let dead = false;
-  let markDied: () => void = () => undefined;
-  const died = new Promise<void>((resolve) => {
-    markDied = () => {
-      dead = true;
-      resolve();
-    };
-  });
-  watchSocket(name, markDied);
-  const bus = givenBus ?? userSessionBus();
+  const life = watchLife(name, 'stopped answering');
+  const bus = userSessionBus();
   const usable = bus !== undefined && (!accessibility || (await reachesAccessibilityBus(bus)));
   const services = usable
     ? undefined
     : await startSessionServices({
         display: name,
         // The accessibility registry is an X client: it needs the display's cookie (xvfb-run makes one).
-        env: xauthority !== undefined ? cookie : process.env.XAUTHORITY ? { XAUTHORITY: process.env.XAUTHORITY } : {},
+        env: process.env.XAUTHORITY ? { XAUTHORITY: process.env.XAUTHORITY } : {},
         accessibility,
         settingsManager: false,
       });
@@ -174,7 +158,6 @@ const reuseDisplay = async (
     owned: false,
     env: {
       DISPLAY: name,
-      ...cookie,
       ...pinned.env,
       ...(sessionBus !== undefined && { DBUS_SESSION_BUS_ADDRESS: sessionBus }),
       // Without a bus there is nothing to switch: the apps stay as the user runs them.
@@ -182,13 +165,63 @@ const reuseDisplay = async (
     },
     ...(a11y && { sessionBus }),
     ...(services !== undefined && { services }),
-    died,
-    assertAlive: () => {
-      if (dead) throw new InfrastructureError('DISPLAY_DIED', `The X server ${name} stopped answering.`);
-    },
+    ...life,
     stop: async () => {
       await services?.stop();
       pinned.remove();
+    },
+  };
+};
+
+/**
+ * A display the run's main process opened and keeps, handed to this worker: its apps get the
+ * environment that process made for it, and stop() leaves the server and its services to it.
+ * Its Xvfb (when retrace started one) is watched by its pid, which tells a death at once.
+ */
+export const adoptDisplay = (handed: HandedDisplay): Display => {
+  const { pid } = handed;
+  return {
+    name: handed.name,
+    width: handed.width,
+    height: handed.height,
+    owned: handed.owned,
+    ...(pid !== undefined && { pid }),
+    env: handed.env,
+    ...(handed.sessionBus !== undefined && { sessionBus: handed.sessionBus }),
+    ...(pid === undefined
+      ? watchLife(handed.name, 'stopped answering')
+      : watchLife(handed.name, `died (Xvfb pid ${pid})`, () => processGone(pid))),
+    stop: async () => undefined,
+  };
+};
+
+/** What a worker needs of `display` to adopt it in another process. */
+export const handOver = (display: Display): HandedDisplay => ({
+  name: display.name,
+  width: display.width,
+  height: display.height,
+  owned: display.owned,
+  ...(display.pid !== undefined && { pid: display.pid }),
+  env: display.env,
+  ...(display.sessionBus !== undefined && { sessionBus: display.sessionBus }),
+});
+
+/**
+ * `died` and `assertAlive` of a display this process did not start, told by its socket, and by
+ * `gone` (its server's process) where there is one to look at.
+ */
+const watchLife = (name: string, death: string, gone?: () => boolean): Pick<Display, 'died' | 'assertAlive'> => {
+  let dead = false;
+  const died = new Promise<void>((resolve) =>
+    watchSocket(name, () => {
+      dead = true;
+      resolve();
+    }),
+  );
+  return {
+    died,
+    assertAlive: () => {
+      if (dead || gone?.()) throw new InfrastructureError('DISPLAY_DIED', `The X server ${name} ${death}.`);
     },
   };
 };

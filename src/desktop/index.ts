@@ -3,12 +3,12 @@
  * Nothing outside `src/desktop` imports nut-js, spawns X tools or starts app processes.
  */
 import { launchApp } from './app.ts';
-import { acquireDisplay } from './display.ts';
+import { acquireDisplay, adoptDisplay } from './display.ts';
 import { AtspiElementSource } from './atspi/source.ts';
 import { XScreenCapture } from './capture.ts';
 import { XInputDriver, type XInputOptions } from './input.ts';
 import { chooseProviders } from './providers/choose.ts';
-import type { Desktop, Display, ForcedProviders } from './types.ts';
+import type { Desktop, Display, ForcedProviders, HandedDisplay } from './types.ts';
 import { XWindowSystem, type XWindowOptions } from './windows.ts';
 
 export interface DesktopOptions {
@@ -44,11 +44,8 @@ export interface OpenDesktopOptions {
   readonly size?: readonly [number, number];
   /** The fonts of the apps launched on it (`display.fonts`, absolute paths). @default DejaVu */
   readonly fonts?: readonly string[];
-  /**
-   * A running display to use (the one the run started for this worker), whatever `own` says:
-   * its name, and its cookie file when retrace started it.
-   */
-  readonly display?: { readonly name: string; readonly xauthority?: string; readonly sessionBus?: string };
+  /** A display the run's main process opened for this worker, used whatever `own` says. */
+  readonly display?: HandedDisplay;
   /** Backends to use whatever the display offers; by default chosen from what it offers. */
   readonly providers?: ForcedProviders;
 }
@@ -59,18 +56,14 @@ export interface OpenDesktopOptions {
  * implement). Call it once per process, before anything captures or acts.
  */
 export const openDesktop = async (options: OpenDesktopOptions): Promise<Desktop> => {
-  const display = await acquireDisplay({
-    reuseEnv: !options.own,
-    ...(options.size ? { size: options.size } : {}),
-    ...(options.fonts ? { fonts: options.fonts } : {}),
-    ...(options.display !== undefined
-      ? {
-          name: options.display.name,
-          ...(options.display.xauthority !== undefined && { xauthority: options.display.xauthority }),
-          ...(options.display.sessionBus !== undefined && { sessionBus: options.display.sessionBus }),
-        }
-      : {}),
-  });
+  const display =
+    options.display !== undefined
+      ? adoptDisplay(options.display)
+      : await acquireDisplay({
+          reuseEnv: !options.own,
+          ...(options.size ? { size: options.size } : {}),
+          ...(options.fonts ? { fonts: options.fonts } : {}),
+        });
   bindProcess(display);
   try {
     return await createDesktop(display, options.providers !== undefined ? { providers: options.providers } : {});
@@ -108,7 +101,7 @@ const bindProcess = (display: Display): void => {
   if (display.env.XAUTHORITY !== undefined) process.env.XAUTHORITY = display.env.XAUTHORITY;
 };
 
-export { acquireDisplay, probeDisplay, displayAnswers, howToLook, DISPLAY_DEFAULTS } from './display.ts';
+export { acquireDisplay, handOver, probeDisplay, displayAnswers, howToLook, DISPLAY_DEFAULTS } from './display.ts';
 export { launchApp, APP_DEFAULTS } from './app.ts';
 export { parseTitlePattern, type TitlePattern } from './title-pattern.ts';
 export { matchElements, accessibleName } from './element-query.ts';

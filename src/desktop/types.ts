@@ -43,6 +43,22 @@ export interface Display {
   stop(): Promise<void>;
 }
 
+/**
+ * A display another retrace process opened and keeps (the run's main process, for one of its
+ * workers), as plain JSON: what the apps on it need, and whether retrace started it.
+ */
+export interface HandedDisplay {
+  readonly name: string;
+  readonly width: number;
+  readonly height: number;
+  /** Its `Display.owned`: a display retrace started has its keyboard, locale and time zone pinned. */
+  readonly owned: boolean;
+  /** The Xvfb process, for an owned display: its death is told at once. */
+  readonly pid?: number;
+  readonly env: Readonly<Record<string, string>>;
+  readonly sessionBus?: string;
+}
+
 export interface DisplayOptions {
   /** Screen size of a started Xvfb. @default [1280, 800] */
   readonly size?: readonly [number, number];
@@ -55,15 +71,6 @@ export interface DisplayOptions {
    * (`display.fonts`). @default DejaVu (session/fonts.ts)
    */
   readonly fonts?: readonly string[];
-  /** Use this running display (one the run started for this worker) instead of `$DISPLAY` or an Xvfb. */
-  readonly name?: string;
-  /** The cookie file of display `name`, when retrace started it (each has its own). */
-  readonly xauthority?: string;
-  /**
-   * The session bus of display `name`, when retrace started it: its apps use those services,
-   * not a second set the worker would start.
-   */
-  readonly sessionBus?: string;
   /**
    * Let apps publish their widgets over the accessibility bus (AT-SPI), started on an owned
    * display. @default true, unless the environment sets RETRACE_ACCESSIBILITY=off

@@ -43,7 +43,7 @@ const STDERR_DRAIN_MS = 1_000;
  * A process that has exited but not been reaped yet still exists for `kill(pid, 0)`; its
  * /proc state tells the truth at once, before Node's exit event has run.
  */
-const processGone = (pid: number): boolean => {
+export const processGone = (pid: number): boolean => {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);

@@ -56,6 +56,7 @@ export class AtomicResultsWriter implements Writer {
 
 const readPackageVersion = (): string => {
   try {
+    // Two folders below the package's root, from source (src/report/) or bundled (dist/runner/, dist/chunks/).
     const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
     return isObject(pkg) && typeof pkg.version === 'string' ? pkg.version : 'unknown';
   } catch {

@@ -7,15 +7,6 @@ import type { CliOptions } from '../spec-file/options.ts';
 
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
 
-/** A display the main process opened for a worker: its name, and the cookie that lets the worker in. */
-export interface SharedDisplay {
-  readonly name: string;
-  /** The display's XAUTHORITY file, for a display retrace owns. */
-  readonly xauthority?: string;
-  /** The session bus of its services, for a display retrace owns: its workers' apps use it. */
-  readonly sessionBus?: string;
-}
-
 export interface RunContext {
   /** Absolute project root; spec ids and default directories are relative to it. */
   readonly root: string;
@@ -28,13 +19,17 @@ export interface RunContext {
   readonly runId: string;
   /** When the command started (epoch ms): the first goal of each worker counts its start from here. */
   readonly startedAt: number;
-  /** Each worker starts its own virtual display instead of sharing `$DISPLAY`. */
+  /**
+   * Each worker runs on a virtual display of its own instead of sharing `$DISPLAY`: the one handed
+   * over in `displays`, or, when none could be, one it starts.
+   */
   readonly ownDisplays: boolean;
   /**
-   * Displays the main process opened for the workers (`--live`), one per worker: worker i (vitest
-   * pool id, 1-based) runs on the i-th, which the live view serves as its screen i.
+   * The displays the main process opens for the workers, one per worker, as the files it hands
+   * each over in (display-handoff.ts): worker i (vitest pool id, 1-based) runs on the i-th, which a
+   * live view serves as its screen i.
    */
-  readonly displays?: readonly SharedDisplay[];
+  readonly displays?: readonly string[];
   /**
    * Every file of the run is a spec (`retrace run`): a worker opens its display as soon as it
    * starts, while it loads the spec module, instead of after. Off where ordinary test files may

@@ -121,6 +121,21 @@ export class GoalEvidence {
     this.problems.set(index, [...(this.problems.get(index) ?? []), render(problem)]);
   };
 
+  /**
+   * Encodes the windows seen so far while the goal holds still for its final check, one a turn of
+   * the event loop (tens of milliseconds each), so writing the reports after the verdict need not.
+   */
+  encodeAhead(): void {
+    const frames = [...this.seen.values()].flatMap((s) => (s.before && s.after ? [s.before, s.after] : []));
+    const next = (): void => {
+      const frame = frames.shift();
+      if (frame === undefined) return;
+      pngOnce(frame);
+      setImmediate(next);
+    };
+    setImmediate(next);
+  }
+
   /** The full window before and after each action that left them, as PNG: the storyboard's last run. */
   windows(): Map<number, { readonly before: Uint8Array; readonly after: Uint8Array }> {
     const out = new Map<number, { before: Uint8Array; after: Uint8Array }>();

@@ -21,10 +21,12 @@ import type { ConsoleOptions } from './progress.ts';
 import { invalidSpecModule } from './spec-error.ts';
 
 // Vitest loads these by file name: `.ts` in the repository, which runs from source, and `.js` in
-// the installed package, which is compiled (the compiler rewrites imports, not these strings).
-const sibling = (name: string): string => fileURLToPath(new URL(`./${name}${extname(import.meta.url)}`, import.meta.url));
-const SUITE_MODULE = sibling('suite');
-const WORKER_SETUP = sibling('worker-setup');
+// the installed package, which is bundled (the bundler rewrites imports, not these strings). This
+// code sits two folders below the package's root either way (src/runner/, dist/runner/ or a
+// shared chunk in dist/chunks/), and both are entry points of the bundle in dist/runner/.
+const runnerModule = (name: string): string => fileURLToPath(new URL(`../runner/${name}${extname(import.meta.url)}`, import.meta.url));
+const SUITE_MODULE = runnerModule('suite');
+const WORKER_SETUP = runnerModule('worker-setup');
 
 export interface RetracePluginOptions {
   /** Spec files vitest collects. @default ['specs/**\/*.yaml'] */

@@ -148,7 +148,10 @@ async function runOne(
         ...claude,
         hooks: {
           phase: (phase, detail) => {
-            if (phase === 'checking') clock.check();
+            if (phase === 'checking') {
+              clock.check();
+              evidence.encodeAhead();
+            }
             mode = PHASE_MODES[phase] ?? mode;
             trace.line(`${phase}${detail ? ` (${detail})` : ''}`);
             progress.status(`${label}: ${phase}${detail ? ` (${detail})` : ''}`);

@@ -10,6 +10,7 @@ import type { TextReader } from '../vision/types.ts';
 import type { RunContext } from './context.ts';
 import { noteDisplayOpening } from './goal-clock.ts';
 import { createProgress } from './progress.ts';
+import { takeOver } from './display-handoff.ts';
 
 interface WorkerDesktop {
   readonly desktop: Desktop;
@@ -22,6 +23,9 @@ interface WorkerDesktop {
 }
 
 const KEY = Symbol.for('retrace.worker-desktop');
+
+/** Longer than an Xvfb and its services take to start on a loaded machine (xvfb.ts allows 10 s each). */
+const HANDOVER_TIMEOUT_MS = 60_000;
 type Holder = { [KEY]?: Promise<WorkerDesktop> };
 
 /**
@@ -42,7 +46,10 @@ export function workerDesktop(context: RunContext): Promise<WorkerDesktop> {
       const { openDesktop, describeProviders } = await import('../desktop/index.ts');
       const { reports } = context.options;
       // vitest numbers its workers 1..maxWorkers, one process per number at a time.
-      const given = context.displays?.[Number(process.env.VITEST_POOL_ID ?? 1) - 1];
+      const handover = context.displays?.[Number(process.env.VITEST_POOL_ID ?? 1) - 1];
+      // A display the run could not open is the worker's to try again, like every later goal
+      // does after a failed opening: its own attempt says why when it fails too.
+      const given = handover !== undefined ? await takeOver(handover, HANDOVER_TIMEOUT_MS).catch(() => undefined) : undefined;
       // Each display has its own cookie: the one this process inherited may be another's.
       const desktop = await openDesktop({
         own: context.ownDisplays,

@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, test } from 'vitest';
+import { withProcessEnv } from '../support/process-env.ts';
 import { acquireDisplay, probeDisplay } from '../../src/desktop/index.ts';
 import type { Display } from '../../src/desktop/types.ts';
 import { InfrastructureError } from '../../src/errors.ts';
@@ -18,23 +19,6 @@ const own = async (): Promise<Display> => {
 afterEach(async () => {
   await Promise.all(started.splice(0).map((d) => d.stop()));
 });
-
-/** Runs `work` with `vars` in this process's environment (the reused display reads it), then restores it. */
-const withProcessEnv = async <T>(vars: Record<string, string | undefined>, work: () => Promise<T>): Promise<T> => {
-  const saved = Object.fromEntries(Object.keys(vars).map((key) => [key, process.env[key]]));
-  const set = (values: Record<string, string | undefined>): void => {
-    for (const [key, value] of Object.entries(values)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-  };
-  set(vars);
-  try {
-    return await work();
-  } finally {
-    set(saved);
-  }
-};
 
 /** `xdotool getmouselocation` on `display`: its exit code and stderr. */
 const xdotool = (

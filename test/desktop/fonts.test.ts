@@ -14,6 +14,7 @@ import { acquireDisplay } from '../../src/desktop/index.ts';
 import { findDejavu } from '../../src/desktop/session/fonts.ts';
 import { InfrastructureError } from '../../src/errors.ts';
 import type { Display } from '../../src/desktop/types.ts';
+import { withProcessEnv } from '../support/process-env.ts';
 import { EXTRA_FONTS, otherMachineFontconfig } from '../support/other-fonts.ts';
 
 const run = promisify(execFile);
@@ -130,11 +131,10 @@ describe('pinned fonts', () => {
 
   test('a display retrace did not start: the same fontconfig for its apps, in a private folder removed at stop; the server is left alone', async () => {
     const owned = await open({ reuseEnv: false, size: [320, 240] });
-    const reused = await open({
-      name: owned.name,
-      xauthority: owned.env.XAUTHORITY!,
-      ...(owned.sessionBus !== undefined && { sessionBus: owned.sessionBus }),
-    });
+    const reused = await withProcessEnv(
+      { DISPLAY: owned.name, XAUTHORITY: owned.env.XAUTHORITY, DBUS_SESSION_BUS_ADDRESS: owned.sessionBus },
+      () => open({ reuseEnv: true }),
+    );
     expect(reused.owned).toBe(false);
     const file = reused.env.FONTCONFIG_FILE!;
     expect(file).not.toBe(owned.env.FONTCONFIG_FILE);

@@ -55,7 +55,7 @@ const PROJECTS = [
 ] as const;
 const roots = new Map<string, string>();
 
-// One pack (its prepack compiles src/ into dist/) for both projects, installed side by side.
+// One pack (its prepack bundles src/ into dist/) for both projects, installed side by side.
 beforeAll(async () => {
   await sh(REPO, 'npm', ['pack', '--pack-destination', work, '--loglevel=error'], 300_000);
   const tarball = join(work, readdirSync(work).find((file) => file.endsWith('.tgz')) ?? 'no tarball was packed');
@@ -78,6 +78,13 @@ describe.each(PROJECTS)('installed into a fresh $kind project', ({ kind, config 
     const files = filesUnder(installed);
     expect(files).toContain('dist/runner/plugin.js');
     expect(files).toContain('dist/runner/plugin.d.ts');
+    // Bundled (scripts/bundle.mjs): the modules loaded by path, and the chunks they share.
+    expect(files.filter((file) => file.endsWith('.js') && !file.startsWith('dist/chunks/')).sort()).toEqual([
+      'dist/cli/main.js',
+      'dist/runner/plugin.js',
+      'dist/runner/suite.js',
+      'dist/runner/worker-setup.js',
+    ]);
     expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
     expect(files.filter((file) => /^(src|test|bench|fixtures|scripts|specs)\//.test(file))).toEqual([]);
     expect(existsSync(join(root, 'node_modules/tsx'))).toBe(false);

@@ -1,6 +1,6 @@
 /**
  * The X server dies in the middle of a run. The CLI starts its own Xvfb for its worker; the test
- * finds it in the CLI's process tree and kills it (SIGKILL), once while the path waits (nothing
+ * finds it among the CLI's children and kills it (SIGKILL), once while the path waits (nothing
  * talks to X at that moment) and once while the screen is being captured (a capture is in
  * flight). Either way the goal ends as broken (exit 3) at once, with a message that names the
  * display, and it is counted in the summary and the history: never dropped.
@@ -32,20 +32,22 @@ goals:
       - text: "0"
 `;
 
-/** The run's Xvfb, the worker that owns it, and the display name (read from the app's environment). */
+/** The run's Xvfb (the CLI's), the worker that runs on it, and the display name (read from the app's environment). */
 function runProcesses(cli: CliProcess): { xvfb: number; worker: number; display: string; browser: number } {
   const tree = descendants(cli.pid);
   const xvfbs = tree.filter((p) => p.comm === 'Xvfb');
   expect(xvfbs, 'the run owns exactly one Xvfb').toHaveLength(1);
   const xvfb = xvfbs[0]!;
-  const browser = tree.find((p) => p.comm === 'chromium' && p.ppid === xvfb.ppid);
+  expect(xvfb.ppid, 'the CLI started it').toBe(cli.pid);
+  // The browser the worker launched: a child of the worker, itself a child of the CLI.
+  const browser = tree.find((p) => p.comm === 'chromium' && tree.some((q) => q.pid === p.ppid && q.ppid === cli.pid && q.comm === 'node'));
   expect(browser, 'the app runs under the CLI').toBeDefined();
   // The display number is not on Xvfb's command line (-displayfd): the environment of the
   // processes started for the display has it. Not chromium's own: its long command line
   // overwrites the memory /proc/PID/environ reads.
   const display = tree.map((p) => environOf(p.pid, 'DISPLAY')).find((d) => d !== undefined && d !== '');
   expect(display).toMatch(/^:\d+$/);
-  return { xvfb: xvfb.pid, worker: xvfb.ppid, display: display!, browser: browser!.pid };
+  return { xvfb: xvfb.pid, worker: browser!.ppid, display: display!, browser: browser!.pid };
 }
 
 /**
@@ -147,7 +149,8 @@ describe('an X server that does not start', () => {
         new RegExp(`broken: specs/display\\.yaml#${goal}: .*Could not start Xvfb[^]*no screens found`),
       );
     }
-    // A failed start is not kept for the worker's life: the spec file's set-up tried, then each goal.
-    expect(project.read('starts').trim().split('\n')).toHaveLength(3);
+    // A failed start is not kept for the worker's life: the run tried while it loaded, then the
+    // worker, in the spec file's set-up, then each goal.
+    expect(project.read('starts').trim().split('\n')).toHaveLength(4);
   });
 });

@@ -14,6 +14,7 @@ import { preflight } from '../../runner/preflight.ts';
 import type { RunContext } from '../../runner/context.ts';
 import { printRunResult, exitCodeOf } from '../result.ts';
 import { checkOutputs, type OutputLocation } from '../outputs.ts';
+import { handoverFolder, handOverWhenOpen } from '../../runner/display-handoff.ts';
 import type { ConsoleMessage } from '../../runner/progress.ts';
 import type { LiveStatus } from '../../desktop/index.ts';
 
@@ -71,68 +72,75 @@ export default async function run(args: ParsedArgs): Promise<number> {
     ...(options.updateBaselines === 'none' ? [] : [{ what: 'the baselines folder', path: baselinesDirOf(root), kind: 'folder' } as const]),
   ] satisfies OutputLocation[]);
 
-  const { runEngine } = await import('../../runner/engine.ts');
   const quiet = flags.quiet === true;
   const keepOpen = flags['keep-open'] === true;
   const live = flags.live === true;
-  const { openSharedDisplay, hasUserDisplay, startVncBridge } = await import('../../desktop/index.ts');
-  // The displays must outlive the workers: the CLI owns them, one per worker. A live view is
-  // always of displays retrace owns, never of the user's own screen; --keep-open runs one worker.
+  const { openSharedDisplay, hasUserDisplay, handOver, startVncBridge } = await import('../../desktop/index.ts');
+  // The displays outlive the workers: the CLI owns them, one per worker, and opens them while it
+  // loads the engine; each worker takes its own over when it starts (display-handoff.ts). A live
+  // view is always of displays retrace owns, never of the user's own screen; --keep-open runs one
+  // worker, on the user's display when there is one. Otherwise one worker on the user's display
+  // opens it itself.
   const workers = keepOpen ? 1 : Math.max(1, Math.min(options.workers, runnable.length));
-  const displays =
-    live || keepOpen
-      ? await Promise.all(
-          Array.from({ length: live ? workers : 1 }, () => openSharedDisplay(options.display.size, !live, options.display.fonts)),
-        )
+  const own = live || options.workers > 1 || !hasUserDisplay();
+  const openings =
+    live || keepOpen || own
+      ? Array.from({ length: workers }, () => openSharedDisplay(options.display.size, !own, options.display.fonts))
       : [];
-  const statuses = new EventEmitter<{ status: [LiveStatus] }>();
-  const viewer = live
-    ? await startVncBridge(displays, {
-        title: `retrace run (${workers === 1 ? 'one worker' : `${workers} workers`}, view only)`,
-        viewOnly: true,
-        status: (listener) => statuses.on('status', listener),
-      })
-    : undefined;
-  if (viewer)
-    process.stderr.write(
-      `live view: ${viewer.url} (display${displays.length > 1 ? 's' : ''} ${displays.map((d) => d.name).join(', ')}, view only)\n`,
-    );
-  const context: RunContext = {
-    root,
-    options: displays.length > 0 ? { ...options, workers: displays.length } : options,
-    cli,
-    baselinesDir: baselinesDirOf(root),
-    runId: randomUUID(),
-    // The process's own start: node and the CLI's imports are part of what the user waits for.
-    startedAt: performance.timeOrigin,
-    ownDisplays: displays.length === 0 && (options.workers > 1 || !hasUserDisplay()),
-    ...(displays.length > 0 && {
-      displays: displays.map((d) => ({
-        name: d.name,
-        ...(d.env.XAUTHORITY !== undefined && { xauthority: d.env.XAUTHORITY }),
-        ...(d.env.DBUS_SESSION_BUS_ADDRESS !== undefined && { sessionBus: d.env.DBUS_SESSION_BUS_ADDRESS }),
-      })),
-    }),
-    eagerDisplay: true,
-    keepOpen,
-    verbosity: quiet ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
-    tty: Boolean(process.stderr.isTTY) && !process.env.CI,
-    goals,
-  };
-  const result = await runEngine({
-    files: runnable.map((s) => s.file),
-    context,
-    bail: flags.bail === true,
-    retry: (flags.retry as number | undefined) ?? 0,
-    ...(typeof flags.shard === 'string' ? { shard: flags.shard } : {}),
-    ...(typeof flags.junit === 'string' ? { junit: flags.junit } : {}),
-    ...(viewer ? { onProgress: liveStatusOf(await import('../../runner/progress.ts'), (status) => statuses.emit('status', status)) } : {}),
-  });
-  printRunResult(result, relative(root, options.reports) || '.', quiet, context.verbosity === 'verbose');
-  const code = exitCodeOf(result);
-  if (keepOpen && displays[0] && code !== 0) await holdDisplay(displays[0].name);
-  await viewer?.close();
-  return code;
+  const handovers = openings.length > 0 ? handoverFolder() : undefined;
+  for (const [i, opening] of openings.entries()) void handOverWhenOpen(handovers!.file(i + 1), opening, handOver);
+  try {
+    const { runEngine } = await import('../../runner/engine.ts');
+    // A live view shows them from the start; --keep-open holds the first after a failure.
+    const displays = live || keepOpen ? await Promise.all(openings) : [];
+    const statuses = new EventEmitter<{ status: [LiveStatus] }>();
+    const viewer = live
+      ? await startVncBridge(displays, {
+          title: `retrace run (${workers === 1 ? 'one worker' : `${workers} workers`}, view only)`,
+          viewOnly: true,
+          status: (listener) => statuses.on('status', listener),
+        })
+      : undefined;
+    if (viewer)
+      process.stderr.write(
+        `live view: ${viewer.url} (display${displays.length > 1 ? 's' : ''} ${displays.map((d) => d.name).join(', ')}, view only)\n`,
+      );
+    const context: RunContext = {
+      root,
+      options: handovers ? { ...options, workers } : options,
+      cli,
+      baselinesDir: baselinesDirOf(root),
+      runId: randomUUID(),
+      // The process's own start: node and the CLI's imports are part of what the user waits for.
+      startedAt: performance.timeOrigin,
+      // What a worker opens itself when its display could not be handed over.
+      ownDisplays: own,
+      ...(handovers && { displays: openings.map((_, i) => handovers.file(i + 1)) }),
+      eagerDisplay: true,
+      keepOpen,
+      verbosity: quiet ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
+      tty: Boolean(process.stderr.isTTY) && !process.env.CI,
+      goals,
+    };
+    const result = await runEngine({
+      files: runnable.map((s) => s.file),
+      context,
+      bail: flags.bail === true,
+      retry: (flags.retry as number | undefined) ?? 0,
+      ...(typeof flags.shard === 'string' ? { shard: flags.shard } : {}),
+      ...(typeof flags.junit === 'string' ? { junit: flags.junit } : {}),
+      ...(viewer
+        ? { onProgress: liveStatusOf(await import('../../runner/progress.ts'), (status) => statuses.emit('status', status)) }
+        : {}),
+    });
+    printRunResult(result, relative(root, options.reports) || '.', quiet, context.verbosity === 'verbose');
+    const code = exitCodeOf(result);
+    if (keepOpen && displays[0] && code !== 0) await holdDisplay(displays[0].name);
+    await viewer?.close();
+    return code;
+  } finally {
+    handovers?.remove();
+  }
 }
 
 /**
