@@ -8,6 +8,7 @@
  * `ActionCycle` (cycle.ts). A strategy imports neither the body nor the other strategy.
  */
 import type { Action, ActionReport, Frame, Point, RecordedAction, Region, ResolvedBy, RungTry } from '../domain.ts';
+import { containsSecret } from '../spec-file/interpolate.ts';
 import type { Stage } from './stage.ts';
 import type { Settled } from './settle.ts';
 import type { AssetSink } from './observe.ts';
@@ -75,6 +76,10 @@ export interface ReplayStepInput {
   /** The window's size when the path was recorded: a window drawn larger now is searched at its scale. */
   readonly recordedWindow?: { readonly width: number; readonly height: number };
 }
+
+/** A secret action's images and detail never leave the cycle. */
+export const isSecret = (recorded: RecordedAction): boolean =>
+  recorded.secret === true || (recorded.action.kind === 'type' && containsSecret(recorded.action.text));
 
 /** One action to do: learned (planned now) or replayed (from a recorded path). */
 export type CycleStep = LearnStepInput | ReplayStepInput;

@@ -53,6 +53,15 @@ export class ActionCycle {
     return this.replaying.hold(final);
   }
 
+  /**
+   * After the goal's expectations, on a replay: the app's elements against those before its first
+   * action and the changes its path recorded (replay-end.ts). A change nobody recorded, or an
+   * effect that did not hold, amends `last`, the report of the path's last action.
+   */
+  endTree(actions: readonly RecordedAction[], last: ActionReport): Promise<Held | undefined> {
+    return this.replaying.endTree(actions, last);
+  }
+
   private cycle(step: CycleStep): Promise<ActionOutcome> {
     const action = step.kind === 'learn' ? step.action : step.recorded.action;
     if (action.kind === 'wait' || action.kind === 'wait-for') return this.waitStep(step, action);

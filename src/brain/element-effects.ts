@@ -54,7 +54,7 @@ export async function readSettledElements(
   return last;
 }
 
-const pathKey = (path: readonly ElementStep[]): string => path.map((s) => `${s.role}:${s.index}`).join('/');
+export const pathKey = (path: readonly ElementStep[]): string => path.map((s) => `${s.role}:${s.index}`).join('/');
 
 /** The properties of an element an effect compares. */
 function properties(e: Element): ElementProperties {

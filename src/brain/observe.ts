@@ -5,8 +5,18 @@
  */
 import type { Action, Anchor, Effect, EffectKind, Frame, Point, RecordedAction, Region } from '../domain.ts';
 import { fingerprint } from '../vision/fingerprint.ts';
-import { crop, encodePng, clampRegion, containsPoint, inflateRegion, intersectRegions, offsetRegion, regionArea } from '../vision/frame.ts';
-import { changedRegions } from '../vision/changes.ts';
+import {
+  crop,
+  encodePng,
+  clampRegion,
+  containsPoint,
+  inflateRegion,
+  intersectRegions,
+  offsetRegion,
+  regionArea,
+  unionRegions,
+} from '../vision/frame.ts';
+import { changedRegions, framesEqual } from '../vision/changes.ts';
 import { isCaretLike } from '../vision/settle.ts';
 import { withoutCaretsIn } from '../vision/caret.ts';
 import { readAll } from '../vision/ocr/find-text.ts';
@@ -144,8 +154,8 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
     .map((box) => ({ box, area: clampRegion(inflateRegion(box, EFFECT_PADDING), after.width, after.height) }))
     .filter(({ area }) => area.width > 0 && area.height > 0);
   const changes: Array<{ readonly changed: Region; readonly on?: Region }> = [
-    ...changedRegions(before, after, { ignore: [...input.dynamic, ...rings.map((r) => r.area)], minPixels: MIN_EFFECT_PIXELS }).map(
-      (changed) => ({ changed }),
+    ...changedRegions(before, after, { ignore: [...input.dynamic, ...rings.map((r) => r.area)], minPixels: MIN_EFFECT_PIXELS }).flatMap(
+      (changed) => ringsApart(before, after, changed, input.dynamic),
     ),
     ...rings.flatMap(({ box, area }, i) =>
       changedIn(before, after, area, [...input.dynamic, ...rings.slice(0, i).map((r) => r.area)]).map((changed) => ({ changed, on: box })),
@@ -202,15 +212,74 @@ function ownLookOnly(before: Frame, after: Frame, target: Region, dynamic: reado
   );
 }
 
-/** The changes inside `area` alone, window-relative. */
-function changedIn(before: Frame, after: Frame, area: Region, ignore: readonly Region[], minPixels: number = MIN_EFFECT_PIXELS): Region[] {
+/**
+ * A change over fields drawn one above the other, one of them only losing or gaining its focus
+ * ring (the field the focus left, just above the one typed into), split: each ring on its own,
+ * told as its field's feedback, and not read as a line of the text typed below it. Where the app
+ * publishes no elements this is known by shape alone: a band of changed rows whose inside shows
+ * what it showed (`ringOnly`), the band's box taken as its field's.
+ */
+function ringsApart(before: Frame, after: Frame, changed: Region, ignore: readonly Region[]): { changed: Region; on?: Region }[] {
+  const bands = rowBands(changedIn(before, after, changed, ignore, 1, 0));
+  if (bands.length < 2) return [{ changed }];
+  const rings = bands.filter((band) => ringOnly(before, after, band));
+  const rest = bands.filter((band) => !rings.includes(band));
+  if (rings.length === 0) return [{ changed }];
+  return [...rings.map((band) => ({ changed: band, on: band })), ...(rest.length > 0 ? [{ changed: rest.reduce(unionRegions) }] : [])];
+}
+
+/**
+ * Whether all that changed on a box is around its inside: its inside (less a share of its smaller
+ * side, as `isFeedback` takes it) shows the same pixels, a caret aside. A selection or a fill that
+ * moved changes the inside too, however alike its edges stay.
+ */
+function ringOnly(before: Frame, after: Frame, box: Region): boolean {
+  const margin = Math.max(3, Math.round(Math.min(box.width, box.height) * EFFECT_THRESHOLDS.feedbackInsideShare));
+  const core = clampRegion(inflateRegion(box, -margin), after.width, after.height);
+  if (core.width < 4 || core.height < 4) return false;
+  // Carets are looked for just inside the ring: a field's caret may be as tall as its frame's inside.
+  const field = [inflateRegion(box, -1)];
+  return framesEqual(crop(withoutCaretsIn(before, field), core), crop(withoutCaretsIn(after, field), core));
+}
+
+/**
+ * Whether a change is only rings coming or going: each band of its rows (a field's, or the part of
+ * it a change shows) is `ringOnly`.
+ */
+export function ringsOnly(before: Frame, after: Frame, change: Region): boolean {
+  const bands = rowBands(changedIn(before, after, change, [], 1, 0));
+  return bands.length > 0 && bands.every((band) => ringOnly(before, after, band));
+}
+
+/** Boxes joined where they share a row: bands of rows, top to bottom, each with its box. */
+function rowBands(boxes: readonly Region[]): Region[] {
+  const bands: Region[] = [];
+  for (const box of [...boxes].sort((a, b) => a.y - b.y)) {
+    const last = bands[bands.length - 1];
+    if (last && box.y <= last.y + last.height) bands[bands.length - 1] = unionRegions(last, box);
+    else bands.push(box);
+  }
+  return bands;
+}
+
+/** The changes inside `area` alone, window-relative; `gap` as changedRegions takes it. */
+function changedIn(
+  before: Frame,
+  after: Frame,
+  area: Region,
+  ignore: readonly Region[],
+  minPixels: number = MIN_EFFECT_PIXELS,
+  gap?: number,
+): Region[] {
   const inArea = ignore.map((r) => offsetRegion(r, -area.x, -area.y));
-  return changedRegions(crop(before, area), crop(after, area), { ignore: inArea, minPixels }).map((c) => ({
-    x: c.x + area.x,
-    y: c.y + area.y,
-    width: c.width,
-    height: c.height,
-  }));
+  return changedRegions(crop(before, area), crop(after, area), { ignore: inArea, minPixels, ...(gap !== undefined && { gap }) }).map(
+    (c) => ({
+      x: c.x + area.x,
+      y: c.y + area.y,
+      width: c.width,
+      height: c.height,
+    }),
+  );
 }
 
 /**

@@ -44,8 +44,15 @@ export async function replayGoal(input: GoalRunInput, store: PathStore, stage: S
     };
   }
   const checked = await checkGoal(input, stage, path.actions, before);
-  const { assertions, mismatch } = checked;
+  const { assertions } = checked;
   const warnings = [...checked.warnings];
+  const reports = [...done.reports];
+  // The goal ends on a checked tree: what changed late, after the expectations, is judged too.
+  const last = reports.at(-1);
+  const end = checked.mismatch || !last ? undefined : await cycle.endTree(path.actions, last);
+  if (end) reports[end.index] = end.report;
+  const mismatch =
+    checked.mismatch ?? (end?.failure && { category: end.failure.category, message: end.failure.message, failedAction: end.failure.index });
   if (!mismatch && done.healed) {
     input.hooks?.phase?.('saving', 'proposing the healed path');
     // A goal that ends the app keeps the size its window had.
@@ -63,7 +70,7 @@ export async function replayGoal(input: GoalRunInput, store: PathStore, stage: S
     replay: done,
     outcome: {
       mode,
-      actions: done.reports,
+      actions: reports,
       assertions,
       modelCalls,
       ...(mismatch ? { mismatch } : {}),

@@ -8,7 +8,7 @@ import type { Settled } from './settle.ts';
 import { snapshot, type Snapshot } from './elements.ts';
 import { focusMoves, type FocusMoves } from './element-effects.ts';
 import { describeChanges, isFocusFeedback, unexplainedChanges, watchCandidates } from './unexpected.ts';
-import { continuingChanging } from './observe.ts';
+import { continuingChanging, ringsOnly } from './observe.ts';
 import { PointerTrail } from './pointer-trail.ts';
 import type { CycleContext } from './cycle-strategy.ts';
 
@@ -41,12 +41,16 @@ export class ReplayNews {
     secret: boolean,
     scale: number,
     moves?: () => Promise<FocusMoves | undefined>,
+    focusLeft = false,
   ): Promise<UnexpectedChange[]> {
     let candidates = unexplainedChanges(before, after.frame, accounted, ignore, scale);
     if (candidates.length === 0) return [];
     // The field the focus left redraws its frame: that is the focus moving, not news.
     const focus = moves && (await moves());
     if (focus) candidates = candidates.filter((c) => !isFocusFeedback(c, focus, before, after.frame));
+    // With no tree, the pixels tell it where the action moved the focus when learned (`focusLeft`):
+    // a ring that came or went, the inside of its field as it was.
+    else if (focusLeft) candidates = candidates.filter((c) => !ringsOnly(before, after.frame, c));
     candidates = candidates.filter((c) => !this.pointer.hoverGone(c, before, after.frame));
     if (candidates.length === 0) return [];
     const watched = await watchCandidates(this.stage, after.window, after.frame, candidates);

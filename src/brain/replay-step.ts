@@ -13,16 +13,17 @@
  *
  * Replay is a strategy of the action cycle (cycle-strategy.ts). Its parts: the target, found
  * and waited for (replay-target.ts); the wait for the effects (replay-effects.ts); the changes
- * nobody recorded (replay-news.ts); the effects held until the next action (replay-hold.ts).
+ * nobody recorded (replay-news.ts); the effects held until the next action (replay-hold.ts); the
+ * app's elements judged once more after the expectations (replay-end.ts).
  */
-import { exitOf, type Frame, type RecordedAction, type Region } from '../domain.ts';
+import { exitOf, type ActionReport, type Frame, type RecordedAction, type Region } from '../domain.ts';
 import { framesEqual } from '../vision/changes.ts';
-import { containsSecret } from '../spec-file/interpolate.ts';
 import { describeAction, describeElementEffect } from '../spec-file/describe.ts';
 import { settle, type Settled } from './settle.ts';
 import { snapshot, type Snapshot } from './elements.ts';
 import { act } from './element-act.ts';
 import { verifyEffects, kindOf, type EffectCheck } from './verify.ts';
+import { regionsIntersect } from '../vision/frame.ts';
 import { elementColours, elementEvidence, leafBoxes, sameBox, verifyElementEffects, type FocusMoves } from './element-effects.ts';
 import { effectBoxes, elementNews, newsRegions } from './element-news.ts';
 import { describeUnexpected } from './unexpected.ts';
@@ -35,10 +36,12 @@ import { actionDetail } from './action-detail.ts';
 import { observe } from './observe-action.ts';
 import { ReplayNews } from './replay-news.ts';
 import { ReplayHold } from './replay-hold.ts';
+import { ReplayEnd } from './replay-end.ts';
 import { ReplayTarget } from './replay-target.ts';
 import { awaitEffects, drawnScale, effectProblem, feedbackPlaces, notVerified, targetBoxes } from './replay-effects.ts';
 import {
   AGAIN,
+  isSecret,
   type CycleContext,
   type CycleStrategy,
   type Done,
@@ -69,11 +72,13 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
   private readonly news: ReplayNews;
   private readonly holding: ReplayHold;
   private readonly target: ReplayTarget;
+  private readonly end: ReplayEnd;
 
   constructor(private readonly context: CycleContext) {
     this.news = new ReplayNews(context);
     this.holding = new ReplayHold(context, this.news);
     this.target = new ReplayTarget(context);
+    this.end = new ReplayEnd(context, this.news);
   }
 
   private get stage() {
@@ -84,9 +89,10 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
     return this.context.options;
   }
 
-  /** Waiting steps end what the last action is held to. */
+  /** Waiting steps end what the last action is held to, and start the end's count again (replay-end.ts). */
   forget(): void {
     this.holding.forget();
+    this.end.forget();
   }
 
   /** The wait before the next action that the last hold already spent (counted in its report). */
@@ -96,6 +102,11 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
 
   hold(final: boolean): Promise<Held | undefined> {
     return this.holding.hold(final);
+  }
+
+  /** After the expectations: the app's elements against the start and the path's recorded changes. */
+  endTree(actions: readonly RecordedAction[], last: ActionReport): Promise<Held | undefined> {
+    return this.end.check(actions, last);
   }
 
   name(step: ReplayStepInput): string {
@@ -113,12 +124,14 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
     this.holding.slowestMs = Math.max(this.holding.slowestMs, step.recorded.settleMs);
     const settled =
       attempt === 0 && pending ? pending : await settle(this.stage, { timeoutMs: this.options.settleTimeoutMs, ignore: ignore() });
-    this.forget();
+    this.holding.forget();
     return attempt === 0 ? await this.target.awaitBeforeLine(step, settled, ignore) : settled;
   }
 
-  resolve(step: ReplayStepInput, first: Settled): Promise<{ before: Settled; resolved: Resolved | Unresolved }> {
-    return this.target.awaitTarget(step, first, () => this.ignore(step));
+  async resolve(step: ReplayStepInput, first: Settled): Promise<{ before: Settled; resolved: Resolved | Unresolved }> {
+    const found = await this.target.awaitTarget(step, first, () => this.ignore(step));
+    this.end.begin(step.index, found.before, step.treeRecorded === true);
+    return found;
   }
 
   lost(step: ReplayStepInput, before: Settled, resolved: Unresolved): void {
@@ -288,7 +301,13 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
     const move = pointerMove(action);
     const [rest] = move === 'target' ? targets : [];
     this.news.pointer.acted(move !== 'none', rest);
-    const unexpected = [...news, ...(await this.news.unexpected(index, before.frame, after, accounted, ignore(), secret, scale, moves))];
+    // Learned, the action took the focus off a field other than its target (its ring recorded apart).
+    const { anchor } = recorded;
+    const focusLeft = recorded.effects.some((e) => kindOf(e) === 'feedback' && !(anchor && regionsIntersect(e.region, anchor.box)));
+    const unexpected = [
+      ...news,
+      ...(await this.news.unexpected(index, before.frame, after, accounted, ignore(), secret, scale, moves, focusLeft)),
+    ];
     clock.lap('verifyMs');
     if (unexpected.length > 0 && this.options.unexpectedChanges !== 'warn') {
       return {
@@ -338,9 +357,6 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
   }
 }
 
-/** A secret action's images and detail never leave the cycle. */
-const isSecret = (recorded: RecordedAction): boolean =>
-  recorded.secret === true || (recorded.action.kind === 'type' && containsSecret(recorded.action.text));
 const pick = (u: { readonly recorded?: Region; readonly candidate?: Region }): { recorded?: Region; candidate?: Region } => ({
   ...(u.recorded ? { recorded: u.recorded } : {}),
   ...(u.candidate ? { candidate: u.candidate } : {}),

@@ -35,6 +35,7 @@ import { structureSimilarity } from '../vision/structure.ts';
 import { colourRole } from '../vision/colour-role.ts';
 import { maskedGlyphs } from '../vision/masked.ts';
 import { EFFECT_THRESHOLDS } from './thresholds.ts';
+import { blankCore, isFlat } from './blank-area.ts';
 import { findLines, findSaid, readingOrder, sameText } from './effect-text.ts';
 import { readRegion } from './observe.ts';
 
@@ -219,6 +220,15 @@ export function checkEffect(
       return { effect, verified: true, moved: true, region, diffPixels: 0 };
     }
   }
+  // A mark that went away (a radio button's dot) left the area it changed blank: another theme
+  // repaints the blank and the frame around it, so where it changed, blank is what is checked.
+  const core = kindOf(effect) === 'text' ? undefined : blankCore(image);
+  for (const region of core === undefined ? [] : places) {
+    const changed = offsetRegion(core!, region.x, region.y);
+    if (inside(after, region) && changedAt(before, after, changed) && blankCore(crop(after, region))) {
+      return { effect, verified: true, moved: true, region, diffPixels: 0 };
+    }
+  }
   // A masked entry says how many characters it holds: a larger font draws other dots. Its dots
   // are a look; a text's glyphs are read, never counted.
   const masked = kindOf(effect) === 'text' ? undefined : maskedGlyphs(image);
@@ -283,10 +293,10 @@ async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck
   const { changed, words: inChanged, all } = await changes;
   const allowed = elsewhere(input, effect);
   const words = inChanged.filter((w) => allowed(w.box));
-  const found = findSaid(recorded, words);
+  const pad = Math.round(EFFECT_THRESHOLDS.padding * (input.scale ?? 1));
+  const found = findSaid(recorded, words) ?? (await readAsLearned(input, recorded, changed, pad, allowed));
   const boxes = found ? [found] : moved ? findLines(recorded, all, (w) => changed.some((c) => regionsIntersect(c, w))) : undefined;
   if (boxes) {
-    const pad = Math.round(EFFECT_THRESHOLDS.padding * (input.scale ?? 1));
     const regions = boxes.map((box) => clampRegion(inflateRegion(box, pad), after.width, after.height));
     const region = regions.slice(1).reduce(unionRegions, regions[0]!);
     const restyled = regions.map((r) => colourRole(crop(after, r))).find((now) => now !== role);
@@ -297,6 +307,26 @@ async function checkText(input: VerifyInput, effect: Effect, failed: EffectCheck
     ...failed,
     detail: read === undefined ? `"${oneLine(recorded)}" is not shown` : `reads "${oneLine(read)}", recorded "${oneLine(recorded)}"`,
   };
+}
+
+/**
+ * The change that reads `recorded` when read as learning read it: on its own, padded, the words
+ * mostly inside it. A window read whole reads a text beside marks otherwise than the change alone
+ * ("« Express M Gift wrap" where the change alone, as learned, reads "+ Express Gift wrap"): a
+ * radio's dot or a check box is no word, and OCR guesses one from what is next to it.
+ */
+async function readAsLearned(
+  input: VerifyInput,
+  recorded: string,
+  changed: readonly Region[],
+  pad: number,
+  allowed: (r: Region) => boolean,
+): Promise<Region | undefined> {
+  for (const c of changed) {
+    const region = clampRegion(inflateRegion(c, pad), input.after.width, input.after.height);
+    if (allowed(region) && sameText(recorded, await readRegion(input.reader, input.after, region, c))) return c;
+  }
+  return undefined;
 }
 
 /**
@@ -330,25 +360,6 @@ async function checkLookText(input: VerifyInput, effect: Effect, image: Frame, f
 }
 
 const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' / ');
-
-/** The colour of a frame that is one flat colour (within the channel tolerance), else undefined. */
-function flatColour(frame: Frame): readonly [number, number, number] | undefined {
-  const d = frame.data;
-  const [r, g, b] = [d[0] ?? 0, d[1] ?? 0, d[2] ?? 0];
-  for (let i = 4; i < d.length; i += 4) {
-    if (
-      Math.abs((d[i] ?? 0) - r) > channelTolerance ||
-      Math.abs((d[i + 1] ?? 0) - g) > channelTolerance ||
-      Math.abs((d[i + 2] ?? 0) - b) > channelTolerance
-    ) {
-      return undefined;
-    }
-  }
-  return [r, g, b];
-}
-
-/** Flat but for a caret: a cleared field keeps its caret. */
-const isFlat = (frame: Frame): boolean => flatColour(withoutCarets(frame)) !== undefined;
 
 /**
  * An effect that blanked a region (a field cleared after saving) cannot be searched for: blank

@@ -74,7 +74,7 @@ const perSpecFields: Readonly<Record<string, Field>> = {
     default: D.strict,
   },
   unexpectedChanges: {
-    doc: 'fail: a change an action caused that its path did not record (an error message, a dialog, another screen) fails the goal; warn: it is reported and the goal may pass',
+    doc: "fail: a change an action caused that its path did not record (an error message, a dialog, another screen), at once or later (up to the app's elements read once more after the expectations), fails the goal; warn: it is reported and the goal may pass",
     shape: oneOf(UNEXPECTED_CHANGES),
     default: D.unexpectedChanges,
   },

@@ -30,6 +30,12 @@ export const CARET_SHAPE = Object.freeze({
   minRatio: 1.2,
   /** Channel difference from the background that makes a pixel ink (the caret is solid). */
   inkLevel: 96,
+  /**
+   * How far above and below a bar, as a share of its height, nothing but a rule may be: the dot of
+   * an "i" or a "j" sits a pixel or two off its stem (a quarter of it at most); a caret spans its
+   * line, and the next ink in its column is its field's border or another line.
+   */
+  lineGapShare: 0.5,
 });
 
 /** The most common colour of a frame, packed as 0xRRGGBB. */
@@ -60,69 +66,100 @@ function inkMask(frame: Frame, bg: number): Uint8Array {
   return mask;
 }
 
-/** The rows a column's ink spans, when it is one solid run. */
-function solidRun(mask: Uint8Array, w: number, h: number, x: number): { top: number; bottom: number } | undefined {
-  let top = -1;
-  let bottom = -1;
-  for (let y = 0; y < h; y++) {
-    if (mask[y * w + x] === 0) continue;
-    if (top < 0) top = y;
-    else if (bottom !== y - 1) return undefined;
-    bottom = y;
-  }
-  return top < 0 ? undefined : { top, bottom };
+interface Run {
+  readonly top: number;
+  readonly bottom: number;
 }
 
-/** Where the frame shows a caret (see the module comment): at most one region per bar. */
+/** The solid runs of ink down column x, top to bottom. */
+function runsOf(mask: Uint8Array, w: number, h: number, x: number): Run[] {
+  const runs: Run[] = [];
+  let top = -1;
+  for (let y = 0; y <= h; y++) {
+    const ink = y < h && mask[y * w + x] === 1;
+    if (ink && top < 0) top = y;
+    else if (!ink && top >= 0) {
+      runs.push({ top, bottom: y - 1 });
+      top = -1;
+    }
+  }
+  return runs;
+}
+
+const sameRun = (runs: readonly Run[] | undefined, run: Run): boolean =>
+  runs?.some((r) => r.top === run.top && r.bottom === run.bottom) ?? false;
+
+/**
+ * Where the frame shows a caret (see the module comment): at most one region per bar. A caret is
+ * a bar within one line of text, so each solid run down a column is a candidate of its own: the
+ * caret's column may also cross the field's border, or the line of another field above it.
+ */
 export function findCarets(frame: Frame): Region[] {
   const { width: w, height: h } = frame;
   const mask = inkMask(frame, background(frame));
-  const inked = (x0: number, x1: number, top: number, bottom: number): { top: number; bottom: number } | undefined => {
+  const columns = Array.from({ length: w }, (_, x) => runsOf(mask, w, h, x));
+  // The ink of the line between rows top and bottom, in columns x0..x1: only runs lying within
+  // those rows, since a run going on past them (a field's border, a taller bar) is no glyph of it.
+  const inked = (x0: number, x1: number, top: number, bottom: number): Run | undefined => {
     let t = h;
     let b = -1;
     for (let x = Math.max(0, x0); x <= Math.min(w - 1, x1); x++) {
-      for (let y = top; y <= bottom; y++) {
-        if (mask[y * w + x] === 0) continue;
-        t = Math.min(t, y);
-        b = Math.max(b, y);
+      for (const run of columns[x]!) {
+        if (run.bottom < top || run.top > bottom || run.top < top || run.bottom > bottom) continue;
+        t = Math.min(t, run.top);
+        b = Math.max(b, run.bottom);
       }
     }
     return b < 0 ? undefined : { top: t, bottom: b };
   };
   const carets: Region[] = [];
   for (let x = 0; x < w; x++) {
-    const run = solidRun(mask, w, h, x);
-    // A bar reaching the crop's edge is a border; a caret sits on a line inside its field.
-    if (!run || run.top === 0 || run.bottom === h - 1 || run.bottom - run.top + 1 < CARET_SHAPE.minHeight) continue;
-    // The bar's columns: this one and the next while they share its run.
-    let x1 = x;
-    while (x1 + 1 < w && x1 + 1 - x < CARET_SHAPE.maxWidth) {
-      const next = solidRun(mask, w, h, x1 + 1);
-      if (!next || next.top !== run.top || next.bottom !== run.bottom) break;
-      x1++;
+    for (const run of columns[x]!) {
+      // A bar reaching the crop's edge is a border; a caret sits on a line inside its field. A run
+      // the column before shares belongs to a bar looked at from there, or to a wider stroke.
+      if (run.top === 0 || run.bottom === h - 1 || run.bottom - run.top + 1 < CARET_SHAPE.minHeight || sameRun(columns[x - 1], run))
+        continue;
+      // The bar's columns: this one and the next while they share its run.
+      let x1 = x;
+      while (x1 + 1 < w && x1 + 1 - x < CARET_SHAPE.maxWidth && sameRun(columns[x1 + 1], run)) x1++;
+      // Wider than a caret: a stroke of a glyph or a border.
+      if (sameRun(columns[x1 + 1], run) || !alone(mask, w, x, x1, run)) continue;
+      const height = run.bottom - run.top + 1;
+      const before = inked(0, x - 1, run.top, run.bottom);
+      const after = inked(x1 + 1, w - 1, run.top, run.bottom);
+      if (before && after) continue;
+      const beside = before ?? after;
+      // A lone 1-px bar is a caret in an empty field; beside a text it must be taller than the line.
+      const tall = beside
+        ? beside.top > run.top && beside.bottom < run.bottom && height >= CARET_SHAPE.minRatio * (beside.bottom - beside.top + 1)
+        : x1 === x;
+      if (tall) carets.push({ x, y: run.top, width: x1 - x + 1, height });
     }
-    const right = x1 + 1 < w ? solidRun(mask, w, h, x1 + 1) : undefined;
-    // Wider than a caret: a stroke of a glyph or a border.
-    if (right && right.top === run.top && right.bottom === run.bottom) {
-      x = x1 + 1;
-      continue;
-    }
-    const height = run.bottom - run.top + 1;
-    const before = inked(0, x - 1, run.top, run.bottom);
-    const after = inked(x1 + 1, w - 1, run.top, run.bottom);
-    if (before && after) {
-      x = x1;
-      continue;
-    }
-    const beside = before ?? after;
-    // A lone 1-px bar is a caret in an empty field; beside a text it must be taller than the line.
-    const tall = beside
-      ? beside.top > run.top && beside.bottom < run.bottom && height >= CARET_SHAPE.minRatio * (beside.bottom - beside.top + 1)
-      : x1 === x;
-    if (tall) carets.push({ x, y: run.top, width: x1 - x + 1, height });
-    x = x1;
   }
   return carets;
+}
+
+/**
+ * Whether the bar in columns x0..x1 stands alone in its line: the ink just above and below it,
+ * within `lineGapShare` of its height, is none, or a rule running on past it on both sides (the
+ * field's border). A dot there ("i", "j", "!") makes it a glyph's stem.
+ */
+function alone(mask: Uint8Array, w: number, x0: number, x1: number, run: Run): boolean {
+  const reach = Math.ceil(CARET_SHAPE.lineGapShare * (run.bottom - run.top + 1));
+  const h = mask.length / w;
+  const rule = (y: number): boolean => {
+    for (let x = x0 - CARET_SHAPE.maxWidth; x <= x1 + CARET_SHAPE.maxWidth; x++) if (x < 0 || x >= w || mask[y * w + x] === 0) return false;
+    return true;
+  };
+  for (let d = 1; d <= reach; d++) {
+    for (const y of [run.top - d, run.bottom + d]) {
+      if (y < 0 || y >= h) continue;
+      let ink = false;
+      for (let x = x0; x <= x1; x++) ink ||= mask[y * w + x] === 1;
+      if (ink && !rule(y)) return false;
+    }
+  }
+  return true;
 }
 
 /** A copy of the frame with its carets painted over in its background colour. */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { findCarets, withoutCarets, withoutCaretsIn } from '../../src/vision/caret.ts';
+import { crop } from '../../src/vision/frame.ts';
 import { BLACK, WHITE, drawn, loadImage, pixel } from './helpers.ts';
 
 /** A line of "glyphs" (bars 2 px wide, `glyph` rows tall from row 8) and maybe a caret. */
@@ -39,6 +40,29 @@ describe('findCarets', () => {
     expect(findCarets(drawn(40, 30, WHITE, [[{ x: 3, y: 3, width: 2, height: 24 }, BLACK]]))).toEqual([]);
   });
 
+  test("a bar with a dot just above it is an i's stem, not a caret; a border above or below it is no dot", () => {
+    const i = drawn(40, 40, WHITE, [
+      [{ x: 10, y: 12, width: 1, height: 2 }, BLACK],
+      [{ x: 10, y: 16, width: 1, height: 12 }, BLACK],
+    ]);
+    expect(findCarets(i)).toEqual([]);
+    const framed = drawn(40, 40, WHITE, [
+      [{ x: 2, y: 10, width: 36, height: 1 }, BLACK],
+      [{ x: 10, y: 12, width: 1, height: 20 }, BLACK],
+      [{ x: 2, y: 34, width: 36, height: 1 }, BLACK],
+    ]);
+    expect(findCarets(framed)).toEqual([{ x: 10, y: 12, width: 1, height: 20 }]);
+  });
+
+  test('a caret whose column crosses the line of text above it is found within its own line', () => {
+    const twoLines = drawn(60, 64, WHITE, [
+      [{ x: 20, y: 8, width: 2, height: 15 }, BLACK],
+      [{ x: 4, y: 40, width: 2, height: 15 }, BLACK],
+      [{ x: 20, y: 36, width: 1, height: 24 }, BLACK],
+    ]);
+    expect(findCarets(twoLines)).toEqual([{ x: 20, y: 36, width: 1, height: 24 }]);
+  });
+
   test('light on dark: ink is what differs from the background', () => {
     const dark = drawn(60, 32, BLACK, [
       [{ x: 4, y: 8, width: 2, height: 15 }, WHITE],
@@ -56,6 +80,12 @@ describe('findCarets', () => {
   test('real Tk entries: its 2-px caret after a typed "Tea 3", light and dark', () => {
     expect(findCarets(loadImage('caret-tk-light'))).toEqual([{ x: 36, y: 1, width: 2, height: 17 }]);
     expect(findCarets(loadImage('caret-tk-dark'))).toEqual([{ x: 38, y: 3, width: 2, height: 17 }]);
+  });
+
+  test('real Tk effect of typing "3" into Count: the field left above, the caret between the borders of its own', () => {
+    expect(findCarets(loadImage('caret-tk-two-fields'))).toEqual([{ x: 14, y: 37, width: 2, height: 17 }]);
+    const dark = crop(loadImage('tk-dark-tea-3'), { x: 80, y: 42, width: 313, height: 60 });
+    expect(findCarets(dark)).toEqual([{ x: 14, y: 37, width: 2, height: 17 }]);
   });
 });
 
