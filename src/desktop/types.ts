@@ -45,19 +45,9 @@ export interface Display {
 
 /**
  * A display another retrace process opened and keeps (the run's main process, for one of its
- * workers), as plain JSON: what the apps on it need, and whether retrace started it.
+ * workers), as plain JSON: what the apps on it need, whether retrace started it, and its Xvfb.
  */
-export interface HandedDisplay {
-  readonly name: string;
-  readonly width: number;
-  readonly height: number;
-  /** Its `Display.owned`: a display retrace started has its keyboard, locale and time zone pinned. */
-  readonly owned: boolean;
-  /** The Xvfb process, for an owned display: its death is told at once. */
-  readonly pid?: number;
-  readonly env: Readonly<Record<string, string>>;
-  readonly sessionBus?: string;
-}
+export type HandedDisplay = Pick<Display, 'name' | 'width' | 'height' | 'owned' | 'pid' | 'env' | 'sessionBus'>;
 
 export interface DisplayOptions {
   /** Screen size of a started Xvfb. @default [1280, 800] */
