@@ -84,9 +84,7 @@ export default async function run(args: ParsedArgs): Promise<number> {
   const workers = keepOpen ? 1 : Math.max(1, Math.min(options.workers, runnable.length));
   const own = live || options.workers > 1 || !hasUserDisplay();
   const openings =
-    live || keepOpen || own
-      ? Array.from({ length: workers }, () => openSharedDisplay(options.display.size, !own, options.display.fonts))
-      : [];
+    own || keepOpen ? Array.from({ length: workers }, () => openSharedDisplay(options.display.size, !own, options.display.fonts)) : [];
   const handovers = openings.length > 0 ? handoverFolder() : undefined;
   for (const [i, opening] of openings.entries()) void handOverWhenOpen(handovers!.file(i + 1), opening, handOver);
   try {
