@@ -10,7 +10,7 @@ import { InfrastructureError } from '../errors.ts';
 import { accessibilityBusAddress, accessibilityEnv } from './atspi/a11y-bus.ts';
 import { openBus } from './atspi/dbus.ts';
 import { writeFontconfig } from './session/fonts.ts';
-import { startSessionServices } from './session/services.ts';
+import { adoptSessionServices, startSessionServices } from './session/services.ts';
 import { startWatchdog } from './watchdog.ts';
 import { accessibilityWanted } from '../switches.ts';
 import { runTool } from './exec-tool.ts';
@@ -175,7 +175,9 @@ const reuseDisplay = async (name: string, accessibility: boolean, fonts: readonl
 
 /**
  * A display the run's main process opened and keeps, handed to this worker: its apps get the
- * environment that process made for it, and stop() leaves the server and its services to it.
+ * environment that process made for it and its session services (the private homes of its apps
+ * live in their folder; animations are switched per launch), and stop() leaves the server and
+ * the services to that process.
  * Its Xvfb (when retrace started one) is watched by its pid, which tells a death at once.
  */
 export const adoptDisplay = (handed: HandedDisplay): Display => {
@@ -188,6 +190,7 @@ export const adoptDisplay = (handed: HandedDisplay): Display => {
     ...(pid !== undefined && { pid }),
     env: handed.env,
     ...(handed.sessionBus !== undefined && { sessionBus: handed.sessionBus }),
+    ...(handed.services !== undefined && { services: adoptSessionServices(handed.services) }),
     ...(pid === undefined
       ? watchLife(handed.name, 'stopped answering')
       : watchLife(handed.name, `died (Xvfb pid ${pid})`, () => processGone(pid))),
@@ -204,6 +207,7 @@ export const handOver = (display: Display): HandedDisplay => ({
   ...(display.pid !== undefined && { pid: display.pid }),
   env: display.env,
   ...(display.sessionBus !== undefined && { sessionBus: display.sessionBus }),
+  ...(display.services !== undefined && { services: display.services.handed }),
 });
 
 /**

@@ -45,9 +45,12 @@ export interface Display {
 
 /**
  * A display another retrace process opened and keeps (the run's main process, for one of its
- * workers), as plain JSON: what the apps on it need, whether retrace started it, and its Xvfb.
+ * workers), as plain JSON: what the apps on it need, whether retrace started it, its Xvfb, and the
+ * session services beside it (animations are switched there per launch).
  */
-export type HandedDisplay = Pick<Display, 'name' | 'width' | 'height' | 'owned' | 'pid' | 'env' | 'sessionBus'>;
+export type HandedDisplay = Pick<Display, 'name' | 'width' | 'height' | 'owned' | 'pid' | 'env' | 'sessionBus'> & {
+  readonly services?: HandedServices;
+};
 
 export interface DisplayOptions {
   /** Screen size of a started Xvfb. @default [1280, 800] */
@@ -87,6 +90,21 @@ export interface SessionServices {
   /** Animations (and caret blinking) for the apps launched from now on. Off at start. */
   allowAnimations(allowed: boolean): Promise<void>;
   stop(): Promise<void>;
+  /** What another process needs to use them (a worker, on a display the run's main process keeps). */
+  readonly handed: HandedServices;
+}
+
+/** Session services as plain JSON, for a process that did not start them. */
+export interface HandedServices {
+  readonly display: string;
+  /** What an X client of the display needs besides `DISPLAY` (its cookie). */
+  readonly xEnv: Readonly<Record<string, string>>;
+  readonly sessionBus: string;
+  readonly dir: string;
+  /** xsettingsd's configuration, and its pid when it runs: the switch of animations. */
+  readonly settingsFile: string;
+  readonly xsettingsd?: number;
+  readonly startTimeoutMs: number;
 }
 
 /** Captures frames (RGBA) from the screen. */

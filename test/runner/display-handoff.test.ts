@@ -10,14 +10,14 @@ import { handOver } from '../../src/desktop/index.ts';
 import { InfrastructureError } from '../../src/errors.ts';
 import { handoverFolder, handOverWhenOpen, takeOver } from '../../src/runner/display-handoff.ts';
 
-const HANDED: HandedDisplay = {
+const HANDED = {
   name: ':42',
   width: 1280,
   height: 800,
   owned: true,
   env: { DISPLAY: ':42', XAUTHORITY: '/tmp/x/cookie', TZ: 'UTC', LANG: 'C.UTF-8' },
   sessionBus: 'unix:path=/tmp/x/bus',
-};
+} satisfies HandedDisplay;
 const display = {
   ...HANDED,
   died: new Promise<void>(() => undefined),

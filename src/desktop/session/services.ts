@@ -17,7 +17,7 @@ import type { Readable } from 'node:stream';
 import { InfrastructureError } from '../../errors.ts';
 import { lineTail } from '../line-tail.ts';
 import { pollUntil, settlesWithin } from '../poll.ts';
-import type { SessionServices } from '../types.ts';
+import type { HandedServices, SessionServices } from '../types.ts';
 import { startWatchdog } from '../watchdog.ts';
 import { XConnection, type XEnv } from '../x11/connection.ts';
 import { xsettingsConfig } from './animations.ts';
@@ -168,28 +168,51 @@ export const startSessionServices = async (options: SessionServicesOptions): Pro
     );
   }
 
-  let animationsAllowed = false;
-  const xsettingsd = startup.xsettingsd;
-  return {
-    env: { DBUS_SESSION_BUS_ADDRESS: startup.address },
+  const handed: HandedServices = {
+    display: options.display,
+    xEnv: Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined)),
     sessionBus: startup.address,
     dir,
-    settingsManager: xsettingsd !== undefined,
-    async allowAnimations(allowed: boolean): Promise<void> {
-      if (allowed === animationsAllowed || xsettingsd === undefined || stopped) return;
-      animationsAllowed = allowed;
-      const before = await settingsProperty(options.display, options.env);
-      writeFileSync(settingsFile, xsettingsConfig(allowed));
-      process.kill(xsettingsd, 'SIGHUP');
-      // Apps read the settings when they start: the next launch must see the new ones.
-      await pollUntil(
-        async () => ((await settingsProperty(options.display, options.env))?.equals(before ?? Buffer.alloc(0)) ? undefined : true),
-        {
-          timeoutMs: startTimeoutMs,
-        },
-      );
-    },
-    stop,
+    settingsFile,
+    ...(startup.xsettingsd !== undefined && { xsettingsd: startup.xsettingsd }),
+    startTimeoutMs,
+  };
+  const switchAnimations = animationsSwitch(handed, () => stopped);
+  return { ...servicesOf(handed), allowAnimations: switchAnimations, stop };
+};
+
+/**
+ * The services another process started for a display it keeps (the run's main process, for its
+ * worker): the same switch of animations, and stop() leaves them to that process.
+ */
+export const adoptSessionServices = (handed: HandedServices): SessionServices => ({
+  ...servicesOf(handed),
+  allowAnimations: animationsSwitch(handed, () => false),
+  stop: async () => undefined,
+});
+
+const servicesOf = (handed: HandedServices): Omit<SessionServices, 'allowAnimations' | 'stop'> => ({
+  env: { DBUS_SESSION_BUS_ADDRESS: handed.sessionBus },
+  sessionBus: handed.sessionBus,
+  dir: handed.dir,
+  settingsManager: handed.xsettingsd !== undefined,
+  handed,
+});
+
+/** Rewrites xsettingsd's file and has it reload, then waits until the display publishes the change. */
+const animationsSwitch = (handed: HandedServices, stopped: () => boolean): SessionServices['allowAnimations'] => {
+  let animationsAllowed = false;
+  const { display, xEnv, xsettingsd } = handed;
+  return async (allowed) => {
+    if (allowed === animationsAllowed || xsettingsd === undefined || stopped()) return;
+    animationsAllowed = allowed;
+    const before = await settingsProperty(display, xEnv);
+    writeFileSync(handed.settingsFile, xsettingsConfig(allowed));
+    process.kill(xsettingsd, 'SIGHUP');
+    // Apps read the settings when they start: the next launch must see the new ones.
+    await pollUntil(async () => ((await settingsProperty(display, xEnv))?.equals(before ?? Buffer.alloc(0)) ? undefined : true), {
+      timeoutMs: handed.startTimeoutMs,
+    });
   };
 };
 
