@@ -55,6 +55,9 @@ export class Stage {
     this.fault = Promise.race([
       aborted(signal),
       app.exited.then((exit) => {
+        // An app that ended because its display went away (it lost its X connection) is the
+        // display's story, whichever of the two was noticed first.
+        desktop.display.assertAlive();
         throw appExitedError(exit);
       }),
       desktop.display.died.then(() => {

@@ -26,6 +26,8 @@ export const DISPLAY_DEFAULTS = Object.freeze({
 
 /** How often a reused display is checked for life; cheap (one socket connect). */
 const WATCH_INTERVAL_MS = 1_000;
+/** How often the Xvfb of a display handed to this worker is looked for (one read of /proc). */
+const PID_WATCH_INTERVAL_MS = 100;
 
 export const acquireDisplay = async (options: DisplayOptions = {}): Promise<Display> => {
   const reuseEnv = options.reuseEnv ?? DISPLAY_DEFAULTS.reuseEnv;
@@ -216,12 +218,21 @@ export const handOver = (display: Display): HandedDisplay => ({
  */
 const watchLife = (name: string, death: string, gone?: () => boolean): Pick<Display, 'died' | 'assertAlive'> => {
   let dead = false;
-  const died = new Promise<void>((resolve) =>
-    watchSocket(name, () => {
+  const died = new Promise<void>((resolve) => {
+    const markDied = (): void => {
       dead = true;
       resolve();
-    }),
-  );
+    };
+    watchSocket(name, markDied);
+    if (gone === undefined) return;
+    // A process table entry is cheap to look at: its end is told within a moment, not a second.
+    const timer = setInterval(() => {
+      if (!gone()) return;
+      clearInterval(timer);
+      markDied();
+    }, PID_WATCH_INTERVAL_MS);
+    timer.unref();
+  });
   return {
     died,
     assertAlive: () => {
