@@ -46,21 +46,20 @@ export async function handOverWhenOpen(
 export async function takeOver(file: string, timeoutMs: number): Promise<HandedDisplay> {
   const dir = join(file, '..');
   const handover = await new Promise<Handover>((resolve, reject) => {
-    const read = (): boolean => {
+    const read = (): void => {
       let text: string;
       try {
         text = readFileSync(file, 'utf8');
       } catch {
-        return false;
+        return; // not written yet
       }
       done();
       const parsed = parseHandover(text);
       if (parsed) resolve(parsed);
       else reject(new InfrastructureError('NO_DISPLAY', `the run's display handover ${file} is not one retrace wrote`));
-      return true;
     };
     // Watched before the first look: a file written between the two is not missed.
-    const watcher = watch(dir, () => void read());
+    const watcher = watch(dir, read);
     const timer = setTimeout(() => {
       done();
       reject(new InfrastructureError('NO_DISPLAY', `the run's main process did not hand over a display within ${timeoutMs} ms`));

@@ -86,7 +86,10 @@ export default async function run(args: ParsedArgs): Promise<number> {
   const openings =
     own || keepOpen ? Array.from({ length: workers }, () => openSharedDisplay(options.display.size, !own, options.display.fonts)) : [];
   const handovers = openings.length > 0 ? handoverFolder() : undefined;
-  for (const [i, opening] of openings.entries()) void handOverWhenOpen(handovers!.file(i + 1), opening, handOver);
+  for (const [i, opening] of openings.entries()) {
+    // A display that opens after the run ended (its folder removed) has no worker left to take it.
+    handOverWhenOpen(handovers!.file(i + 1), opening, handOver).catch(() => undefined);
+  }
   try {
     const { runEngine } = await import('../../runner/engine.ts');
     // A live view shows them from the start; --keep-open holds the first after a failure.
