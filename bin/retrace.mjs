@@ -17,8 +17,6 @@ if (process.argv[2] === '--version') {
     register();
     await import(source.href);
   } else {
-    // Loaded beside the CLI rather than after it; a vitest that cannot load is reported by the run's own import.
-    if (process.argv[2] === 'run') import('vitest/node').catch(() => undefined);
     await import('../dist/cli/main.js');
   }
 }
