@@ -3,10 +3,10 @@
  * Swing field takes the keyboard focus a moment after the click that asks for it, and keys that
  * arrive before go nowhere ("lice" for "Alice"). When the field is an element retrace can read,
  * the keys wait for its focus, then go one at a time, each waiting (bounded) for the field's text
- * to grow; a key the field proves missing (its text did not grow within the bound) is sent once
- * more and counted as a retry. Without elements, or for a secret (typed whole, so the screen can
- * hide it), the text is typed at once as before. A target that is a label types into the field
- * it names.
+ * to grow; a key the field proves missing (its text did not grow within a bound long enough that
+ * a late key is not taken for a lost one) is sent once more and counted as a retry. Without
+ * elements, or for a secret (typed whole, so the screen can hide it), the text is typed at once
+ * as before. A target that is a label types into the field it names.
  */
 import type { Element } from '../desktop/types.ts';
 import type { Point, Region } from '../domain.ts';
@@ -85,17 +85,23 @@ export async function typeInto(stage: Stage, point: Point, window: Region, text:
     return 0;
   }
   let resent = 0;
-  for (const key of text) {
+  const keys = [...text];
+  for (const [i, key] of keys.entries()) {
     // Changed, not grown: a key typed over a selection replaces it.
     const before = now?.text;
     const grew = (e: Element): boolean => e.text !== before;
     await stage.guard(stage.input.type(key));
     now = await waitFor(stage, field, window, PACE_LIMITS.keyMs, grew);
-    if (now !== undefined && !grew(now)) {
-      resent++;
-      await stage.guard(stage.input.type(key));
-      now = await waitFor(stage, field, window, PACE_LIMITS.keyMs, grew);
-    }
+    if (now === undefined || grew(now)) continue;
+    resent++;
+    await stage.guard(stage.input.type(key));
+    now = await waitFor(stage, field, window, PACE_LIMITS.keyMs, grew);
+    if (now === undefined || grew(now)) continue;
+    // Sent twice and still not shown: the field turns this key away (a number field, a full
+    // one), and its text no longer tells a lost key from a refused one. The rest goes at once.
+    const rest = keys.slice(i + 1).join('');
+    if (rest !== '') await stage.guard(stage.input.type(rest));
+    return resent;
   }
   return resent;
 }

@@ -183,8 +183,13 @@ export const ELEMENT_LIMITS = Object.freeze({
 export const PACE_LIMITS = Object.freeze({
   /** How long the field may take to take the focus. */
   focusMs: 1_000,
-  /** How long each key may take to show in the field's text. */
-  keyMs: 500,
+  /**
+   * How long a key may take to show in the field's text before it is taken as lost and sent once
+   * more. Long: a key that was only late shows twice when sent again ("TTeaa" for "Tea", from a
+   * browser whose tree fell half a second behind on a loaded machine), and a key shows in tens
+   * of milliseconds on an app that keeps up, so the bound costs nothing there.
+   */
+  keyMs: 3_000,
   /** How often the field's text is read while waiting. */
   pollMs: 10,
   /** A longer text is typed at once: paced, it would cost a round trip per character. */
