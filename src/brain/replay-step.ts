@@ -302,9 +302,6 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
     const [target] = move === 'target' ? targets : [];
     const point = move === 'target' ? resolved.points[0] : undefined;
     this.news.pointer.acted(move !== 'none', point);
-    // The whole control the pointer came to, lit by its hover look: its doing, not news.
-    const rest = target && point && this.news.pointer.restingOn({ box: target, point }, before.frame, after.frame, ignore());
-    if (rest) accounted.push(rest);
     // Learned, the action took the focus off a field other than its target (its ring recorded apart).
     const { anchor } = recorded;
     const focusLeft = recorded.effects.some((e) => kindOf(e) === 'feedback' && !(anchor && regionsIntersect(e.region, anchor.box)));
@@ -339,6 +336,7 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
       ...(healed ? { healed: healReason(resolved, checks, secret) } : {}),
     };
     const content = checks.filter((c) => c.verified && !c.skipped && kindOf(c.effect) !== 'feedback').map((c) => c.region);
+    const rest = target && point && this.news.pointer.restingOn({ box: target, point }, before.frame, after.frame, ignore());
     this.news.pointer.rested(move !== 'none', rest, before.frame, content);
     this.holding.previous = {
       index,

@@ -121,13 +121,21 @@ describe('replayed on the dark colours', () => {
     expect((await verifyMark(unchecked))?.verified).toBe(false);
   });
 
-  /** Replay's trail after both clicks: what changed beside Gift wrap's lit button, and whether it is Express's look going. */
+  /**
+   * Replay's trail after both clicks: what changed beside Gift wrap's lit button, and whether it
+   * is Express's look going. The targets' boxes are the anchors learned on the light colours,
+   * where segmenting found Express's label alone.
+   */
   const leftBehind = (after: Frame) => {
+    const [expressBox, giftWrapBox] = [
+      anchorBox(loadImage('tk-ship-light'), EXPRESS),
+      anchorBox(loadImage('tk-ship-light-express'), GIFT_WRAP),
+    ];
     const trail = new PointerTrail();
     trail.acted(true, EXPRESS);
-    trail.rested(true, trail.restingOn({ box: anchorBox(start, EXPRESS), point: EXPRESS }, start, express, []), start, [EXPRESS_BUTTON]);
+    trail.rested(true, trail.restingOn({ box: expressBox, point: EXPRESS }, start, express, []), start, [EXPRESS_BUTTON]);
     trail.acted(true, GIFT_WRAP);
-    const lit = trail.restingOn({ box: anchorBox(express, GIFT_WRAP), point: GIFT_WRAP }, express, after, []);
+    const lit = trail.restingOn({ box: giftWrapBox, point: GIFT_WRAP }, express, after, []);
     // The status line ("…, gift wrapped") is Gift wrap's recorded effect.
     const changes = unexplainedChanges(express, after, [lit, STATUS], []);
     return changes.map((c) => trail.hoverGone(c, express, after));
