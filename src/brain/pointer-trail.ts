@@ -4,7 +4,8 @@
  * xcalc), only the pixels can tell that from news. A change there is the pointer's doing when it
  * lies on that control, leaves its inside (label, marks) as it was, brings it back to how it
  * looked before the pointer came to it, and undoes nothing the action that brought the pointer
- * there changed: a toggle that reverts by itself on that control still fails.
+ * there changed: a toggle that reverts by itself on that control still fails. Learning keeps the
+ * same trail (learn-step.ts), so that look going is not recorded as the next action's effect.
  */
 import type { Action, Frame, Point, Region } from '../domain.ts';
 import { pixelsUnlikeAll } from '../vision/changes.ts';

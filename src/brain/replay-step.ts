@@ -302,6 +302,11 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
     const [target] = move === 'target' ? targets : [];
     const point = move === 'target' ? resolved.points[0] : undefined;
     this.news.pointer.acted(move !== 'none', point);
+    // Where no element tells what changed, the whole control the pointer came to, lit by its
+    // hover look, is the target's own look (learning recorded only what the action drew on it):
+    // beyond the target's box and slack (a larger font lights a wider button), it is no news.
+    const rest = target && point && this.news.pointer.restingOn({ box: target, point }, before.frame, after.frame, ignore());
+    if (rest && told.length === 0) accounted.push(rest);
     // Learned, the action took the focus off a field other than its target (its ring recorded apart).
     const { anchor } = recorded;
     const focusLeft = recorded.effects.some((e) => kindOf(e) === 'feedback' && !(anchor && regionsIntersect(e.region, anchor.box)));
@@ -336,7 +341,6 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
       ...(healed ? { healed: healReason(resolved, checks, secret) } : {}),
     };
     const content = checks.filter((c) => c.verified && !c.skipped && kindOf(c.effect) !== 'feedback').map((c) => c.region);
-    const rest = target && point && this.news.pointer.restingOn({ box: target, point }, before.frame, after.frame, ignore());
     this.news.pointer.rested(move !== 'none', rest, before.frame, content);
     this.holding.previous = {
       index,

@@ -234,7 +234,7 @@ export const POINTER_LIMITS = Object.freeze({
   /**
    * A hover look reaches at most this many times the target's found box, in height (the control's
    * row) and in width (its indicator beside its label): on the Tk order form, Express's label is
-   * 58×17 and the radio button it lights 86×23. Shares of the target, so they scale with it.
+   * 58×17 and the radio button it lights 85×21. Shares of the target, so they scale with it.
    */
   hoverReach: { rows: 2, widths: 3 },
 });
