@@ -22,7 +22,7 @@ const STOP_GRACE_MS = 60_000;
 /** How long a warm worker may take to load vitest's entry once taken; then vitest forks its own. */
 const TAKE_OVER_MS = 15_000;
 
-interface Spawn {
+export interface Spawn {
   readonly entry: string;
   readonly env: Partial<NodeJS.ProcessEnv>;
   readonly execArgv: readonly string[];
@@ -99,13 +99,14 @@ export class WarmWorkers {
   private readonly idle: ChildProcess[] = [];
 
   /**
-   * Forks `count` workers now. In the installed package each loads retrace's engine, the suite
-   * module the spec files import, which node then finds loaded (vitest imports a package's
-   * JavaScript as it is); a checkout's TypeScript goes through vitest's transform instead.
+   * Forks `count` workers now, as `spawn` says (vitest's, unless a test says otherwise). In the
+   * installed package each loads retrace's engine, the suite module the spec files import, which
+   * node then finds loaded (vitest imports a package's JavaScript as it is); a checkout's
+   * TypeScript goes through vitest's transform instead.
    */
-  constructor(count: number) {
+  constructor(count: number, spawn: () => Spawn = vitestSpawn) {
     if (count < 1) return;
-    this.spawn = vitestSpawn();
+    this.spawn = spawn();
     const args = [this.spawn.entry, ...(SUITE_MODULE.endsWith('.js') ? [pathToFileURL(SUITE_MODULE).href] : [])];
     for (let i = 0; i < count; i++) {
       const child = fork(WARM_ENTRY, args, forkOptions(this.spawn));
