@@ -6,7 +6,8 @@
 // The entry points are what is loaded by path: the bin's CLI, `retrace/vitest`, and the two
 // modules the plugin hands vitest by file name (the spec suite and the worker's set-up). Code
 // shared by them goes to dist/chunks/, two folders below the root like every entry, which the
-// modules that find files relative to themselves rely on (runner/plugin.ts, report/allure-writer.ts).
+// modules that find files relative to themselves rely on (runner/entry-modules.ts, report/allure-writer.ts).
+import { copyFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 await build({
@@ -23,3 +24,6 @@ await build({
   packages: 'external',
   logLevel: 'warning',
 });
+
+// A warm worker's entry is forked by file name, before anything is loaded: JavaScript already.
+copyFileSync('src/runner/warm-entry.mjs', 'dist/runner/warm-entry.mjs');

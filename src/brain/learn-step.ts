@@ -12,7 +12,9 @@ import { locateText, centre } from './locate.ts';
 import { act } from './element-act.ts';
 import { locateElement } from './element-target.ts';
 import { readElements } from './element-effects.ts';
-import { makeAnchor, withBeforeLine } from './observe.ts';
+import { anchorBox, makeAnchor, withBeforeLine } from './observe.ts';
+import { PointerTrail, pointerMove } from './pointer-trail.ts';
+import { kindOf } from './verify.ts';
 import { observe } from './observe-action.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
 import type { ActionOutcome } from './outcome.ts';
@@ -35,6 +37,9 @@ interface Reacted extends Omit<Acted, 'ended'> {
 }
 
 export class LearnStep implements CycleStrategy<LearnStepInput, Acted, Reacted> {
+  /** Where the pointer rests and which control it left. */
+  private readonly pointer = new PointerTrail();
+
   constructor(private readonly context: CycleContext) {}
 
   private get stage() {
@@ -101,6 +106,16 @@ export class LearnStep implements CycleStrategy<LearnStepInput, Acted, Reacted> 
 
   async verify(step: LearnStepInput, reacted: Reacted, clock: PhaseClock): Promise<ActionOutcome> {
     const { before, settled, resolved, secret, elementsBefore } = reacted;
+    // Where the app publishes no elements, only the pixels tell the pointer's doing — the hover
+    // look of the control it left going away, of the one it came to lighting — from what the
+    // action did beside it and on it.
+    const trail = elementsBefore === undefined ? this.pointer : undefined;
+    const move = pointerMove(step.action);
+    const point = move === 'target' ? resolved.points[0] : undefined;
+    trail?.acted(move !== 'none', point);
+    const left = trail?.left;
+    const hovered =
+      trail && point && trail.restingOn({ box: anchorBox(before.frame, point), point }, before.frame, settled.frame, step.dynamic);
     const seen = await observe(
       this.stage,
       step.action,
@@ -113,6 +128,16 @@ export class LearnStep implements CycleStrategy<LearnStepInput, Acted, Reacted> 
       undefined,
       elementsBefore,
       step.action.kind === 'type' && !secret ? this.options.resolveText(step.action.text) : undefined,
+      {
+        ...(left && { pointerLeft: { box: left, gone: (change: Region) => this.pointer.hoverGone(change, before.frame, settled.frame) } }),
+        ...(hovered && { hovered }),
+      },
+    );
+    trail?.rested(
+      move !== 'none',
+      hovered,
+      before.frame,
+      seen.effects.filter((e) => kindOf(e) !== 'feedback').map((e) => e.region),
     );
     const observed = step.index === 0 ? withBeforeLine(seen, before.frame, step.assets) : seen;
     clock.lap('verifyMs');

@@ -11,7 +11,7 @@ import type { Stage } from './stage.ts';
 import type { Settled } from './settle.ts';
 import { elementAnchorAt } from './element-target.ts';
 import { asElementEvidence, elementChanges, focusMoves, leftAsItWas, readElements, readSettledElements } from './element-effects.ts';
-import { makeAnchor, makeEffects, type AssetSink } from './observe.ts';
+import { makeAnchor, makeEffects, type AssetSink, type ObserveInput } from './observe.ts';
 import type { Resolved } from './cycle-strategy.ts';
 
 /** What the action did, as a path keeps it: the anchor of its target and the regions it changed. */
@@ -28,6 +28,8 @@ export async function observe(
   elementsBefore?: readonly Element[],
   /** What the action typed, placeholders resolved: recorded as typed where OCR misreads it. */
   typed?: string,
+  /** Learning on an app with no elements: the control the pointer left, and the one it rests on now. */
+  pointer?: Pick<ObserveInput, 'pointerLeft' | 'hovered'>,
 ): Promise<RecordedAction> {
   const point = resolved.points[0];
   // A healed action keeps the text it was recorded with; a learned one reads what is under it.
@@ -61,6 +63,7 @@ export async function observe(
       ...(anchor ? { target: anchor.box } : {}),
       ...(told && leftAsItWas(elements ?? [], element) && { targetUnchanged: true }),
       ...(focusOnly?.length ? { focusOnly } : {}),
+      ...pointer,
       known: { ...(typed !== undefined && { typed }), ...(elementsAfter && { elements: elementsAfter }) },
     }),
   );

@@ -24,6 +24,7 @@ import type { TextReader } from '../vision/types.ts';
 import { segmentControls } from '../vision/segment.ts';
 import { structureSimilarity } from '../vision/structure.ts';
 import { colourRole } from '../vision/colour-role.ts';
+import { marksBeyondRecolouring } from '../vision/hover.ts';
 import { knownReading, readingRows, sameText, type KnownText } from './effect-text.ts';
 import { textPlaces } from './elements.ts';
 import type { Element } from '../desktop/types.ts';
@@ -63,6 +64,12 @@ export function makeAnchor(frame: Frame, point: Point, text: string | undefined,
   return text === undefined ? { point, box, image } : { point, box, image, text };
 }
 
+/** The control the pointer left to do an action, and whether a change on it is its hover look going. */
+export interface PointerLeft {
+  readonly box: Region;
+  readonly gone: (change: Region) => boolean;
+}
+
 /** What observing an action needs: the settled window before and after it. */
 export interface ObserveInput {
   readonly before: Frame;
@@ -83,6 +90,20 @@ export interface ObserveInput {
   readonly targetUnchanged?: boolean;
   /** The boxes of elements whose focus alone the action changed (the field it left): their feedback too. */
   readonly focusOnly?: readonly Region[];
+  /**
+   * The control the pointer left to do this action, where the app publishes no elements: its
+   * box (`pointer-trail.ts`, the whole control its hover look lit) and whether a change on it is
+   * that look going (`hoverGone`). That is the pointer's doing, nobody's news: not recorded, and
+   * looked at apart, so it never joins the target's own change beside it into one effect.
+   */
+  readonly pointerLeft?: PointerLeft;
+  /**
+   * The control the pointer rests on after the action, where the app publishes no elements
+   * (`restingOn`: the whole control its hover look lit). A change on it that a recolouring
+   * explains but for some marks is the pointer's arrival plus what the action did: only the
+   * marks (a check mark, a radio's dot) are recorded, so another theme's hover look still verifies.
+   */
+  readonly hovered?: Region;
   /** What is known to be shown after the action, so a text read is never recorded misread (`knownReading`). */
   readonly known?: {
     /** What the action typed, placeholders resolved. */
@@ -153,14 +174,32 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
   const rings = [...(input.focusOnly ?? []), ...target]
     .map((box) => ({ box, area: clampRegion(inflateRegion(box, EFFECT_PADDING), after.width, after.height) }))
     .filter(({ area }) => area.width > 0 && area.height > 0);
-  const changes: Array<{ readonly changed: Region; readonly on?: Region }> = [
-    ...changedRegions(before, after, { ignore: [...input.dynamic, ...rings.map((r) => r.area)], minPixels: MIN_EFFECT_PIXELS }).flatMap(
-      (changed) => ringsApart(before, after, changed, input.dynamic),
+  // The control the pointer left is cut at its own box, unpadded: the target lit beside it starts
+  // a pixel or two further on, and any of its pixels would make the look going more than that.
+  const left = input.pointerLeft;
+  const apart = [...rings.map((r) => r.area), ...(left ? [left.box] : [])];
+  /** `mark`: what the action drew on the control the pointer lit, its hover look set apart (`marksOn`). */
+  type Change = { readonly changed: Region; readonly on?: Region; readonly mark?: true };
+  const found: Change[] = [
+    ...changedRegions(before, after, { ignore: [...input.dynamic, ...apart], minPixels: MIN_EFFECT_PIXELS }).flatMap((changed) =>
+      ringsApart(before, after, changed, input.dynamic),
     ),
     ...rings.flatMap(({ box, area }, i) =>
       changedIn(before, after, area, [...input.dynamic, ...rings.slice(0, i).map((r) => r.area)]).map((changed) => ({ changed, on: box })),
     ),
-  ].sort((a, b) => a.changed.y - b.changed.y || a.changed.x - b.changed.x);
+    ...(left
+      ? changedIn(before, after, clampRegion(left.box, after.width, after.height), [...input.dynamic, ...rings.map((r) => r.area)])
+          .filter((changed) => !left.gone(changed))
+          .map((changed) => ({ changed }))
+      : []),
+  ];
+  const apartFromHover = async (c: Change): Promise<Change[]> => {
+    const marks = c.on === undefined && !input.secret ? await marksOn(input, c.changed) : undefined;
+    return marks ? marks.map((changed) => ({ changed, mark: true })) : [c];
+  };
+  const changes = (await Promise.all(found.map(apartFromHover)))
+    .flat()
+    .sort((a, b) => a.changed.y - b.changed.y || a.changed.x - b.changed.x);
   // A caret is in either blink phase on any frame: its appearing is no effect to verify. Nor is
   // more of what changes on its own (a longer headline than any seen rotating).
   const own = continuingChanging(
@@ -168,7 +207,7 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
     input.dynamic,
   );
   const effects: Effect[] = [];
-  for (const { changed, on } of changes.filter((c) => !isCaretLike(c.changed) && !own.includes(c.changed))) {
+  for (const { changed, on, mark } of changes.filter((c) => !isCaretLike(c.changed) && !own.includes(c.changed))) {
     const region = clampRegion(inflateRegion(changed, EFFECT_PADDING), after.width, after.height);
     if (input.secret) {
       effects.push({ region, kind: 'look' });
@@ -180,6 +219,11 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
     const said = await readRegion(reader, before, region, changed);
     const text = knownReading(await readRegion(reader, after, region, changed), knownIn(input.known, region, said, after));
     const image = store(sink, crop(after, region));
+    // A mark on a control whose text reads as it did is no glyph: OCR would guess one ("0 C" for a dot).
+    if (mark) {
+      effects.push({ region, kind: 'look', image });
+      continue;
+    }
     // On a target the tree says unchanged, what OCR reads differently (its label half covered) is no text of its own.
     const ownLook = on !== undefined && on === input.target && input.targetUnchanged === true;
     const kind: EffectKind = ownLook || (own && sameText(said, text)) ? 'feedback' : sameText(said, text) ? 'look' : 'text';
@@ -187,6 +231,22 @@ export async function makeEffects(input: ObserveInput): Promise<Effect[]> {
     effects.push({ region, kind, image, ...(text ? { text } : {}), ...(role !== 'plain' ? { role } : {}) });
   }
   return effects;
+}
+
+/**
+ * A change lying on the control the pointer rests on (`hovered`), as the marks the action drew
+ * beyond its hover look (`marksBeyondRecolouring`: a check mark, a radio's dot) — when the
+ * control's text reads as it did; a label that changed under the hover look is a text, read whole.
+ */
+async function marksOn(input: ObserveInput, changed: Region): Promise<Region[] | undefined> {
+  const { before, after, hovered, reader } = input;
+  const on = hovered && intersectRegions(changed, hovered);
+  if (!on || regionArea(on) < regionArea(changed)) return undefined;
+  const marks = marksBeyondRecolouring(before, after, changed, MIN_EFFECT_PIXELS);
+  if (!marks) return undefined;
+  const region = clampRegion(inflateRegion(changed, EFFECT_PADDING), after.width, after.height);
+  const [said, says] = await Promise.all([readRegion(reader, before, region, changed), readRegion(reader, after, region, changed)]);
+  return sameText(said, says) ? marks : undefined;
 }
 
 /**

@@ -307,8 +307,14 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
     ];
     const moves = (): Promise<FocusMoves | undefined> => this.news.focusMoves(before, elementsAfter, after.window);
     const move = pointerMove(action);
-    const [rest] = move === 'target' ? targets : [];
-    this.news.pointer.acted(move !== 'none', rest);
+    const [target] = move === 'target' ? targets : [];
+    const point = move === 'target' ? resolved.points[0] : undefined;
+    this.news.pointer.acted(move !== 'none', point);
+    // Where no element tells what changed, the whole control the pointer came to, lit by its
+    // hover look, is the target's own look (learning recorded only what the action drew on it):
+    // beyond the target's box and slack (a larger font lights a wider button), it is no news.
+    const rest = target && point && this.news.pointer.restingOn({ box: target, point }, before.frame, after.frame, ignore());
+    if (rest && told.length === 0) accounted.push(rest);
     // Learned, the action took the focus off a field other than its target (its ring recorded apart).
     const { anchor } = recorded;
     const focusLeft = recorded.effects.some((e) => kindOf(e) === 'feedback' && !(anchor && regionsIntersect(e.region, anchor.box)));

@@ -229,6 +229,16 @@ export const ANCHOR_LIMITS = Object.freeze({
   maxControl: { width: 320, height: 120 },
 });
 
+/** How the control the pointer rests on is told where the app publishes no elements (pointer-trail.ts). */
+export const POINTER_LIMITS = Object.freeze({
+  /**
+   * A hover look reaches at most this many times the target's found box, in height (the control's
+   * row) and in width (its indicator beside its label): on the Tk order form, Express's label is
+   * 58×17 and the radio button it lights 85×21. Shares of the target, so they scale with it.
+   */
+  hoverReach: { rows: 2, widths: 3 },
+});
+
 /** What the screen of a typed secret hides: margins that hide, never decide a verdict, so not scaled. */
 export const SECRET_SCREEN_LIMITS = Object.freeze({
   /** Margin around a hidden region: anti-aliased edges of the glyphs and the caret. */

@@ -10,6 +10,7 @@ import { ConsoleReporter } from './console.ts';
 import type { ConsoleMessage } from './progress.ts';
 import { InfrastructureError, knownFault } from '../errors.ts';
 import { moduleCacheDir } from './module-cache.ts';
+import { WarmWorkers } from './warm-workers.ts';
 
 export interface EngineOptions {
   readonly files: readonly string[];
@@ -21,6 +22,8 @@ export interface EngineOptions {
   readonly junit?: string;
   /** Every progress message of the workers, already masked, as it arrives (the live view). */
   readonly onProgress?: (message: ConsoleMessage) => void;
+  /** Workers forked before vitest loaded, for it to take over. */
+  readonly warm?: WarmWorkers;
 }
 
 /** Vitest's own console output is kept to failures; retrace prints its own progress. */
@@ -44,7 +47,6 @@ export async function runEngine(options: EngineOptions): Promise<RunResult> {
       config: false,
       watch: false,
       include: options.files.map((f) => f.replace(/\\/g, '/')),
-      pool: 'forks',
       maxWorkers: workers,
       fileParallelism: workers > 1,
       isolate: false,
@@ -65,6 +67,7 @@ export async function runEngine(options: EngineOptions): Promise<RunResult> {
         retrace({
           context,
           reporter: false,
+          pool: (options.warm ?? new WarmWorkers(0)).pool(),
           include: options.files,
           ...(console ? { consoleSocket: console.socket, consoleEcho: !print } : {}),
         }),

@@ -11,22 +11,13 @@
  */
 import type { Plugin } from 'vitest/config';
 import type { Reporter } from 'vitest/node';
-import type { TestProject } from 'vitest/node';
-import { fileURLToPath } from 'node:url';
-import { extname } from 'node:path';
+import type { PoolRunnerInitializer, TestProject } from 'vitest/node';
 import type { RunContext } from './context.ts';
 import { RetraceReporter } from './reporter.ts';
 import { isSpecFile } from './spec-module.ts';
 import type { ConsoleOptions } from './progress.ts';
 import { invalidSpecModule } from './spec-error.ts';
-
-// Vitest loads these by file name: `.ts` in the repository, which runs from source, and `.js` in
-// the installed package, which is bundled (the bundler rewrites imports, not these strings). This
-// code sits two folders below the package's root either way (src/runner/, dist/runner/ or a
-// shared chunk in dist/chunks/), and both are entry points of the bundle in dist/runner/.
-const runnerModule = (name: string): string => fileURLToPath(new URL(`../runner/${name}${extname(import.meta.url)}`, import.meta.url));
-const SUITE_MODULE = runnerModule('suite');
-const WORKER_SETUP = runnerModule('worker-setup');
+import { SUITE_MODULE, WORKER_SETUP } from './entry-modules.ts';
 
 export interface RetracePluginOptions {
   /** Spec files vitest collects. @default ['specs/**\/*.yaml'] */
@@ -39,6 +30,12 @@ export interface RetracePluginOptions {
   readonly consoleSocket?: string;
   /** The console only watches the workers' lines: they print them too. */
   readonly consoleEcho?: boolean;
+  /**
+   * The workers' pool (`retrace run`'s, which takes over workers it forked ahead). Set here, not
+   * beside the run's other options: vitest merges those into the config's, and a string stays.
+   * @default 'forks'
+   */
+  readonly pool?: PoolRunnerInitializer;
 }
 
 /** vitest's `retry` option: a count, or `{ count }`. */
@@ -63,7 +60,7 @@ export function retrace(options: RetracePluginOptions = {}): Plugin {
           include: [...(options.include ?? ['specs/**/*.yaml'])],
           setupFiles: [WORKER_SETUP],
           provide: { retrace: await resolveContext() },
-          pool: 'forks',
+          pool: options.pool ?? 'forks',
         },
       };
     },

@@ -5,7 +5,7 @@
  * when replayed, and `npx vitest` must load `retrace/vitest` from the config init wrote.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { REPO, runCommand, type CliResult } from '../support/project.ts';
@@ -121,6 +121,21 @@ describe.each(PROJECTS)('installed into a fresh $kind project', ({ kind, config 
     expect(goals).toMatchObject([{ goal: 'greet', status: 'passed', mode: 'replayed', modelCalls: 0 }]);
     for (const action of goals[0]!.actions)
       expect(action).toMatchObject({ verified: true, resolvedBy: expect.stringMatching(/^(element|recorded)$/) });
+  }, 240_000);
+
+  test('the goal runs in a worker forked before vitest loaded, its engine already loaded', async () => {
+    // The app's set-up command is a child of the worker: it writes down the worker's command line.
+    const example = readFileSync(join(root, 'specs/example.yaml'), 'utf8');
+    const setup = `app:\n  setup: tr '\\0' ' ' < /proc/$PPID/cmdline > ${join(root, 'worker.txt')}\n`;
+    mkdirSync(join(root, 'specs-warm'), { recursive: true });
+    writeFileSync(join(root, 'specs-warm/example.yaml'), example.replace('app:\n', setup));
+    await retrace('run', 'specs-warm');
+    const worker = readFileSync(join(root, 'worker.txt'), 'utf8');
+    // A worker forked ahead (warm-workers.ts), not one of vitest's own forks: its entry is
+    // retrace's, vitest's comes after it, and so does the suite it loaded first.
+    expect(worker).toMatch(
+      /\/node_modules\/retrace\/dist\/runner\/warm-entry\.mjs \S*\/node_modules\/vitest\/dist\/workers\/forks\.js file:\/\/\S*\/node_modules\/retrace\/dist\/runner\/suite\.js/,
+    );
   }, 240_000);
 
   test('npx vitest run runs the goal as one passing test', async () => {

@@ -75,13 +75,16 @@ export default async function run(args: ParsedArgs): Promise<number> {
   const quiet = flags.quiet === true;
   const keepOpen = flags['keep-open'] === true;
   const live = flags.live === true;
+  const workers = keepOpen ? 1 : Math.max(1, Math.min(options.workers, runnable.length));
+  // The engine's workers start while the CLI loads the engine (warm-workers.ts).
+  const { WarmWorkers } = await import('../../runner/warm-workers.ts');
+  const warm = new WarmWorkers(workers);
   const { openSharedDisplay, hasUserDisplay, handOver, startVncBridge } = await import('../../desktop/index.ts');
   // The displays outlive the workers: the CLI owns them, one per worker, and opens them while it
   // loads the engine; each worker takes its own over when it starts (display-handoff.ts). A live
   // view is always of displays retrace owns, never of the user's own screen; --keep-open runs one
   // worker, on the user's display when there is one. Otherwise one worker on the user's display
   // opens it itself.
-  const workers = keepOpen ? 1 : Math.max(1, Math.min(options.workers, runnable.length));
   const own = live || options.workers > 1 || !hasUserDisplay();
   const openings =
     own || keepOpen ? Array.from({ length: workers }, () => openSharedDisplay(options.display.size, !own, options.display.fonts)) : [];
@@ -128,6 +131,7 @@ export default async function run(args: ParsedArgs): Promise<number> {
       context,
       bail: flags.bail === true,
       retry: (flags.retry as number | undefined) ?? 0,
+      warm,
       ...(typeof flags.shard === 'string' ? { shard: flags.shard } : {}),
       ...(typeof flags.junit === 'string' ? { junit: flags.junit } : {}),
       ...(viewer
@@ -140,6 +144,7 @@ export default async function run(args: ParsedArgs): Promise<number> {
     await viewer?.close();
     return code;
   } finally {
+    warm.stop();
     handovers?.remove();
   }
 }
