@@ -10,9 +10,10 @@
  */
 import type { ElementEffect, ElementProperties, Region, UnexpectedChange } from '../domain.ts';
 import type { Element } from '../desktop/types.ts';
+import { accessibleName, matchElements } from '../desktop/index.ts';
 import { secretMasker } from '../spec-file/secrets.ts';
 import { regionArea, subtractRegion } from '../vision/frame.ts';
-import { CONTAINERS, describeElement, indexByRef, isSurface } from './elements.ts';
+import { closestTo, CONTAINERS, describeElement, indexByRef, isSurface, onScreen } from './elements.ts';
 import { checkElementEffect, DRAWN, elementChanges, leafBoxes, type ChangeOptions, type ElementVerdict } from './element-effects.ts';
 
 const key = (e: ElementEffect): string => `${e.change ?? 'changed'}\u0000${e.role}\u0000${e.name}`;
@@ -145,6 +146,40 @@ export function effectBoxes(
         .filter((e) => DRAWN.has(e.role) && inside(e, element))
         .reduce((parts, d) => parts.flatMap((part) => subtractRegion(part, d.box)), [element.box]);
     }
-    return CONTAINERS.has(element.role) || HOLDERS.has(element.role) ? [] : [element.box];
+    return ownBox(element, size);
+  });
+}
+
+/** An element's box as its own to change: not a container's, nor one covering most of the window. */
+const ownBox = (element: Element, size: { width: number; height: number }): Region[] =>
+  CONTAINERS.has(element.role) || HOLDERS.has(element.role) || regionArea(element.box) > 0.5 * size.width * size.height
+    ? []
+    : [element.box];
+
+/**
+ * Where the elements of the verified `gone` effects were before the action: their going is the
+ * change there. Learned, such a place often lay inside a pixel effect of its own (a text that
+ * replaced it); when a benign layout moves that effect away, the going still accounts for the
+ * place it leaves. The element is found in `before` by role and name, the one whose place in the
+ * tree is most like the recorded one (Chromium may publish a sibling of the page a moment late,
+ * shifting every index below it), and only an element that is no longer in `after` at all (by
+ * its ref, which lasts as long as the app) counts: what shows there now is told by the elements
+ * after the action, so nothing new hides in it.
+ */
+export function goneBoxes(
+  found: ElementVerdict['found'],
+  before: readonly Element[],
+  after: readonly Element[],
+  size: { width: number; height: number },
+): Region[] {
+  const stayed = new Set(after.map((e) => e.ref));
+  const byRef = indexByRef(before);
+  return found.flatMap(({ effect }) => {
+    if (effect.change !== 'gone') return [];
+    const candidates = matchElements(before, { role: effect.role }).filter(
+      (e) => !stayed.has(e.ref) && accessibleName(e) === effect.name && onScreen(e, byRef),
+    );
+    const was = closestTo(candidates, effect.path, effect.box, byRef);
+    return was === undefined ? [] : ownBox(was, size);
   });
 }

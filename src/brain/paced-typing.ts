@@ -21,16 +21,18 @@ import { PACE_LIMITS } from './thresholds.ts';
 const isField = (e: Element): boolean => e.states.editable && e.text !== undefined;
 
 /**
- * The field a label names, as Playwright's `getByLabel().fill()` finds it: a field named by the
- * label or tied to it (the labelled-by relation, else the layout: `Element.label`), else the
- * nearest field to its right on its row or below it in its column. Typing into a label types
- * nowhere, or into whichever field happens to have the focus.
+ * The field a label names, as Playwright's `getByLabel().fill()` finds it: the field the label is
+ * tied to (`tied`: its `label-for` relation, an HTML `for=`), else a field named by the label or
+ * labelled by it (the labelled-by relation, else the layout: `Element.label`), else the nearest
+ * field to its right on its row or below it in its column. The tie comes first because a name can
+ * be a toolkit's default: Chromium names every unlabelled password field "Password". Typing into
+ * a label types nowhere, or into whichever field happens to have the focus.
  */
-export function fieldLabelledBy(elements: readonly Element[], label: Element): Element | undefined {
+export function fieldLabelledBy(elements: readonly Element[], label: Element, tied: readonly string[] = []): Element | undefined {
   const name = accessibleName(label);
   if (isField(label) || name === '') return undefined;
   const fields = elements.filter((e) => e !== label && isField(e) && e.box.width > 0 && e.box.height > 0);
-  const named = fields.find((e) => e.name.trim() === name || e.label?.trim() === name);
+  const named = fields.find((e) => tied.includes(e.ref)) ?? fields.find((e) => e.name.trim() === name || e.label?.trim() === name);
   if (named !== undefined) return named;
   const l = label.box;
   const right = (e: Element): boolean => e.box.x >= l.x + l.width / 2 && e.box.y < l.y + l.height && e.box.y + e.box.height > l.y;
@@ -38,6 +40,31 @@ export function fieldLabelledBy(elements: readonly Element[], label: Element): E
   const distance = (e: Element): number => Math.hypot(e.box.x - l.x, e.box.y - l.y);
   return fields.filter((e) => right(e) || below(e)).sort((a, b) => distance(a) - distance(b))[0];
 }
+
+/**
+ * The refs the label at `target` is tied to: its own `label-for` relation, else that of the label
+ * holding it (a page's `<label>` publishes its text as a child label). None when the source
+ * cannot tell.
+ */
+const tiedTo = async (stage: Stage, elements: readonly Element[], target: Element): Promise<readonly string[]> => {
+  const source = stage.desktop.elements;
+  if (source?.labelTargets === undefined) return [];
+  const byRef = new Map(elements.map((e) => [e.ref, e]));
+  for (
+    let label: Element | undefined = target;
+    label?.role === 'label';
+    label = label.parent === undefined ? undefined : byRef.get(label.parent)
+  ) {
+    try {
+      const refs = await stage.guard(source.labelTargets(stage.app, label));
+      if (refs.length > 0) return refs;
+    } catch (error) {
+      if (error instanceof InfrastructureError || stage.signal.aborted) throw error;
+      return [];
+    }
+  }
+  return [];
+};
 
 /** The field read again; undefined when it cannot be read (gone, or the bus failed). */
 const reread = async (stage: Stage, field: Element, window: Region): Promise<Element | undefined> => {
@@ -72,7 +99,12 @@ const waitFor = async (
 export async function typeInto(stage: Stage, point: Point, window: Region, text: string, secret: boolean): Promise<number> {
   const read = await snapshot(stage, window);
   const target = read.ok ? elementAt(read.elements, point) : undefined;
-  const field = target === undefined ? undefined : isField(target) ? target : read.ok ? fieldLabelledBy(read.elements, target) : undefined;
+  const field =
+    target === undefined || !read.ok
+      ? undefined
+      : isField(target)
+        ? target
+        : fieldLabelledBy(read.elements, target, await tiedTo(stage, read.elements, target));
   const at = field === undefined || field === target ? point : centre(field.box);
   await stage.guard(stage.input.click({ x: window.x + at.x, y: window.y + at.y }));
   if (field === undefined) {

@@ -25,7 +25,7 @@ import { act } from './element-act.ts';
 import { verifyEffects, kindOf, type EffectCheck } from './verify.ts';
 import { regionsIntersect } from '../vision/frame.ts';
 import { elementColours, elementEvidence, leafBoxes, sameBox, verifyElementEffects, type FocusMoves } from './element-effects.ts';
-import { effectBoxes, elementNews, newsRegions } from './element-news.ts';
+import { effectBoxes, elementNews, goneBoxes, newsRegions } from './element-news.ts';
 import { describeUnexpected } from './unexpected.ts';
 import { pointerMove } from './pointer-trail.ts';
 import { CYCLE_LIMITS } from './thresholds.ts';
@@ -289,10 +289,18 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
     const told = step.treeRecorded && elementsAfter?.ok ? leafBoxes(elementsAfter.elements) : [];
     const targets = targetBoxes(step, resolved);
     const scale = drawnScale(step, resolved);
+    // Where elements recorded as going went from: their going is the change there.
+    const went = goneBoxes(
+      elementCheck?.found ?? [],
+      before.elements?.ok ? before.elements.elements : [],
+      elementsAfter?.ok ? elementsAfter.elements : [],
+      after.frame,
+    );
     const accounted = [
       ...checks.flatMap((c) => [c.region, ...(c.covers ?? [])]),
       ...targets,
       ...effectBoxes(elementCheck?.found ?? [], elementsAfter?.ok ? elementsAfter.elements : [], after.frame),
+      ...went,
       ...elementEvidence(recorded.effects, elementCheck?.found ?? []),
       ...newsRegions(news),
       ...told,
@@ -353,6 +361,7 @@ export class ReplayStep implements CycleStrategy<ReplayStepInput, Acted, Reacted
       effects: [
         ...checks.filter((c) => c.verified && !c.skipped).map((c) => c.region),
         ...effectBoxes(elementCheck?.found ?? [], elementsAfter?.ok ? elementsAfter.elements : [], after.frame),
+        ...went,
       ],
       dynamic: recorded.dynamic,
       secret,

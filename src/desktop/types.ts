@@ -355,6 +355,12 @@ export interface ElementSource {
    * Undefined when it is gone or no longer showing.
    */
   refresh(app: AppSession, element: Element, options?: ElementReadOptions): Promise<Element | undefined>;
+  /**
+   * The refs of the elements `label` is the label of (its `label-for` relation, as an HTML
+   * `<label for=…>` ties it): a field named only by a toolkit's default ("Password" for any
+   * password field) is told apart from the field a label really names. Empty when it names none.
+   */
+  labelTargets?(app: AppSession, label: Element): Promise<readonly string[]>;
   /** Whether the accessibility bus answers, and which apps are on it; for `retrace doctor`. */
   status(): Promise<ElementSourceStatus>;
   /** Closes the bus connection; reads after it reconnect. */

@@ -47,6 +47,16 @@ describe('fieldLabelledBy', () => {
     expect(fieldLabelledBy([city, cityField, related], city)?.ref).toBe('e8');
   });
 
+  test('the field the label is tied to (its label-for relation) wins over one named like it', () => {
+    // Chromium names an unlabelled password field "Password"; the label "Password" is tied to the other field.
+    const password = element('l4', 'label', 'Password', [10, 90, 60, 20]);
+    const user = element('e4', 'entry', 'Username Password', [10, 60, 150, 20]);
+    const secret = element('e5', 'entry', 'Password', [10, 115, 150, 20]);
+    expect(fieldLabelledBy([user, password, secret], password, ['e4'])?.ref).toBe('e4');
+    expect(fieldLabelledBy([user, password, secret], password)?.ref).toBe('e5');
+    expect(fieldLabelledBy([user, password, secret], password, ['gone'])?.ref).toBe('e5');
+  });
+
   test('a field itself, an unnamed element, or a label with no field near: none', () => {
     expect(fieldLabelledBy([cityField], cityField)).toBeUndefined();
     expect(fieldLabelledBy([element('x', 'label', '', [0, 0, 5, 5]), cityField], element('x', 'label', '', [0, 0, 5, 5]))).toBeUndefined();

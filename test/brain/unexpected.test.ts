@@ -1,10 +1,10 @@
 /** Telling a change nobody recorded from content that changes on its own, and from the focus moving. */
 import { describe, expect, test } from 'vitest';
-import type { Frame, Region } from '../../src/domain.ts';
+import type { ElementEffect, Frame, Region } from '../../src/domain.ts';
 import type { Element } from '../../src/desktop/types.ts';
 import { isFocusFeedback, unexplainedChanges } from '../../src/brain/unexpected.ts';
-import { elementChanges, focusMoves, leafBoxes } from '../../src/brain/element-effects.ts';
-import { effectBoxes } from '../../src/brain/element-news.ts';
+import { elementChanges, focusMoves, leafBoxes, type ElementVerdict } from '../../src/brain/element-effects.ts';
+import { effectBoxes, goneBoxes } from '../../src/brain/element-news.ts';
 import { continuingChanging, extendsChanging, makeEffects } from '../../src/brain/observe.ts';
 import { cloneFrame, createFrame, fillRegion, inflateRegion, regionsIntersect, strokeRegion } from '../../src/vision/frame.ts';
 import { blindReader } from '../support/fake-desktop.ts';
@@ -113,20 +113,22 @@ describe('the focus moving between two fields drawn close together', () => {
   });
 });
 
+const STATES = { focused: false, checked: false, sensitive: true, showing: true, editable: false, selected: false, expanded: false };
+/** An element of the window "w" (itself when `depth` is 0). */
+const el = (ref: string, role: string, name: string, box: Region, depth = 1): Element => ({
+  ref,
+  role,
+  toolkitRole: role,
+  name,
+  description: '',
+  states: STATES,
+  box,
+  ...(depth > 0 && { parent: 'w' }),
+  index: 0,
+  depth,
+});
+
 describe('a dialog recorded as appearing, drawn at another size', () => {
-  const STATES = { focused: false, checked: false, sensitive: true, showing: true, editable: false, selected: false, expanded: false };
-  const el = (ref: string, role: string, name: string, box: Region, depth = 1): Element => ({
-    ref,
-    role,
-    toolkitRole: role,
-    name,
-    description: '',
-    states: STATES,
-    box,
-    ...(depth > 0 && { parent: 'w' }),
-    index: 0,
-    depth,
-  });
   const window = el('w', 'window', 'Order', { x: 0, y: 0, width: 400, height: 300 }, 0);
   // Recorded 190 × 125; at twice the scale it came 260 × 170, its frame and background its own.
   const dialogBox = { x: 70, y: 60, width: 260, height: 170 };
@@ -229,5 +231,48 @@ describe('unexplainedChanges at another scale', () => {
     fillRegion(after, { x: 150, y: 20, width: 2, height: 56 }, [...INK]);
     expect(unexplainedChanges(before, after, [], [])).toHaveLength(1);
     expect(unexplainedChanges(before, after, [], [], 2)).toEqual([]);
+  });
+});
+
+describe('a text that went, its replacement drawn elsewhere (settings layout=moved)', () => {
+  const window = el('w', 'window', 'Settings', { x: 0, y: 0, width: 480, height: 400 }, 0);
+  // Learned, the note's place lay inside the menu that replaced it; here the menu is on the right.
+  const noteBox = { x: 18, y: 63, width: 204, height: 22 };
+  const note = el('n', 'label', 'Welcome to the demo.', noteBox);
+  const path = [
+    { role: 'window', index: 0 },
+    { role: 'label', index: 0 },
+  ];
+  const gone: ElementEffect = { role: 'label', name: 'Welcome to the demo.', path, after: {}, change: 'gone' };
+  const before = createFrame(480, 400, [244, 244, 244, 255]);
+  fillRegion(before, { x: 20, y: 68, width: 190, height: 12 }, [60, 60, 60, 255]);
+  const after = createFrame(480, 400, [244, 244, 244, 255]);
+  const leftOver = (
+    beforeElements: readonly Element[],
+    afterElements: readonly Element[] = [window],
+    found: ElementVerdict['found'] = [{ effect: gone, element: undefined }],
+  ): Region[] =>
+    unexplainedChanges(before, after, [...goneBoxes(found, beforeElements, afterElements, after), ...leafBoxes(afterElements)], []);
+
+  test('its going accounts for the place it left', () => {
+    expect(leftOver([window, note])).toEqual([]);
+  });
+
+  test('so it does when the tree placed it one sibling further (a sibling published late)', () => {
+    expect(leftOver([window, { ...note, index: 1 }])).toEqual([]);
+  });
+
+  test('a text still in the tree after the action, or another text, accounts for nothing', () => {
+    // Still there (hidden, or drawn over): its ref is in the tree after the action.
+    expect(
+      leftOver([window, note], [window, { ...note, states: { ...STATES, showing: false }, box: { x: 0, y: 0, width: 0, height: 0 } }]),
+    ).not.toEqual([]);
+    expect(leftOver([window, el('n', 'label', 'Other news', noteBox)])).not.toEqual([]);
+  });
+
+  test('a text recorded as changed, not gone, accounts for nothing where it was', () => {
+    expect(
+      leftOver([window, note], [window], [{ effect: { role: gone.role, name: gone.name, path, after: {} }, element: undefined }]),
+    ).not.toEqual([]);
   });
 });

@@ -304,6 +304,18 @@ const connected = (elements: readonly RawElement[]): RawElement[] => {
   return elements.filter((e) => reaches(e, new Set()));
 };
 
+/** The refs a `GetRelationSet` reply relates by `type` (none for a reply that is not one). */
+export const relationTargets = (reply: readonly unknown[] | undefined, type: number): string[] => {
+  const relations = reply?.[0];
+  if (!Array.isArray(relations)) return [];
+  return relations.flatMap((relation) => {
+    if (!Array.isArray(relation) || relation[0] !== type || !Array.isArray(relation[1])) return [];
+    return (relation[1] as unknown[])
+      .filter((t): t is ObjectRef => Array.isArray(t) && typeof t[0] === 'string' && typeof t[1] === 'string')
+      .map(refOf);
+  });
+};
+
 /** Text, values and label relations, asked only of the elements that have them. */
 export const readExtras = async (link: BusLink, elements: readonly RawElement[]): Promise<Map<string, RawExtras>> => {
   const names = new Map(elements.map((e) => [e.ref, e.name]));
@@ -320,9 +332,7 @@ export const readExtras = async (link: BusLink, elements: readonly RawElement[])
         wantsValue ? maybe(link.property(e.bus, e.path, 'org.a11y.atspi.Value', 'CurrentValue')) : undefined,
         wantsLabel ? maybe(link.call(e.bus, e.path, ACCESSIBLE, 'GetRelationSet')) : undefined,
       ]);
-      const labels = ((relations?.[0] as Array<[number, ObjectRef[]]> | undefined) ?? [])
-        .filter(([type]) => type === RELATION_LABELLED_BY)
-        .flatMap(([, targets]) => targets.map(refOf));
+      const labels = relationTargets(relations, RELATION_LABELLED_BY);
       const labelledBy = await Promise.all(
         labels.map(async (ref) => names.get(ref) ?? String((await maybe(link.property(...splitRef(ref), ACCESSIBLE, 'Name'))) ?? '')),
       );

@@ -103,7 +103,8 @@ export const retraceRole = (toolkitRole: string, states: readonly number[]): str
   return role === 'entry' && hasState(states, STATE.multiLine) ? 'textarea' : role;
 };
 
-/** AtspiRelationType LABELLED_BY. */
+/** AtspiRelationType LABEL_FOR and LABELLED_BY. */
+export const RELATION_LABEL_FOR = 1;
 export const RELATION_LABELLED_BY = 2;
 
 /** Roles whose text is read (Text interface), beside every editable element. */

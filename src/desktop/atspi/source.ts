@@ -22,6 +22,7 @@ import {
   onceNamed,
   readAppTree,
   readExtras,
+  relationTargets,
   ROOT_PATH,
   showingFromVisible,
   splitRef,
@@ -29,7 +30,7 @@ import {
   type RawElement,
   type RawExtras,
 } from './read-tree.ts';
-import { hasState, retraceRole, STATE, toolkitRoleName } from './roles.ts';
+import { hasState, RELATION_LABEL_FOR, retraceRole, STATE, toolkitRoleName } from './roles.ts';
 
 const REGISTRY = 'org.a11y.atspi.Registry';
 
@@ -145,6 +146,14 @@ export class AtspiElementSource implements ElementSource {
     const fresh = toElement(raw, extras, window, element.index, element.depth, scaleOf(this.scales.get(app) ?? { scale: 1 }, raw.ref));
     // A label found by layout stays what it was: re-deriving it needs the whole tree.
     return fresh.label === undefined && element.label !== undefined ? { ...fresh, label: element.label } : fresh;
+  }
+
+  async labelTargets(_app: AppSession, label: Element): Promise<readonly string[]> {
+    const { link: busLink } = await this.connect();
+    const [bus, path] = splitRef(label.ref);
+    const link = through(busLink, bus, await this.peerOf(busLink, bus));
+    const reply = await link.call(bus, path, 'org.a11y.atspi.Accessible', 'GetRelationSet').catch(() => undefined);
+    return relationTargets(reply, RELATION_LABEL_FOR);
   }
 
   async status(): Promise<ElementSourceStatus> {
