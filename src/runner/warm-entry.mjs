@@ -11,8 +11,9 @@ const loaded = preload ? import(preload).catch(() => undefined) : Promise.resolv
 
 process.once('message', async (env) => {
   await loaded;
-  for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
-  Object.assign(process.env, env);
+  // As a spawn reads it: a variable set to undefined is left out.
+  for (const key of Object.keys(process.env)) if (env[key] === undefined) delete process.env[key];
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
   await import(pathToFileURL(entry).href);
   process.send({ retraceWarm: 'ready' });
 });

@@ -51,13 +51,14 @@ describe('warm workers', () => {
   test('one taken over is the worker vitest asked for: its entry alone, the environment it asked for', async () => {
     const warm = new WarmWorkers(1, () => spawn());
     pools.push(warm);
-    const child = await warm.take(spawn({ PATH: process.env.PATH, ASKED: 'by vitest', VITEST: 'true' }));
+    const child = await warm.take(spawn({ PATH: process.env.PATH, ASKED: 'by vitest', VITEST: 'true', UNSET: undefined }));
     expect(child).toBeDefined();
     started.push(child!);
     const { argv, env } = await seen(child!);
     expect(argv).toEqual([ENTRY]);
     expect(env).toMatchObject({ ASKED: 'by vitest', VITEST: 'true' });
     expect(env.WARM).toBeUndefined();
+    expect('UNSET' in env).toBe(false);
     // One was forked: there is no second to take.
     expect(await warm.take(spawn())).toBeUndefined();
   });
